@@ -1,0 +1,318 @@
+/// Orders `wx list` can page through.
+package enum ListOrder: String, CaseIterable, Sendable {
+  /// The provider's order (stable across runs).
+  case catalogue
+  /// Alphabetical by folded name, then country.
+  case name
+  /// Warmest first.
+  case temperature
+}
+
+/// How a city argument resolved.
+package enum Resolution: Equatable, Sendable {
+  case found(index: Int, city: City)
+  /// Several cities fit; the caller lists them and says how to pick one.
+  case ambiguous([City])
+  /// Nothing fits; the closest names, best first.
+  case notFound(suggestions: [City])
+}
+
+/// One page of search results.
+package struct SearchPage: Sendable {
+  package var total: Int
+  package var cities: [City]
+}
+
+/// A read-only view of the catalogue file. Open, answer, close: the handle holds a shared
+/// GDBM lock on the published file only (writers never open it; they replace it).
+package final class Catalogue {
+  package let path: String
+  package let meta: CatalogueMeta
+  private let db: GDBMDatabase
+  private var blocks: [Int: [ArraySlice<UInt8>]] = [:]
+
+  package init(path: String) throws(StoreError) {
+    self.path = path
+    db = try GDBMDatabase(path: path, mode: .reader)
+    guard let raw = try db.fetch(CatalogueKey.meta) else {
+      throw .damaged(path: path, detail: "the catalogue has no header record")
+    }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.meta, raw)
+      meta = try CatalogueMeta(decoding: &r)
+    } catch {
+      throw .damaged(path: path, detail: "the catalogue header is unreadable")
+    }
+  }
+
+  package func close() { try? db.close() }
+
+  // MARK: Records
+
+  /// The city at catalogue position `index`.
+  package func city(_ index: Int) throws(StoreError) -> City {
+    guard index >= 0 && index < meta.count else {
+      throw .damaged(path: path, detail: "a reference points past the end of the catalogue")
+    }
+    let per = CatalogueKey.citiesPerBlock
+    let b = index / per
+    let records: [ArraySlice<UInt8>]
+    if let cached = blocks[b] {
+      records = cached
+    } else {
+      records = try loadBlock(b)
+      blocks[b] = records
+    }
+    guard index - b * per < records.count else {
+      throw .damaged(path: path, detail: "record \(index) is missing")
+    }
+    do throws(MalformedValue) {
+      var r = ByteReader(Array(records[index - b * per]))
+      let city = try City(decoding: &r)
+      guard r.isAtEnd else { throw MalformedValue() }
+      return city
+    } catch {
+      throw .damaged(path: path, detail: "record \(index) is unreadable")
+    }
+  }
+
+  private func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
+    guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
+      throw .damaged(path: path, detail: "record block \(b) is missing")
+    }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.city, raw)
+      let n = try r.count(limit: CatalogueKey.citiesPerBlock)
+      var out: [ArraySlice<UInt8>] = []
+      for _ in 0..<n { out.append(try r.bytes()) }
+      return out
+    } catch {
+      throw .damaged(path: path, detail: "record block \(b) is unreadable")
+    }
+  }
+
+  package func cities(_ indexes: [Int]) throws(StoreError) -> [City] {
+    var out: [City] = []
+    out.reserveCapacity(indexes.count)
+    for i in indexes { out.append(try city(i)) }
+    return out
+  }
+
+  /// Every city in catalogue order (for small catalogues and checks).
+  package func all() throws(StoreError) -> [City] { try cities(Array(0..<meta.count)) }
+
+  // MARK: Pages
+
+  /// Positions `offset ..< offset+limit` in `order`.
+  package func page(order: ListOrder, offset: Int, limit: Int) throws(StoreError) -> [City] {
+    let end = min(meta.count, offset + limit)
+    guard offset < end else { return [] }
+    switch order {
+    case .catalogue: return try cities(Array(offset..<end))
+    case .name: return try cities(try CityIndexReader(database: db).entries("n", offset..<end).map(\.ref))
+    case .temperature: return try cities(try indexes("o", offset..<end))
+    }
+  }
+
+  /// Rain-free cities, warmest first.
+  package func dry(offset: Int, limit: Int) throws(StoreError) -> [City] {
+    let end = min(meta.dryCount, offset + limit)
+    guard offset < end else { return [] }
+    return try cities(try indexes("h", offset..<end))
+  }
+
+  private func indexes(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> [Int] {
+    let per = CatalogueKey.indexesPerBlock
+    var out: [Int] = []
+    for b in (range.lowerBound / per)...((range.upperBound - 1) / per) {
+      guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
+        throw .damaged(path: path, detail: "order block \(tag)\(b) is missing")
+      }
+      do throws(MalformedValue) {
+        var r = try Envelope.open(.order, raw)
+        let n = try r.count(limit: per)
+        for k in 0..<n {
+          let v = try r.count()
+          if range.contains(b * per + k) { out.append(v) }
+        }
+      } catch {
+        throw .damaged(path: path, detail: "order block \(tag)\(b) is unreadable")
+      }
+    }
+    return out
+  }
+
+  // MARK: Search
+
+  /// Cities whose name, or a later word of it, starts with `query` (folded).
+  package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> SearchPage {
+    let q = Fold.key(query)
+    guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
+    let reader = CityIndexReader(database: db)
+    let match = try reader.match(q)
+    let refs = try reader.page(match, queryLength: q.count, offset: offset, limit: limit)
+    return SearchPage(total: match.total, cities: try cities(refs))
+  }
+
+  /// Folded names starting with `prefix`, for shell completion (name-start matches only).
+  package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
+    let q = Fold.key(prefix)
+    let reader = CityIndexReader(database: db)
+    let match = q.isEmpty ? CityIndex.Match(names: 0..<meta.count, words: 0..<0, duplicates: 0) : try reader.match(q)
+    let refs = try reader.entries("n", match.names.prefix(limit)).map(\.ref)
+    var seen = Set<String>()
+    return try cities(refs).map(\.name).filter { seen.insert($0).inserted }
+  }
+
+  // MARK: Resolution
+
+  /// Resolves what a person typed: an id, a name (case- and accent-insensitive), or
+  /// "Name, Country". A prefix that fits exactly one city also resolves.
+  package func resolve(_ text: String) throws(StoreError) -> Resolution {
+    let query = text.trimmingSpaces
+    guard !query.isEmpty else { return .notFound(suggestions: []) }
+    if query.allSatisfy(\.isASCIIDigit), let id = Int(query) {
+      let hits = try byID(id)
+      if hits.count == 1 { return .found(index: hits[0], city: try city(hits[0])) }
+      if hits.count > 1 { return .ambiguous(try cities(hits)) }
+    }
+    let exact = try exactName(Fold.key(query))
+    if exact.count == 1 { return .found(index: exact[0], city: try city(exact[0])) }
+    if exact.count > 1 { return .ambiguous(try cities(exact)) }
+
+    if let comma = query.lastIndex(of: ",") {
+      let name = String(query[..<comma]).trimmingSpaces
+      let country = Fold.key(String(query[query.index(after: comma)...]).trimmingSpaces)
+      let named = try exactName(Fold.key(name))
+      var fitting: [Int] = []
+      for i in named {
+        let c = Fold.key(try city(i).country)
+        if c == country || (!country.isEmpty && c.starts(with: country)) { fitting.append(i) }
+      }
+      if fitting.count == 1 { return .found(index: fitting[0], city: try city(fitting[0])) }
+      if fitting.count > 1 { return .ambiguous(try cities(fitting)) }
+      if !named.isEmpty { return .notFound(suggestions: try cities(named)) }
+    }
+
+    let prefixed = try search(query, offset: 0, limit: 6)
+    if prefixed.total == 1, let only = prefixed.cities.first {
+      let index = try exactIndex(of: only)
+      return .found(index: index, city: only)
+    }
+    if prefixed.total > 1 { return .ambiguous(prefixed.cities) }
+    return .notFound(suggestions: try suggestions(for: query))
+  }
+
+  /// The closest names: results for the longest prefix of `query` that matches anything.
+  private func suggestions(for query: String) throws(StoreError) -> [City] {
+    var scalars = Array(query.unicodeScalars)
+    while scalars.count > 1 {
+      scalars.removeLast()
+      var s = ""
+      s.unicodeScalars.append(contentsOf: scalars)
+      let page = try search(s, offset: 0, limit: 5)
+      if page.total > 0 { return page.cities }
+    }
+    return []
+  }
+
+  /// Catalogue positions of cities whose folded name is exactly `key`.
+  private func exactName(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    guard !key.isEmpty else { return [] }
+    let reader = CityIndexReader(database: db)
+    let match = try reader.match(key)
+    var out: [Int] = []
+    var k = match.names.lowerBound
+    while k < match.names.upperBound {
+      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize))
+      for e in chunk {
+        guard e.key == key else { return out }
+        out.append(e.ref)
+      }
+      k += chunk.count
+    }
+    return out
+  }
+
+  /// The position of a city found through the index (by identity).
+  private func exactIndex(of city: City) throws(StoreError) -> Int {
+    try find(city.identity)?.index ?? 0
+  }
+
+  /// The city with this identity in the current catalogue, if any (favourites use this).
+  package func find(_ identity: CityIdentity) throws(StoreError) -> (index: Int, city: City)? {
+    let country = Fold.key(identity.country)
+    for i in try exactName(Fold.key(identity.name)) {
+      let c = try city(i)
+      if Fold.key(c.country) == country { return (i, c) }
+    }
+    return nil
+  }
+
+  private func byID(_ id: Int) throws(StoreError) -> [Int] {
+    guard let raw = try db.fetch(CatalogueKey.block("i", id >> 8)) else { return [] }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.idList, raw)
+      let n = try r.count()
+      var out: [Int] = []
+      for _ in 0..<n {
+        let value = try r.int()
+        let index = try r.count()
+        if value == id { out.append(index) }
+      }
+      return out
+    } catch {
+      throw .damaged(path: path, detail: "id bucket \(id >> 8) is unreadable")
+    }
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces, tabs and newlines.
+  package var trimmingSpaces: String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+      let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+    else { return "" }
+    return String(scalars[first...last])
+  }
+}
+
+extension Character {
+  package var isASCIIDigit: Bool { isASCII && isNumber }
+}
+
+/// A city argument that does not name exactly one city.
+package enum LookupError: Error, Equatable, Sendable, CustomStringConvertible {
+  case ambiguous(query: String, candidates: [City])
+  case notFound(query: String, suggestions: [City])
+  /// No CITY given and no city shown before.
+  case noLastCity
+
+  package var description: String {
+    switch self {
+    case .ambiguous(let query, let candidates):
+      let list = candidates.prefix(8).map { "\($0.name), \($0.country) (id \($0.id))" }.joined(separator: "; ")
+      let more = candidates.count > 8 ? "; …" : ""
+      return "\"\(query)\" matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: \(list)\(more)"
+        + " — pick one with \"Name, Country\" or its id"
+    case .notFound(let query, let suggestions):
+      guard !suggestions.isEmpty else { return "no city named \"\(query)\" in the catalogue" }
+      let list = suggestions.prefix(5).map { "\($0.name), \($0.country)" }.joined(separator: "; ")
+      return "no city named \"\(query)\"; closest: \(list)"
+    case .noLastCity:
+      return "no city given and none shown before; try `wx show London`"
+    }
+  }
+}
+
+extension Catalogue {
+  /// Resolves a city argument to exactly one city, or throws ``LookupError``.
+  package func lookup(_ query: String) throws -> (index: Int, city: City) {
+    switch try resolve(query) {
+    case .found(let index, let city): return (index, city)
+    case .ambiguous(let candidates): throw LookupError.ambiguous(query: query, candidates: candidates)
+    case .notFound(let suggestions): throw LookupError.notFound(query: query, suggestions: suggestions)
+    }
+  }
+}

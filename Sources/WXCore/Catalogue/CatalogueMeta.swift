@@ -1,0 +1,90 @@
+/// What the catalogue file says about itself. Stored last under key `m`, so a file without
+/// a readable meta record is incomplete by definition.
+package struct CatalogueMeta: Equatable, Sendable {
+  /// Random per build; readers can check that every value belongs to one version.
+  package var generation: UInt64
+  /// Where the records came from: a URL, or `sample:<path>` for the bundled sample.
+  package var source: String
+  /// The provider that produced it (`freetestapi`, `accuweather`, `sample`).
+  package var provider: String
+  /// Seconds since the epoch.
+  package var syncedAt: Int64
+  /// Number of cities.
+  package var count: Int
+  /// True when seeded from the bundled sample rather than downloaded.
+  package var isSample: Bool
+  /// Entries in the name-start and later-word search arrays, and cities in the rain-free list.
+  package var nameEntries: Int
+  package var wordEntries: Int
+  package var dryCount: Int
+
+  package init(
+    generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,
+    nameEntries: Int = 0, wordEntries: Int = 0, dryCount: Int = 0
+  ) {
+    self.generation = generation
+    self.source = source
+    self.provider = provider
+    self.syncedAt = syncedAt
+    self.count = count
+    self.isSample = isSample
+    self.nameEntries = nameEntries
+    self.wordEntries = wordEntries
+    self.dryCount = dryCount
+  }
+
+  func encoded() -> [UInt8] {
+    var w = ByteWriter()
+    w.varint(generation)
+    w.string(source)
+    w.string(provider)
+    w.int(Int(syncedAt))
+    w.int(count)
+    w.bool(isSample)
+    w.int(nameEntries)
+    w.int(wordEntries)
+    w.int(dryCount)
+    return w.bytes
+  }
+
+  init(decoding r: inout ByteReader) throws(MalformedValue) {
+    generation = try r.varint()
+    source = try r.string()
+    provider = try r.string()
+    syncedAt = Int64(try r.int())
+    count = try r.int()
+    isSample = try r.bool()
+    nameEntries = try r.int()
+    wordEntries = try r.int()
+    dryCount = try r.int()
+    guard count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count else {
+      throw MalformedValue()
+    }
+  }
+}
+
+/// Keys of the catalogue file. One file holds records and index, so one rename publishes both.
+///
+/// | key | value |
+/// |---|---|
+/// | `m` | ``CatalogueMeta`` |
+/// | `c` + block (u32 BE) | up to 16 cities, in catalogue order |
+/// | `i` + bucket (u32 BE) | (id, index) pairs for ids in `bucket*256 ..< (bucket+1)*256` |
+/// | `o` + block | city indexes, warmest first (256 per block) |
+/// | `h` + block | rain-free city indexes, warmest first |
+/// | `n` + block / `w` + block | search entries: name starts / later-word starts (64 per block) |
+/// | `t` + folded prefix | a trie node (see ``CityIndex``) |
+package enum CatalogueKey {
+  package static let meta: [UInt8] = [UInt8(ascii: "m")]
+  package static let citiesPerBlock = 16
+  package static let indexesPerBlock = 256
+  package static let idsPerBucket = 256
+
+  package static func block(_ tag: Character, _ n: Int) -> [UInt8] {
+    let v = UInt32(truncatingIfNeeded: n)
+    return [
+      tag.asciiValue!, UInt8(truncatingIfNeeded: v >> 24), UInt8(truncatingIfNeeded: v >> 16),
+      UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v),
+    ]
+  }
+}

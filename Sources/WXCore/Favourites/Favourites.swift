@@ -1,0 +1,105 @@
+/// A favourite city, kept by identity (name + country) so it survives every sync.
+package struct Favourite: Equatable, Sendable {
+  package var name: String
+  package var country: String
+  /// The provider id when it was added (informational: ids are not identities).
+  package var id: Int
+  /// Seconds since the epoch.
+  package var added: Int64
+  /// Tie-breaker for favourites added in the same second, in order of adding.
+  package var sequence: UInt64
+
+  package var identity: CityIdentity { CityIdentity(name: name, country: country) }
+
+  package init(name: String, country: String, id: Int, added: Int64, sequence: UInt64) {
+    self.name = name
+    self.country = country
+    self.id = id
+    self.added = added
+    self.sequence = sequence
+  }
+
+  func encoded() -> [UInt8] {
+    var w = ByteWriter()
+    w.string(name)
+    w.string(country)
+    w.int(id)
+    w.int(Int(added))
+    w.varint(sequence)
+    return w.bytes
+  }
+
+  init(decoding bytes: [UInt8]) throws(MalformedValue) {
+    var r = ByteReader(bytes)
+    name = try r.string()
+    country = try r.string()
+    id = try r.int()
+    added = Int64(try r.int())
+    sequence = try r.varint()
+    guard r.isAtEnd, !name.isEmpty else { throw MalformedValue() }
+  }
+}
+
+/// Favourites errors that are about the request, not the store.
+package enum FavouritesError: Error, Equatable, Sendable, CustomStringConvertible {
+  case notAFavourite([String])
+
+  package var description: String {
+    switch self {
+    case .notAFavourite(let names): return "not a favourite: \(names.joined(separator: ", ")); nothing was removed"
+    }
+  }
+}
+
+/// `favourites.gdbm`: identity key → ``Favourite``. Never replaced by sync.
+package struct FavouritesStore: Sendable {
+  package let store: SmallStore
+  package let lockDirectory: String
+  package let deadline: Double
+
+  package init(path: String, lockDirectory: String, deadline: Double) {
+    store = SmallStore(path: path, kind: .favourite)
+    self.lockDirectory = lockDirectory
+    self.deadline = deadline
+  }
+
+  /// All favourites in the order they were added.
+  package func list() throws(StoreError) -> [Favourite] {
+    try Self.decode(try store.read(), path: store.path)
+  }
+
+  static func decode(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [Favourite] {
+    var out: [Favourite] = []
+    for (_, payload) in map {
+      do throws(MalformedValue) {
+        out.append(try Favourite(decoding: payload))
+      } catch {
+        throw .damaged(path: path, detail: "a favourite record is unreadable")
+      }
+    }
+    return out.sorted { ($0.added, $0.sequence) < ($1.added, $1.sequence) }
+  }
+
+  /// Adds cities in one locked read-modify-write. Returns, per city, whether it was new.
+  package func add(_ cities: [City], now: Int64) throws -> [Bool] {
+    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+      var next = (try Self.decode(map, path: store.path).map(\.sequence).max() ?? 0) + 1
+      return cities.map { city in
+        let key = city.identity.key
+        if map[key] != nil { return false }
+        map[key] = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next).encoded()
+        next += 1
+        return true
+      }
+    }
+  }
+
+  /// Removes favourites in one locked read-modify-write; removes nothing if any is absent.
+  package func remove(_ identities: [CityIdentity]) throws {
+    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+      let missing = identities.filter { map[$0.key] == nil }
+      if !missing.isEmpty { throw FavouritesError.notAFavourite(missing.map { "\($0.name), \($0.country)" }) }
+      for identity in identities { map[identity.key] = nil }
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/// The state folder and everything wx keeps in it.
+///
+/// Built once per process by the executable from the environment (`WX_HOME`, `XDG_DATA_HOME`,
+/// `HOME`, …); WXCore itself never reads environment variables.
+package struct Home: Sendable {
+  package let directory: String
+  /// Where the bundled sample (`sample-weathers.json`) may be, in order of preference.
+  package let sampleCandidates: [String]
+  /// Seconds a writer waits for the lock before failing with `busy`.
+  package let lockDeadline: Double
+
+  package init(directory: String, sampleCandidates: [String], lockDeadline: Double = 5) {
+    self.directory = directory
+    self.sampleCandidates = sampleCandidates
+    self.lockDeadline = lockDeadline
+  }
+
+  package var cataloguePath: String { directory + "/catalogue.gdbm" }
+  package var preferencesPath: String { directory + "/prefs.gdbm" }
+  package var favouritesPath: String { directory + "/favourites.gdbm" }
+  package var aqiPath: String { directory + "/aqi.gdbm" }
+  package var lockPath: String { directory + "/wx.lock" }
+  /// Every store file, for status and doctor.
+  package var storePaths: [(name: String, path: String)] {
+    [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath)]
+  }
+
+  package var preferences: PreferencesStore {
+    PreferencesStore(path: preferencesPath, lockDirectory: directory, deadline: lockDeadline)
+  }
+
+  package var favourites: FavouritesStore {
+    FavouritesStore(path: favouritesPath, lockDirectory: directory, deadline: lockDeadline)
+  }
+
+  /// Creates the state folder (0700) if needed.
+  package func prepare() throws(StoreError) { try FileSystem.makeDirectory(directory) }
+
+  /// The bundled sample's path, if installed.
+  package var samplePath: String? { sampleCandidates.first(where: FileSystem.exists) }
+
+  // MARK: Catalogue
+
+  /// Opens the catalogue. With no catalogue yet, seeds it from the bundled sample and
+  /// reports that it did (`seeded == true`).
+  package func openCatalogue(seed: Bool = true) throws -> (catalogue: Catalogue, seeded: Bool) {
+    do throws(StoreError) {
+      return (try Catalogue(path: cataloguePath), false)
+    } catch {
+      guard case .missing = error, seed else { throw error }
+    }
+    try prepare()
+    let lock = try WriterLock(directory: directory, deadline: lockDeadline)
+    defer { lock.release() }
+    if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
+      try seedFromSample()
+    }
+    return (try Catalogue(path: cataloguePath), true)
+  }
+
+  /// Writes the bundled sample as the catalogue. The caller holds the lock.
+  package func seedFromSample() throws {
+    guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
+    let cities: [City]
+    do {
+      cities = try FreeTestAPIDecoder.decode(try FileSystem.read(sample))
+    } catch let error as PayloadError {
+      throw HomeError.badSample(path: sample, reason: error.reason)
+    }
+    let meta = CatalogueMeta(
+      generation: UInt64.random(in: 1...UInt64.max), source: "sample:" + sample, provider: "sample",
+      syncedAt: Clock.now(), count: cities.count, isSample: true)
+    try publishCatalogue(cities, meta: meta)
+  }
+
+  /// Publishes a complete new catalogue atomically. The caller holds the lock.
+  @discardableResult
+  package func publishCatalogue(_ cities: [City], meta: CatalogueMeta) throws(StoreError) -> CatalogueMeta {
+    let builder = try StoreBuilder(finalPath: cataloguePath)
+    let written = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
+    try builder.publish()
+    return written
+  }
+
+  /// Downloads from `provider`, then (and only then) takes the lock and publishes.
+  package func sync(from provider: any WeatherProvider, source: String) async throws -> CatalogueMeta {
+    let cities = try await provider.fetch()
+    try prepare()
+    let lock = try WriterLock(directory: directory, deadline: lockDeadline)
+    defer { lock.release() }
+    let meta = CatalogueMeta(
+      generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
+      syncedAt: Clock.now(), count: cities.count, isSample: false)
+    return try publishCatalogue(cities, meta: meta)
+  }
+}
+
+/// Problems with the installation rather than the data.
+package enum HomeError: Error, Equatable, Sendable, CustomStringConvertible {
+  case noSample(searched: [String])
+  case badSample(path: String, reason: String)
+  case badHome(String)
+
+  package var description: String {
+    switch self {
+    case .noSample:
+      return "no catalogue yet and the bundled sample is not installed; run `wx sync` (or set WX_DATA_DIR)"
+    case .badSample(let path, let reason): return "the bundled sample \(path) is unusable: \(reason)"
+    case .badHome(let why): return why
+    }
+  }
+}

@@ -1,0 +1,78 @@
+/// The temperature unit a person reads in. Wind follows it: km/h with Celsius, mph with
+/// Fahrenheit. Values are stored metric and converted only here.
+package enum TemperatureUnit: String, CaseIterable, Sendable {
+  case celsius
+  case fahrenheit
+
+  /// Accepts `celsius`, `fahrenheit`, `c`, `f`, `C`, `F`.
+  package init?(argument: String) {
+    switch argument.lowercased() {
+    case "c", "celsius", "°c": self = .celsius
+    case "f", "fahrenheit", "°f": self = .fahrenheit
+    default: return nil
+    }
+  }
+
+  package var symbol: String { self == .celsius ? "°C" : "°F" }
+  package var windSymbol: String { self == .celsius ? "km/h" : "mph" }
+
+  /// `celsius` → the value in this unit.
+  package func temperature(_ celsius: Double) -> Double {
+    self == .celsius ? celsius : celsius * 9 / 5 + 32
+  }
+
+  /// `kmh` → km/h or mph.
+  package func wind(_ kmh: Double) -> Double {
+    self == .celsius ? kmh : kmh / 1.609344
+  }
+
+  /// Whole degrees with the unit: `18 °C`, `64 °F`.
+  package func format(_ celsius: Double) -> String {
+    "\(Self.round(temperature(celsius))) \(symbol)"
+  }
+
+  package func formatWind(_ kmh: Double) -> String {
+    let v = wind(kmh)
+    return "\(Self.oneDecimal(v)) \(windSymbol)"
+  }
+
+  /// Rounds half away from zero (18.5 → 19, -2.5 → -3).
+  package static func round(_ v: Double) -> Int { Int(v.rounded(.toNearestOrAwayFromZero)) }
+
+  /// `12`, `12.5`: one decimal, none when whole.
+  package static func oneDecimal(_ v: Double) -> String {
+    let r = (v * 10).rounded(.toNearestOrAwayFromZero) / 10
+    return r == r.rounded() ? String(Int(r)) : String(r)
+  }
+
+  /// The value carried in JSON: °C as stored, °F to one decimal.
+  package func jsonTemperature(_ celsius: Double) -> Double {
+    self == .celsius ? celsius : (temperature(celsius) * 10).rounded(.toNearestOrAwayFromZero) / 10
+  }
+
+  package func jsonWind(_ kmh: Double) -> Double {
+    self == .celsius ? kmh : (wind(kmh) * 10).rounded(.toNearestOrAwayFromZero) / 10
+  }
+}
+
+/// Conditions a description belongs to, for pictures and the rain filter.
+package enum Condition: String, CaseIterable, Sendable {
+  case sunny, clear, partlyCloudy, cloudy, scatteredClouds, rain, showers, snow, unknown
+
+  /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…).
+  package init(description: String) {
+    let d = Fold.string(description)
+    if d.contains("shower") { self = .showers }
+    else if d.contains("rain") || d.contains("drizzle") || d.contains("storm") { self = .rain }
+    else if d.contains("snow") || d.contains("sleet") || d.contains("blizzard") { self = .snow }
+    else if d.contains("partly") { self = .partlyCloudy }
+    else if d.contains("scattered") { self = .scatteredClouds }
+    else if d.contains("cloud") || d.contains("overcast") { self = .cloudy }
+    else if d.contains("sun") { self = .sunny }
+    else if d.contains("clear") { self = .clear }
+    else { self = .unknown }
+  }
+
+  /// Rain or showers now.
+  package var isRainy: Bool { self == .rain || self == .showers }
+}

@@ -1,0 +1,59 @@
+/// What wx remembers between runs: the temperature unit and the last city shown.
+package struct Preferences: Equatable, Sendable {
+  package var unit: TemperatureUnit = .celsius
+  package var lastCity: CityIdentity?
+
+  package init(unit: TemperatureUnit = .celsius, lastCity: CityIdentity? = nil) {
+    self.unit = unit
+    self.lastCity = lastCity
+  }
+}
+
+/// Preferences in `prefs.gdbm`: key `unit` → `celsius`/`fahrenheit`, key `last` → name and country.
+package struct PreferencesStore: Sendable {
+  package let store: SmallStore
+  package let lockDirectory: String
+  package let deadline: Double
+
+  package init(path: String, lockDirectory: String, deadline: Double) {
+    store = SmallStore(path: path, kind: .preference)
+    self.lockDirectory = lockDirectory
+    self.deadline = deadline
+  }
+
+  static let unitKey = Array("unit".utf8)
+  static let lastKey = Array("last".utf8)
+
+  package func load() throws(StoreError) -> Preferences {
+    Self.decode(try store.read(), path: store.path)
+  }
+
+  static func decode(_ map: [[UInt8]: [UInt8]], path: String) -> Preferences {
+    var prefs = Preferences()
+    if let raw = map[unitKey], let unit = TemperatureUnit(rawValue: String(decoding: raw, as: UTF8.self)) {
+      prefs.unit = unit
+    }
+    if let raw = map[lastKey] {
+      var r = ByteReader(raw)
+      if let name = try? r.string(), let country = try? r.string(), !name.isEmpty {
+        prefs.lastCity = CityIdentity(name: name, country: country)
+      }
+    }
+    return prefs
+  }
+
+  /// Changes preferences in one locked read-modify-write; writes nothing when nothing changes.
+  package func modify(_ change: (inout Preferences) -> Void) throws {
+    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+      var prefs = Self.decode(map, path: store.path)
+      change(&prefs)
+      map[Self.unitKey] = Array(prefs.unit.rawValue.utf8)
+      if let last = prefs.lastCity {
+        var w = ByteWriter()
+        w.string(last.name)
+        w.string(last.country)
+        map[Self.lastKey] = w.bytes
+      }
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/// The frame around every value wx stores in GDBM.
+///
+/// GDBM has no checksums: a flipped byte inside a value goes unnoticed and a foreign or
+/// half-written file can open without error. Every value therefore carries a magic byte, a
+/// schema version, a kind tag and a CRC-32 of its payload, and is rejected, never printed,
+/// when any of them is off.
+///
+/// Layout: `0xB7, schema, kind, crc32 (LE, 4 bytes), payload…`.
+package enum Envelope {
+  package static let magic: UInt8 = 0xB7
+  /// Bumped whenever a payload layout changes; older values are then reported as foreign.
+  package static let schema: UInt8 = 1
+  package static let headerSize = 7
+
+  /// What a value holds; a value read under the wrong kind is damage.
+  package enum Kind: UInt8, Sendable {
+    case meta = 0x4D  // M
+    case city = 0x43  // C
+    case trieNode = 0x54  // T
+    case entryBlock = 0x45  // E
+    case order = 0x4F  // O
+    case idList = 0x49  // I
+    case preference = 0x50  // P
+    case favourite = 0x46  // F
+    case aqi = 0x41  // A
+    case config = 0x47  // G
+  }
+
+  /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
+  package static func seal(_ kind: Kind, _ payload: [UInt8]) -> [UInt8] {
+    var out = [UInt8]()
+    out.reserveCapacity(payload.count + headerSize)
+    out.append(magic)
+    out.append(schema)
+    out.append(kind.rawValue)
+    let crc = CRC32.checksum(payload)
+    out.append(UInt8(truncatingIfNeeded: crc))
+    out.append(UInt8(truncatingIfNeeded: crc >> 8))
+    out.append(UInt8(truncatingIfNeeded: crc >> 16))
+    out.append(UInt8(truncatingIfNeeded: crc >> 24))
+    out.append(contentsOf: payload)
+    return out
+  }
+
+  /// Checks the frame and returns a reader positioned at the payload.
+  package static func open(_ kind: Kind, _ value: [UInt8]) throws(MalformedValue) -> ByteReader {
+    guard value.count > headerSize, value[0] == magic, value[1] == schema, value[2] == kind.rawValue
+    else { throw MalformedValue() }
+    let crc = UInt32(value[3]) | UInt32(value[4]) << 8 | UInt32(value[5]) << 16 | UInt32(value[6]) << 24
+    guard CRC32.checksum(value[headerSize...]) == crc else { throw MalformedValue() }
+    return ByteReader(value, offset: headerSize)
+  }
+}

@@ -1,0 +1,265 @@
+internal import CGDBM
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One open GDBM file. The class is the only owner of its `GDBM_FILE` handle: `close()`
+/// is idempotent and `deinit` closes a handle that was not closed explicitly.
+///
+/// Facts about GDBM 1.23 that shape this type (see the project notes on GDBM):
+/// - `gdbm_open` never waits for a lock; callers serialise writers with ``WriterLock`` and
+///   readers retry `GDBM_CANT_BE_READER` briefly.
+/// - `GDBM_CLOEXEC` is always passed, so a child process never inherits the lock.
+/// - A successful open proves little: the magic is sniffed first and `gdbm_needs_recovery`
+///   is checked after.
+/// - Empty keys and values are never stored (1.23 cannot dump them).
+package final class GDBMDatabase {
+  package enum Mode: Sendable {
+    /// Shared read-only access to an existing file.
+    case reader
+    /// Exclusive access to a new, empty file (truncating one that exists).
+    case create
+    /// Exclusive read-write access to an existing file (used by repair only).
+    case writer
+  }
+
+  package let path: String
+  private var handle: OpaquePointer?
+
+  /// Opens `path`. Readers retry a held GDBM lock until `lockDeadline` (seconds) passes.
+  /// `allowRecovery` keeps a handle that needs recovery open (for ``recover()``).
+  package init(path: String, mode: Mode, lockDeadline: Double = 2, allowRecovery: Bool = false) throws(StoreError) {
+    self.path = path
+    if mode != .create { try Self.preflight(path) }
+    var flags: Int32
+    switch mode {
+    case .reader: flags = GDBM_READER
+    case .create: flags = GDBM_NEWDB
+    case .writer: flags = GDBM_WRITER
+    }
+    flags |= GDBM_CLOEXEC
+    var backoff = Backoff(deadline: lockDeadline)
+    while true {
+      if let h = gdbm_open(path, 0, flags, 0o600, nil) {
+        handle = h
+        break
+      }
+      let code = Int(gdbm_errno_location().pointee)
+      let sys = errno
+      if code == Int(GDBM_CANT_BE_READER) || code == Int(GDBM_CANT_BE_WRITER) {
+        if backoff.wait() { continue }
+        throw .busy(path: path, holder: nil)
+      }
+      throw Self.openError(path: path, code: code, errno: sys)
+    }
+    if gdbm_needs_recovery(handle) != 0 && !allowRecovery {
+      gdbm_close(handle)
+      handle = nil
+      throw .damaged(path: path, detail: "the file was left half-written")
+    }
+  }
+
+  deinit {
+    if let handle { gdbm_close(handle) }
+  }
+
+  /// Closes the file; reports a failed final write-back. Safe to call twice.
+  package func close() throws(StoreError) {
+    guard let h = handle else { return }
+    handle = nil
+    if gdbm_close(h) != 0 { throw .io(path: path, operation: "closing", errno: errno) }
+  }
+
+  /// The file descriptor, for `fsync`.
+  package var fileDescriptor: Int32 {
+    guard let handle else { return -1 }
+    return gdbm_fdesc(handle)
+  }
+
+  /// The value under `key`, or nil when the key is absent.
+  package func fetch(_ key: [UInt8]) throws(StoreError) -> [UInt8]? {
+    let h = try live()
+    var k = key
+    let d = k.withUnsafeMutableBytes { raw -> datum in
+      let p = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+      return gdbm_fetch(h, datum(dptr: p, dsize: Int32(raw.count)))
+    }
+    guard let ptr = d.dptr else {
+      let code = Int(gdbm_last_errno(h))
+      if code == Int(GDBM_ITEM_NOT_FOUND) || code == Int(GDBM_NO_ERROR) { return nil }
+      throw failure("reading", code: code)
+    }
+    defer { free(ptr) }
+    return [UInt8](UnsafeRawBufferPointer(start: ptr, count: Int(d.dsize)))
+  }
+
+  /// Stores `value` under `key`, replacing any previous value. Neither may be empty.
+  package func store(_ key: [UInt8], _ value: [UInt8]) throws(StoreError) {
+    precondition(!key.isEmpty && !value.isEmpty, "GDBM keys and values must not be empty")
+    guard key.count <= Int(Int32.max), value.count <= Int(Int32.max) else {
+      throw .io(path: path, operation: "writing", errno: EFBIG)
+    }
+    if let failure = Failpoint.injectedErrno("store") {
+      throw .io(path: path, operation: "writing", errno: failure)
+    }
+    let h = try live()
+    var k = key
+    var v = value
+    let rc = k.withUnsafeMutableBytes { kr in
+      v.withUnsafeMutableBytes { vr in
+        gdbm_store(
+          h, datum(dptr: kr.baseAddress!.assumingMemoryBound(to: CChar.self), dsize: Int32(kr.count)),
+          datum(dptr: vr.baseAddress!.assumingMemoryBound(to: CChar.self), dsize: Int32(vr.count)),
+          GDBM_REPLACE)
+      }
+    }
+    if rc != 0 { throw failure("writing", code: Int(gdbm_last_errno(h))) }
+  }
+
+  /// Every key in the file, in GDBM's hash order. Collect first, then mutate.
+  package func keys() throws(StoreError) -> [[UInt8]] {
+    let h = try live()
+    var result: [[UInt8]] = []
+    var key = gdbm_firstkey(h)
+    while let ptr = key.dptr {
+      result.append([UInt8](UnsafeRawBufferPointer(start: ptr, count: Int(key.dsize))))
+      let next = gdbm_nextkey(h, key)
+      free(ptr)
+      key = next
+    }
+    let code = Int(gdbm_last_errno(h))
+    if code != Int(GDBM_ITEM_NOT_FOUND) && code != Int(GDBM_NO_ERROR) {
+      throw failure("reading", code: code)
+    }
+    return result
+  }
+
+  /// Flushes GDBM's buffers and the file's data to disk.
+  package func sync() throws(StoreError) {
+    let h = try live()
+    if gdbm_sync(h) != 0 { throw failure("syncing", code: Int(gdbm_last_errno(h))) }
+    if let failure = Failpoint.injectedErrno("fsync") {
+      throw .io(path: path, operation: "syncing", errno: failure)
+    }
+    if fsync(gdbm_fdesc(h)) != 0 { throw .io(path: path, operation: "syncing", errno: errno) }
+  }
+
+  /// Structural self-check used by `wx doctor`: GDBM's own bucket check via a non-forced
+  /// recovery is writer-only, so readers walk every key and fetch every value instead.
+  package func count() throws(StoreError) -> Int {
+    let h = try live()
+    var n: gdbm_count_t = 0
+    if gdbm_count(h, &n) != 0 { throw failure("counting", code: Int(gdbm_last_errno(h))) }
+    return Int(n)
+  }
+
+  /// Runs `gdbm_recover` keeping a backup (`<file>.~N~`). Writer handles only.
+  package func recover() throws(StoreError) -> RecoveryReport {
+    let h = try live()
+    var rcvr = gdbm_recovery()
+    let flags = Int32(GDBM_RCVR_BACKUP | GDBM_RCVR_FORCE)
+    let rc = gdbm_recover(h, &rcvr, flags)
+    defer { if let b = rcvr.backup_name { free(b) } }
+    if rc != 0 { throw failure("repairing", code: Int(gdbm_last_errno(h))) }
+    return RecoveryReport(
+      recoveredKeys: Int(rcvr.recovered_keys), failedKeys: Int(rcvr.failed_keys),
+      failedBuckets: Int(rcvr.failed_buckets),
+      backup: rcvr.backup_name.map { String(cString: $0) })
+  }
+
+  private func live() throws(StoreError) -> OpaquePointer {
+    guard let handle else { throw .io(path: path, operation: "using a closed handle for", errno: EBADF) }
+    return handle
+  }
+
+  private func failure(_ operation: String, code: Int) -> StoreError {
+    guard let h = handle else { return .io(path: path, operation: operation, errno: EBADF) }
+    if gdbm_check_syserr(Int32(code)) != 0 {
+      return .io(path: path, operation: operation, errno: gdbm_last_syserr(h))
+    }
+    return .damaged(path: path, detail: Self.describe(code))
+  }
+
+  private static func describe(_ code: Int) -> String {
+    guard let s = gdbm_strerror(Int32(code)) else { return "GDBM error \(code)" }
+    return String(cString: s).lowercased()
+  }
+
+  private static func openError(path: String, code: Int, errno sys: Int32) -> StoreError {
+    switch code {
+    case Int(GDBM_FILE_OPEN_ERROR):
+      if sys == ENOENT { return .missing(path: path) }
+      if sys == EACCES || sys == EPERM { return .permission(path: path) }
+      if sys == EISDIR { return .notAStore(path: path, reason: "it is a folder") }
+      return .io(path: path, operation: "opening", errno: sys)
+    case Int(GDBM_EMPTY_DATABASE): return .notAStore(path: path, reason: "the file is empty")
+    case Int(GDBM_BAD_MAGIC_NUMBER), Int(GDBM_FILE_EOF), Int(GDBM_BAD_HEADER), Int(GDBM_BYTE_SWAPPED),
+      Int(GDBM_BAD_FILE_OFFSET), Int(GDBM_BLOCK_SIZE_ERROR):
+      return .notAStore(path: path, reason: describe(code))
+    default:
+      if gdbm_check_syserr(Int32(code)) != 0 { return .io(path: path, operation: "opening", errno: sys) }
+      return .damaged(path: path, detail: describe(code))
+    }
+  }
+
+  /// Rejects what GDBM would open wrongly or not at all, before calling it: a missing file,
+  /// a folder, an empty file (a writer open would silently make it a new database), a file
+  /// shorter than a GDBM header, and foreign magic numbers.
+  private static func preflight(_ path: String) throws(StoreError) {
+    var st = stat()
+    if stat(path, &st) != 0 {
+      let e = errno
+      if e == ENOENT { throw .missing(path: path) }
+      if e == EACCES { throw .permission(path: path) }
+      throw .io(path: path, operation: "inspecting", errno: e)
+    }
+    if (st.st_mode & S_IFMT) == S_IFDIR { throw .notAStore(path: path, reason: "it is a folder") }
+    if (st.st_mode & S_IFMT) != S_IFREG { throw .notAStore(path: path, reason: "it is not a regular file") }
+    if st.st_size == 0 { throw .notAStore(path: path, reason: "the file is empty") }
+    if st.st_size < 40 { throw .notAStore(path: path, reason: "the file is too short for a GDBM header") }
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    if fd < 0 {
+      let e = errno
+      if e == EACCES || e == EPERM { throw .permission(path: path) }
+      throw .io(path: path, operation: "opening", errno: e)
+    }
+    defer { _ = Glibc.close(fd) }
+    var magic: UInt32 = 0
+    let n = read(fd, &magic, 4)
+    guard n == 4 else { throw .notAStore(path: path, reason: "unreadable header") }
+    switch magic {
+    case 0x1357_9ACF, 0x1357_9AD1, 0x1357_9ACE: return
+    case 0xCF9A_5713, 0xD19A_5713, 0xCE9A_5713: throw .notAStore(path: path, reason: "byte-swapped GDBM file")
+    default: throw .notAStore(path: path, reason: "no GDBM magic number")
+    }
+  }
+}
+
+/// What `gdbm_recover` salvaged.
+package struct RecoveryReport: Equatable, Sendable {
+  package var recoveredKeys: Int
+  package var failedKeys: Int
+  package var failedBuckets: Int
+  package var backup: String?
+}
+
+/// Exponential backoff with jitter: 1 ms doubling to a 50 ms cap, until a deadline.
+package struct Backoff {
+  private var delay = 0.001
+  private let end: Double
+
+  package init(deadline seconds: Double) { end = Clock.monotonic() + seconds }
+
+  /// Sleeps and returns true while the deadline has not passed; false once it has.
+  package mutating func wait() -> Bool {
+    let now = Clock.monotonic()
+    guard now < end else { return false }
+    let jitter = 0.5 + Double(UInt8.random(in: 0...255)) / 255
+    let pause = min(delay * jitter, end - now)
+    var ts = timespec(tv_sec: Int(pause), tv_nsec: Int((pause - Double(Int(pause))) * 1e9))
+    nanosleep(&ts, nil)
+    delay = min(delay * 2, 0.05)
+    return true
+  }
+}

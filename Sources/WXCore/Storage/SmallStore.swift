@@ -1,0 +1,64 @@
+/// A small GDBM store (preferences, favourites, air-quality history) that is read whole and
+/// replaced whole.
+///
+/// Each change is one read-modify-write under the ``WriterLock``: read the live file, change
+/// the map, write a new file and `rename` it over the old one. Concurrent writers queue on the
+/// lock (retrying with backoff until the deadline, then failing with `busy`), readers never
+/// wait, and a crash at any moment leaves the previous complete file.
+package struct SmallStore: Sendable {
+  package let path: String
+  package let kind: Envelope.Kind
+
+  package init(path: String, kind: Envelope.Kind) {
+    self.path = path
+    self.kind = kind
+  }
+
+  /// Every key with its payload. A missing file is an empty store; a damaged one is an error.
+  package func read() throws(StoreError) -> [[UInt8]: [UInt8]] {
+    let db: GDBMDatabase
+    do throws(StoreError) {
+      db = try GDBMDatabase(path: path, mode: .reader)
+    } catch {
+      if case .missing = error { return [:] }
+      throw error
+    }
+    defer { try? db.close() }
+    var out: [[UInt8]: [UInt8]] = [:]
+    for key in try db.keys() {
+      guard let raw = try db.fetch(key) else { continue }
+      do throws(MalformedValue) {
+        let r = try Envelope.open(kind, raw)
+        out[key] = Array(r.buffer[r.offset...])
+      } catch {
+        throw .damaged(path: path, detail: "a value failed its checksum")
+      }
+    }
+    return out
+  }
+
+  /// Applies `change` to the current contents under the lock and publishes the result
+  /// if anything changed. Returns what `change` returns.
+  package func update<R>(
+    lockDirectory: String, deadline: Double, _ change: (inout [[UInt8]: [UInt8]]) throws -> R
+  ) throws -> R {
+    let lock = try WriterLock(directory: lockDirectory, deadline: deadline)
+    defer { lock.release() }
+    let before = try read()
+    var after = before
+    let result = try change(&after)
+    if after != before || !FileSystem.exists(path) {
+      try write(after)
+    }
+    return result
+  }
+
+  /// Replaces the file with exactly `contents`. The caller holds the lock.
+  package func write(_ contents: [[UInt8]: [UInt8]]) throws(StoreError) {
+    let builder = try StoreBuilder(finalPath: path)
+    for (key, payload) in contents {
+      try builder.database.store(key, Envelope.seal(kind, payload))
+    }
+    try builder.publish()
+  }
+}

@@ -1,0 +1,43 @@
+/// Failures of wx's GDBM stores, each naming the file and what the user can do about it.
+package enum StoreError: Error, Equatable, Sendable {
+  /// The store file does not exist (a reader open of a missing file).
+  case missing(path: String)
+  /// Another wx process kept the lock past the deadline.
+  case busy(path: String, holder: Int32?)
+  /// The file is not a wx GDBM store at all: empty, a folder, a text file, foreign magic.
+  case notAStore(path: String, reason: String)
+  /// The file is a GDBM file but its structure or a value in it is damaged.
+  case damaged(path: String, detail: String)
+  /// The file or its folder cannot be read or written with the current permissions.
+  case permission(path: String)
+  /// A system call failed (disk full, I/O error, read-only filesystem…).
+  case io(path: String, operation: String, errno: Int32)
+
+  package var path: String {
+    switch self {
+    case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
+      .io(let p, _, _):
+      return p
+    }
+  }
+}
+
+extension StoreError: CustomStringConvertible {
+  package var description: String {
+    switch self {
+    case .missing(let path):
+      return "\(path) does not exist"
+    case .busy(let path, let holder):
+      let who = holder.map { " (pid \($0))" } ?? ""
+      return "another wx process\(who) is updating \(path); try again in a moment"
+    case .notAStore(let path, let reason):
+      return "\(path) is not a wx store (\(reason)); run `wx doctor` to inspect and repair it"
+    case .damaged(let path, let detail):
+      return "\(path) is damaged (\(detail)); run `wx doctor --repair`"
+    case .permission(let path):
+      return "permission denied for \(path); check its owner and mode (wx uses 0600 files in a 0700 folder)"
+    case .io(let path, let operation, let errno):
+      return "\(operation) \(path) failed: \(SystemError.describe(errno))"
+    }
+  }
+}

@@ -1,0 +1,57 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// wx's own writer lock: `flock(LOCK_EX)` on `wx.lock` in the state folder.
+///
+/// GDBM's lock never waits, and the files wx publishes by `rename(2)` cannot carry a lock
+/// themselves (a lock on a replaced inode protects nothing), so every writer, sync and
+/// favourites alike, first takes this lock, which lives in a file that is never renamed
+/// or deleted. The holder's pid is written into it so a busy message can name it.
+package final class WriterLock {
+  private var fd: Int32
+
+  /// Takes the lock, retrying with backoff until `deadline` seconds have passed.
+  package init(directory: String, deadline: Double) throws(StoreError) {
+    let path = directory + "/wx.lock"
+    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if fd < 0 {
+      let e = errno
+      if e == EACCES || e == EPERM { throw .permission(path: path) }
+      throw .io(path: path, operation: "opening", errno: e)
+    }
+    var backoff = Backoff(deadline: deadline)
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      let e = errno
+      if e != EWOULDBLOCK && e != EINTR {
+        Glibc.close(fd)
+        throw .io(path: path, operation: "locking", errno: e)
+      }
+      if !backoff.wait() {
+        let holder = Self.holder(fd)
+        Glibc.close(fd)
+        throw .busy(path: path, holder: holder)
+      }
+    }
+    var pid = Array("\(getpid())\n".utf8)
+    _ = ftruncate(fd, 0)
+    _ = pwrite(fd, &pid, pid.count, 0)
+  }
+
+  deinit { release() }
+
+  /// Releases the lock (also done by deinit, and by the kernel if the process dies).
+  package func release() {
+    guard fd >= 0 else { return }
+    _ = flock(fd, LOCK_UN)
+    Glibc.close(fd)
+    fd = -1
+  }
+
+  private static func holder(_ fd: Int32) -> Int32? {
+    var buf = [UInt8](repeating: 0, count: 16)
+    let n = pread(fd, &buf, buf.count, 0)
+    guard n > 0 else { return nil }
+    return Int32(String(decoding: buf[0..<n], as: UTF8.self).split(separator: "\n").first ?? "")
+  }
+}

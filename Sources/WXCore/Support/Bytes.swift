@@ -1,0 +1,157 @@
+/// Little binary codec for values stored in GDBM: compact, fast to decode and free of
+/// Foundation, because every read command decodes records on its start-up path.
+///
+/// Integers are little-endian or LEB128 varints, doubles are IEEE-754 bit patterns,
+/// strings are a varint length followed by UTF-8.
+package struct ByteWriter {
+  package private(set) var bytes: [UInt8] = []
+
+  package init(capacity: Int = 64) { bytes.reserveCapacity(capacity) }
+
+  package mutating func u8(_ v: UInt8) { bytes.append(v) }
+
+  package mutating func u32(_ v: UInt32) {
+    bytes.append(UInt8(truncatingIfNeeded: v))
+    bytes.append(UInt8(truncatingIfNeeded: v >> 8))
+    bytes.append(UInt8(truncatingIfNeeded: v >> 16))
+    bytes.append(UInt8(truncatingIfNeeded: v >> 24))
+  }
+
+  package mutating func varint(_ v: UInt64) {
+    var v = v
+    while v >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      v >>= 7
+    }
+    bytes.append(UInt8(v))
+  }
+
+  package mutating func int(_ v: Int) { varint(UInt64(bitPattern: Int64((v << 1) ^ (v >> 63)))) }
+
+  package mutating func double(_ v: Double) {
+    let b = v.bitPattern
+    for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: b >> UInt64(shift))) }
+  }
+
+  package mutating func bytes(_ b: [UInt8]) {
+    varint(UInt64(b.count))
+    bytes.append(contentsOf: b)
+  }
+
+  package mutating func string(_ s: String) {
+    var s = s
+    s.withUTF8 { u in
+      varint(UInt64(u.count))
+      bytes.append(contentsOf: u)
+    }
+  }
+
+  package mutating func bool(_ v: Bool) { bytes.append(v ? 1 : 0) }
+
+  package mutating func optionalDouble(_ v: Double?) {
+    if let v { u8(1); double(v) } else { u8(0) }
+  }
+}
+
+/// Thrown by ``ByteReader`` when a value is shorter than its contents claim or malformed.
+package struct MalformedValue: Error, Equatable {
+  package init() {}
+}
+
+/// Reads what ``ByteWriter`` wrote; every read is bounds-checked and throws ``MalformedValue``.
+package struct ByteReader {
+  package let buffer: [UInt8]
+  package private(set) var offset: Int
+
+  package init(_ bytes: [UInt8], offset: Int = 0) {
+    self.buffer = bytes
+    self.offset = offset
+  }
+
+  package var isAtEnd: Bool { offset == buffer.count }
+
+  package mutating func u8() throws(MalformedValue) -> UInt8 {
+    guard offset < buffer.count else { throw MalformedValue() }
+    defer { offset += 1 }
+    return buffer[offset]
+  }
+
+  package mutating func u32() throws(MalformedValue) -> UInt32 {
+    guard offset + 4 <= buffer.count else { throw MalformedValue() }
+    defer { offset += 4 }
+    return UInt32(buffer[offset]) | UInt32(buffer[offset + 1]) << 8 | UInt32(buffer[offset + 2]) << 16
+      | UInt32(buffer[offset + 3]) << 24
+  }
+
+  package mutating func varint() throws(MalformedValue) -> UInt64 {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      let b = try u8()
+      guard shift < 64 else { throw MalformedValue() }
+      result |= UInt64(b & 0x7F) << shift
+      if b < 0x80 { return result }
+      shift += 7
+    }
+  }
+
+  package mutating func count(limit: Int = 1 << 28) throws(MalformedValue) -> Int {
+    let v = try varint()
+    guard v <= UInt64(limit) else { throw MalformedValue() }
+    return Int(v)
+  }
+
+  package mutating func int() throws(MalformedValue) -> Int {
+    let z = try varint()
+    return Int(Int64(bitPattern: (z >> 1) ^ (0 &- (z & 1))))
+  }
+
+  package mutating func double() throws(MalformedValue) -> Double {
+    guard offset + 8 <= buffer.count else { throw MalformedValue() }
+    var b: UInt64 = 0
+    for i in 0..<8 { b |= UInt64(buffer[offset + i]) << UInt64(8 * i) }
+    offset += 8
+    return Double(bitPattern: b)
+  }
+
+  package mutating func bytes() throws(MalformedValue) -> ArraySlice<UInt8> {
+    let n = try count()
+    guard offset + n <= buffer.count else { throw MalformedValue() }
+    defer { offset += n }
+    return buffer[offset..<offset + n]
+  }
+
+  package mutating func string() throws(MalformedValue) -> String {
+    let b = try bytes()
+    guard let s = String(validating: b, as: UTF8.self) else { throw MalformedValue() }
+    return s
+  }
+
+  package mutating func bool() throws(MalformedValue) -> Bool {
+    switch try u8() {
+    case 0: return false
+    case 1: return true
+    default: throw MalformedValue()
+    }
+  }
+
+  package mutating func optionalDouble() throws(MalformedValue) -> Double? {
+    try bool() ? try double() : nil
+  }
+}
+
+/// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as used by zlib and gzip.
+package enum CRC32 {
+  private static let table: [UInt32] = (0..<256).map { i -> UInt32 in
+    var c = UInt32(i)
+    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+    return c
+  }
+
+  package static func checksum<C: Collection>(_ data: C) -> UInt32 where C.Element == UInt8 {
+    var c: UInt32 = 0xFFFF_FFFF
+    let t = table
+    for b in data { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
+    return c ^ 0xFFFF_FFFF
+  }
+}

@@ -1,0 +1,163 @@
+import Dispatch
+
+/// AccuWeather's top cities with their next-hour temperature.
+///
+/// Two dependent calls: `GET {base}/locations/v1/topcities/50?apikey=K` (only `Key`,
+/// `EnglishName` and the country's name are read), then for each kept city, concurrently
+/// with at most ``maxConcurrent`` requests in flight, `GET
+/// {base}/forecasts/v1/hourly/1hour/{Key}?apikey=K` (only `Temperature.Value` and
+/// `Temperature.Unit`, converted to °C).
+///
+/// All or nothing: if any city's call fails the whole sync fails, naming the city, and the
+/// catalogue is left as it was. A catalogue silently missing a city is worse than a clear
+/// error and the previous, complete catalogue. The key never appears in messages.
+package struct AccuWeatherProvider: WeatherProvider {
+  package static let defaultURL = "https://dataservice.accuweather.com"
+  package static let maxConcurrent = 4
+  package let base: String
+  let apiKey: String
+  package let count: Int
+  package let timeout: Double
+  package var name: String { "accuweather" }
+
+  package init(base: String, apiKey: String, count: Int, timeout: Double) {
+    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
+    self.apiKey = apiKey
+    self.count = count
+    self.timeout = timeout
+  }
+
+  struct Location: Sendable {
+    var key: String
+    var name: String
+    var country: String
+    var latitude: Double
+    var longitude: Double
+  }
+
+  package func fetch() async throws(SyncError) -> [City] {
+    try FreeTestAPIProvider.validate(url: base)
+    let key = Self.encode(apiKey)
+    let top = try await Self.get("\(base)/locations/v1/topcities/50?apikey=\(key)", timeout: timeout)
+    let locations = Array(try Self.decodeLocations(top, url: base + "/locations/v1/topcities/50").prefix(count))
+    let timeout = self.timeout
+    let base = self.base
+    do {
+      return try await withThrowingTaskGroup(of: (Int, Double).self) { group in
+        var temperatures = [Double?](repeating: nil, count: locations.count)
+        var next = 0
+        func launch() {
+          let i = next
+          let loc = locations[i]
+          next += 1
+          group.addTask {
+            let url = "\(base)/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))?apikey=\(key)"
+            do {
+              let body = try await Self.get(url, timeout: timeout)
+              return (i, try Self.decodeTemperature(body, url: url, city: loc.name))
+            } catch let e as SyncError {
+              throw CityFailure(city: loc.name, error: e)
+            }
+          }
+        }
+        while next < min(Self.maxConcurrent, locations.count) { launch() }
+        while let (i, t) = try await group.next() {
+          temperatures[i] = t
+          if next < locations.count { launch() }
+        }
+        return locations.enumerated().map { (i, loc) in
+          City(
+            id: Int(loc.key) ?? i + 1, name: loc.name, country: loc.country, latitude: loc.latitude,
+            longitude: loc.longitude, temperatureC: temperatures[i] ?? 0, description: "", humidity: 0, windKmh: 0,
+            forecast: [])
+        }
+      }
+    } catch let failure as CityFailure {
+      throw failure.asSyncError
+    } catch let e as SyncError {
+      throw e
+    } catch {
+      throw .unreachable(url: base, reason: "cancelled")
+    }
+  }
+
+  /// A city's hourly call failed; the message names the city.
+  struct CityFailure: Error {
+    var city: String
+    var error: SyncError
+    var asSyncError: SyncError {
+      switch error {
+      case .serverError(let url, let status): return .serverError(url: "\(url) (\(city))", status: status)
+      case .badPayload(let url, let reason): return .badPayload(url: url, reason: "\(city): \(reason)")
+      default: return error
+      }
+    }
+  }
+
+  /// Runs the blocking libcurl call on a Dispatch worker, so requests really overlap.
+  static func get(_ url: String, timeout: Double) async throws(SyncError) -> [UInt8] {
+    let result: Result<[UInt8], SyncError> = await withCheckedContinuation { cont in
+      DispatchQueue.global().async {
+        let session = HTTPSession(timeout: timeout, maxBytes: 16 << 20)
+        do throws(SyncError) {
+          cont.resume(returning: .success(try FreeTestAPIProvider.get(session, url)))
+        } catch {
+          cont.resume(returning: .failure(error))
+        }
+      }
+    }
+    return try result.get()
+  }
+
+  static func decodeLocations(_ body: [UInt8], url: String) throws(SyncError) -> [Location] {
+    guard case .array(let items)? = try? JSON.parse(body) else {
+      throw .badPayload(url: url, reason: "expected a JSON array of locations")
+    }
+    var out: [Location] = []
+    for (n, item) in items.enumerated() {
+      guard case .string(let key)? = item["Key"], !key.isEmpty, case .string(let name)? = item["EnglishName"],
+        !name.trimmingSpaces.isEmpty
+      else { throw .badPayload(url: url, reason: "location \(n + 1) lacks \"Key\" or \"EnglishName\"") }
+      var country = "Unknown"
+      if case .string(let c)? = item["Country"]?["EnglishName"] ?? item["Country"]?["LocalizedName"], !c.isEmpty {
+        country = c
+      }
+      var lat = 0.0
+      var lon = 0.0
+      if case .number(let a, _)? = item["GeoPosition"]?["Latitude"], case .number(let b, _)? = item["GeoPosition"]?["Longitude"] {
+        lat = a
+        lon = b
+      }
+      out.append(Location(key: key, name: name, country: country, latitude: lat, longitude: lon))
+    }
+    if out.isEmpty { throw .noRecords(url: url) }
+    return out
+  }
+
+  static func decodeTemperature(_ body: [UInt8], url: String, city: String) throws(SyncError) -> Double {
+    guard case .array(let hours)? = try? JSON.parse(body), let first = hours.first,
+      case .number(let value, _)? = first["Temperature"]?["Value"], case .string(let unit)? = first["Temperature"]?["Unit"]
+    else { throw .badPayload(url: Redact.url(url), reason: "no Temperature.Value/Unit in the hourly forecast") }
+    switch unit.uppercased() {
+    case "C": return value
+    case "F": return ((value - 32) * 5 / 9 * 10).rounded() / 10
+    default: throw .badPayload(url: Redact.url(url), reason: "unknown temperature unit \"\(unit)\"")
+    }
+  }
+
+  /// Percent-encodes everything but unreserved characters.
+  static func encode(_ s: String) -> String {
+    var out = ""
+    for b in s.utf8 {
+      switch b {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+        out.unicodeScalars.append(UnicodeScalar(b))
+      default:
+        let h = String(b, radix: 16, uppercase: true)
+        out += "%" + (h.count == 1 ? "0" + h : h)
+      }
+    }
+    return out
+  }
+}

@@ -1,0 +1,105 @@
+/// A payload problem, naming the record and field where known.
+package struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
+  package var reason: String
+  package init(_ reason: String) { self.reason = reason }
+  package var description: String { reason }
+}
+
+/// Turns a freetestapi `/weathers` response body into validated ``City`` values.
+///
+/// Accepts what the live API really sends (ints or floats for numbers, unknown extra fields,
+/// forecasts of any length) and rejects what would poison the catalogue (wrong types,
+/// missing fields, empty names, values outside physical ranges), naming the record.
+package enum FreeTestAPIDecoder {
+  package static func decode(_ body: [UInt8]) throws(PayloadError) -> [City] {
+    if body.isEmpty { throw PayloadError("the response body is empty") }
+    let json: JSON
+    do throws(JSONError) {
+      json = try JSON.parse(body)
+    } catch {
+      if error.offset >= body.count { throw PayloadError("the JSON ends early (\(body.count) bytes, truncated?)") }
+      throw PayloadError("invalid JSON: \(error)")
+    }
+    guard case .array(let items) = json else {
+      throw PayloadError("expected a JSON array of weather records, found \(json.typeName)")
+    }
+    var cities: [City] = []
+    cities.reserveCapacity(items.count)
+    for (n, item) in items.enumerated() {
+      cities.append(try record(item, position: n + 1))
+    }
+    return cities
+  }
+
+  static func record(_ item: JSON, position: Int) throws(PayloadError) -> City {
+    guard case .object = item else { throw PayloadError("record \(position) is \(item.typeName), not an object") }
+    var label = "record \(position)"
+    let id = try integer(item, "id", label)
+    label += " (id \(id))"
+    let name = try text(item, "city", label, nonEmpty: true)
+    label = "record \(position) (id \(id), \(JSONWriter.quote(name)))"
+    guard !Fold.key(name).isEmpty else { throw PayloadError("\(label): field \"city\" has no letters") }
+    let country = try text(item, "country", label, nonEmpty: true)
+    let lat = try number(item, "latitude", label, -90...90)
+    let lon = try number(item, "longitude", label, -180...180)
+    let temp = try number(item, "temperature", label, -100...70)
+    let desc = try text(item, "weather_description", label, nonEmpty: false)
+    let hum = try number(item, "humidity", label, 0...100)
+    let wind = try number(item, "wind_speed", label, 0...500)
+    var days: [ForecastDay] = []
+    switch item["forecast"] {
+    case nil, .null?: break
+    case .array(let list)?:
+      for (k, day) in list.enumerated() {
+        let dl = "\(label) forecast day \(k + 1)"
+        guard case .object = day else { throw PayloadError("\(dl) is \(day.typeName), not an object") }
+        days.append(
+          ForecastDay(
+            date: try text(day, "date", dl, nonEmpty: true), temperatureC: try number(day, "temperature", dl, -100...70),
+            description: try text(day, "weather_description", dl, nonEmpty: false),
+            humidity: try number(day, "humidity", dl, 0...100), windKmh: try number(day, "wind_speed", dl, 0...500)))
+      }
+      days.sort { $0.date < $1.date }
+    case let other?:
+      throw PayloadError("\(label): field \"forecast\" must be an array, found \(other.typeName)")
+    }
+    return City(
+      id: id, name: name.trimmingSpaces, country: country.trimmingSpaces, latitude: lat, longitude: lon,
+      temperatureC: temp, description: desc.trimmingSpaces, humidity: hum, windKmh: wind, forecast: days)
+  }
+
+  private static func field(_ o: JSON, _ key: String, _ label: String) throws(PayloadError) -> JSON {
+    guard let v = o[key] else { throw PayloadError("\(label): missing field \"\(key)\"") }
+    return v
+  }
+
+  private static func integer(_ o: JSON, _ key: String, _ label: String) throws(PayloadError) -> Int {
+    let v = try field(o, key, label)
+    guard case .number(let d, _) = v, d == d.rounded(), abs(d) < 1e15 else {
+      throw PayloadError("\(label): field \"\(key)\" must be an integer, found \(v.typeName)")
+    }
+    return Int(d)
+  }
+
+  private static func number(
+    _ o: JSON, _ key: String, _ label: String, _ range: ClosedRange<Double>
+  ) throws(PayloadError) -> Double {
+    let v = try field(o, key, label)
+    guard case .number(let d, _) = v else {
+      throw PayloadError("\(label): field \"\(key)\" must be a number, found \(v.typeName)")
+    }
+    guard range.contains(d) else {
+      throw PayloadError("\(label): field \"\(key)\" is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+    }
+    return d
+  }
+
+  private static func text(_ o: JSON, _ key: String, _ label: String, nonEmpty: Bool) throws(PayloadError) -> String {
+    let v = try field(o, key, label)
+    guard case .string(let s) = v else {
+      throw PayloadError("\(label): field \"\(key)\" must be a string, found \(v.typeName)")
+    }
+    if nonEmpty && s.trimmingSpaces.isEmpty { throw PayloadError("\(label): field \"\(key)\" is empty") }
+    return s
+  }
+}

@@ -1,0 +1,120 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where a provider's records come from and how to report progress.
+package struct FetchOptions: Sendable {
+  package var url: String
+  package var perPage: Int
+  package var timeout: Double
+  package var maxBytes: Int
+  package var progress: (@Sendable (_ page: Int, _ records: Int) -> Void)?
+
+  package init(
+    url: String, perPage: Int = 1000, timeout: Double = 30, maxBytes: Int = 128 << 20,
+    progress: (@Sendable (_ page: Int, _ records: Int) -> Void)? = nil
+  ) {
+    self.url = url
+    self.perPage = perPage
+    self.timeout = timeout
+    self.maxBytes = maxBytes
+    self.progress = progress
+  }
+}
+
+/// A source of catalogue records.
+package protocol WeatherProvider: Sendable {
+  /// Short name recorded in the catalogue (`freetestapi`, `accuweather`).
+  var name: String { get }
+  /// Downloads and validates every record; touches no store.
+  func fetch() async throws(SyncError) -> [City]
+}
+
+/// freetestapi's `/api/v1/weathers`, paginated with `page` and `limit`.
+///
+/// The live server ignores `page` and sends the same records again, so paging stops at an
+/// empty page, a short page, or a page whose records were all seen already. Identity of a
+/// record is (id, city, country): the two id-45 records are distinct, a repeated page is not.
+package struct FreeTestAPIProvider: WeatherProvider {
+  package let options: FetchOptions
+  package var name: String { "freetestapi" }
+  package static let defaultURL = "https://freetestapi.com/api/v1/weathers"
+  static let maxPages = 100_000
+
+  package init(options: FetchOptions) { self.options = options }
+
+  package func fetch() async throws(SyncError) -> [City] {
+    try Self.validate(url: options.url)
+    let session = HTTPSession(timeout: options.timeout, maxBytes: options.maxBytes)
+    var cities: [City] = []
+    var seen = Set<String>()
+    var page = 1
+    while page <= Self.maxPages {
+      let url = options.url + (options.url.contains("?") ? "&" : "?") + "page=\(page)&limit=\(options.perPage)"
+      let body = try Self.get(session, url)
+      let records: [City]
+      do throws(PayloadError) {
+        records = try FreeTestAPIDecoder.decode(body)
+      } catch {
+        throw .badPayload(url: url, reason: page > 1 ? "page \(page): \(error.reason)" : error.reason)
+      }
+      if records.isEmpty {
+        if page == 1 { throw .noRecords(url: url) }
+        break
+      }
+      var fresh = 0
+      for city in records where seen.insert("\(city.id)\u{1F}\(city.name)\u{1F}\(city.country)").inserted {
+        cities.append(city)
+        fresh += 1
+      }
+      options.progress?(page, cities.count)
+      if fresh == 0 || records.count < options.perPage { break }
+      page += 1
+    }
+    return cities
+  }
+
+  /// Only http and https, with a host.
+  package static func validate(url: String) throws(SyncError) {
+    let lower = url.lowercased()
+    guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw .badURL(url) }
+    let rest = lower.drop(while: { $0 != "/" }).dropFirst(2)
+    guard let first = rest.first, first != "/", first != "?", !url.contains(where: { $0 == " " || $0 == "\n" })
+    else { throw .badURL(url) }
+  }
+
+  /// One GET with status and content-type checks; honours one `Retry-After` (≤ 30 s) on 429.
+  static func get(_ session: HTTPSession, _ url: String) throws(SyncError) -> [UInt8] {
+    var retried = false
+    while true {
+      let response: HTTPResponse
+      do throws(HTTPFailure) {
+        response = try session.get(url)
+      } catch {
+        switch error {
+        case .unreachable(let why): throw .unreachable(url: Redact.url(url), reason: why)
+        case .timeout: throw .timeout(url: Redact.url(url), seconds: session.timeout)
+        case .redirectLoop: throw .redirectLoop(url: Redact.url(url))
+        case .tooLarge(let limit): throw .tooLarge(url: Redact.url(url), limit: limit)
+        case .badURL: throw .badURL(Redact.url(url))
+        case .unavailable(let why): throw .libraryMissing(why)
+        }
+      }
+      switch response.status {
+      case 200..<300:
+        let type = response.contentType.lowercased()
+        if !type.isEmpty && !type.contains("json") { throw .notJSON(url: Redact.url(url), contentType: response.contentType) }
+        return response.body
+      case 429:
+        let wait = Double(response.retryAfter.trimmingSpaces) ?? 1
+        if retried || wait > 30 || wait < 0 { throw .rateLimited(url: Redact.url(url)) }
+        retried = true
+        var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
+        nanosleep(&ts, nil)
+      case 401, 403: throw .unauthorized(url: url, status: response.status)
+      case 500..<600: throw .serverError(url: Redact.url(url), status: response.status)
+      default: throw .clientError(url: Redact.url(url), status: response.status)
+      }
+    }
+  }
+}

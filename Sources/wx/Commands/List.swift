@@ -1,0 +1,34 @@
+import ArgumentParser
+import WXCore
+
+extension WX {
+  struct List: WXCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Page through the catalogue.",
+      discussion: "Orders: catalogue (the provider's order), name (alphabetical), temperature (warmest first).")
+
+    @OptionGroup var paging: PageOptions
+    @Option(help: "Order: catalogue, name or temperature.") var sort: ListOrder = .catalogue
+    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var display: DisplayOptions
+
+    func execute() async throws {
+      let ctx = try Context.make(display: display)
+      let catalogue = try ctx.catalogue()
+      defer { catalogue.close() }
+      let page = Paging(page: paging.page, perPage: paging.perPage, total: catalogue.meta.count)
+      try page.check()
+      let cities = try catalogue.page(order: sort, offset: page.offset, limit: page.perPage)
+      let unit = ctx.unit(display)
+      if json {
+        Terminal.out(Render.pageJSON(page, cities, unit))
+      } else {
+        Terminal.out(
+          Render.table(cities, first: page.offset + 1, unit, ctx.terminal)
+            + ctx.terminal.dim(Render.footer(page, ctx.freshness(catalogue.meta))))
+      }
+    }
+  }
+}
+
+extension ListOrder: ExpressibleByArgument {}

@@ -1,0 +1,56 @@
+import ArgumentParser
+import WXCore
+
+extension WX {
+  struct Status: WXCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Where the catalogue came from, how fresh it is, and the store files.")
+
+    @Flag(help: "Print JSON instead of text.") var json = false
+
+    func execute() async throws {
+      let ctx = try Context.make()
+      let catalogue = try ctx.catalogue()
+      let meta = catalogue.meta
+      catalogue.close()
+      let unit = (try? ctx.home.preferences.load().unit) ?? .celsius
+      let files = ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) }
+      if json {
+        Terminal.out(
+          JSONOut.object([
+            ("home", .string(ctx.home.directory)), ("source", .string(meta.source)),
+            ("provider", .string(meta.provider)), ("sample", .bool(meta.isSample)), ("count", .int(meta.count)),
+            ("synced_at", .string(Clock.iso8601(meta.syncedAt))), ("age_seconds", .int(Int(ctx.now - meta.syncedAt))),
+            ("unit", .string(unit.rawValue)),
+            (
+              "files",
+              .array(
+                files.map { name, path, size in
+                  .object([("name", .string(name)), ("path", .string(path)), ("bytes", size.map { .int(Int($0)) } ?? .null)])
+                })
+            ),
+          ]).text)
+        return
+      }
+      var out = ""
+      out += "home      \(ctx.home.directory)\n"
+      out += "source    \(meta.source)\(meta.isSample ? "  (bundled sample: run `wx sync`)" : "")\n"
+      out += "provider  \(meta.provider)\n"
+      out += "cities    \(meta.count)\n"
+      out += "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(ctx.now - meta.syncedAt)))\n"
+      out += "unit      \(unit.rawValue)\n"
+      out += "files\n"
+      for (name, path, size) in files {
+        let s = size.map { Self.bytes($0) } ?? "absent"
+        out += "  \(DisplayWidth.pad(name, to: 12)) \(DisplayWidth.pad(s, to: 9, right: true))  \(path)\n"
+      }
+      Terminal.out(out)
+    }
+
+    static func bytes(_ n: Int64) -> String {
+      if n < 1024 { return "\(n) B" }
+      if n < 1_048_576 { return "\(TemperatureUnit.oneDecimal(Double(n) / 1024)) KiB" }
+      return "\(TemperatureUnit.oneDecimal(Double(n) / 1_048_576)) MiB"
+    }
+  }
+}

@@ -1,0 +1,142 @@
+import ArgumentParser
+import WXCore
+
+/// Options every read command shares.
+struct DisplayOptions: ParsableArguments {
+  @Option(name: .customLong("unit"), help: "Temperature unit for this run only: c or f (default: the saved unit).")
+  var unit: UnitArgument?
+
+  @Option(help: "Colour output: auto, always or never. NO_COLOR turns auto off.")
+  var color: ColorMode = .auto
+
+  @Flag(help: "Draw pictures and charts with plain ASCII.")
+  var ascii = false
+}
+
+struct UnitArgument: ExpressibleByArgument {
+  var unit: TemperatureUnit
+  init?(argument: String) {
+    guard let u = TemperatureUnit(argument: argument) else { return nil }
+    unit = u
+  }
+  static var allValueStrings: [String] { ["c", "f", "celsius", "fahrenheit"] }
+}
+
+extension ColorMode: ExpressibleByArgument {}
+
+/// What a command runs with: the state folder, the terminal, the clock.
+struct Context {
+  let home: Home
+  let terminal: Terminal
+  let now: Int64
+
+  static func make(display: DisplayOptions? = nil) throws -> Context {
+    Failpoint.active = Environment.get("WX_FAILPOINT")
+    let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
+    let home = Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
+    return Context(
+      home: home, terminal: Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false), now: Clock.now())
+  }
+
+  /// `WX_HOME`, else `$XDG_DATA_HOME/wx`, else `~/.local/share/wx`.
+  static func stateDirectory() throws -> String {
+    if let h = Environment.get("WX_HOME") {
+      return h.hasPrefix("/") ? h : Environment.currentDirectory() + "/" + h
+    }
+    if let x = Environment.get("XDG_DATA_HOME"), x.hasPrefix("/") { return x + "/wx" }
+    guard let home = Environment.homeDirectory() else {
+      throw ConfigError("cannot find a state folder: set WX_HOME or HOME")
+    }
+    return home + "/.local/share/wx"
+  }
+
+  /// `$WX_DATA_DIR`, the installed share folder, then a source tree's `Data/` above the binary.
+  static func sampleCandidates() -> [String] {
+    let file = "sample-weathers.json"
+    var list: [String] = []
+    if let d = Environment.get("WX_DATA_DIR") { list.append(d + "/" + file) }
+    if let exe = Environment.executableDirectory() {
+      list.append(exe + "/../share/wx/" + file)
+      var dir = exe
+      for _ in 0..<6 {
+        dir += "/.."
+        list.append(dir + "/Data/" + file)
+      }
+    }
+    return list
+  }
+
+  static func seconds(_ name: String, default value: Double) throws -> Double {
+    guard let raw = Environment.get(name) else { return value }
+    guard let v = Double(raw), v >= 0, v <= 3600 else {
+      throw ConfigError("\(name)=\(raw) is not a number of seconds (0–3600)")
+    }
+    return v
+  }
+
+  /// The unit to show: the one-off `--unit`, else the saved preference.
+  func unit(_ display: DisplayOptions) -> TemperatureUnit {
+    if let u = display.unit?.unit { return u }
+    return (try? home.preferences.load().unit) ?? .celsius
+  }
+
+  /// The catalogue, seeded from the sample on first use (with a note on stderr).
+  func catalogue() throws -> Catalogue {
+    let (catalogue, seeded) = try home.openCatalogue()
+    if seeded { Terminal.err("wx: showing sample data — run `wx sync` to download the catalogue") }
+    return catalogue
+  }
+
+  /// `synced 2026-11-22 10:04 (3h ago)`, plus a sample marker.
+  func freshness(_ meta: CatalogueMeta) -> String {
+    var s = "synced \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))"
+    if meta.isSample { s += " · sample data, run `wx sync`" }
+    return s
+  }
+}
+
+/// A subcommand whose errors become one-line messages and documented exit codes.
+protocol WXCommand: AsyncParsableCommand {
+  func execute() async throws
+}
+
+extension WXCommand {
+  func run() async throws {
+    do {
+      try await execute()
+    } catch let e as ExitCode {
+      throw e
+    } catch is NoMatch {
+      throw ExitCode(ExitStatus.noMatch.rawValue)
+    } catch {
+      let (status, message) = ExitStatus.of(error)
+      Terminal.err("wx: " + message)
+      throw ExitCode(status.rawValue)
+    }
+  }
+}
+
+/// Page arithmetic shared by list, search and hottest.
+struct Paging {
+  let page: Int
+  let perPage: Int
+  let total: Int
+  var pages: Int { max(1, (total + perPage - 1) / perPage) }
+  var offset: Int { (page - 1) * perPage }
+
+  /// Throws a usage error for a page past the end (page 1 of an empty list is fine).
+  func check() throws {
+    if page > pages { throw UsageError("page \(page) is past the end: there \(pages == 1 ? "is 1 page" : "are \(pages) pages")") }
+  }
+}
+
+/// `--page` / `--per-page`.
+struct PageOptions: ParsableArguments {
+  @Option(help: "Page to show (from 1).") var page = 1
+  @Option(name: .customLong("per-page"), help: "Rows per page (1–1000).") var perPage = 20
+
+  func validate() throws {
+    if page < 1 { throw ValidationError("--page must be 1 or more") }
+    if perPage < 1 || perPage > 1000 { throw ValidationError("--per-page must be between 1 and 1000") }
+  }
+}

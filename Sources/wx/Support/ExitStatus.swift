@@ -1,0 +1,59 @@
+import ArgumentParser
+import WXCore
+
+/// Every exit status wx uses, in one place (sysexits.h values; documented in wx(1)).
+enum ExitStatus: Int32 {
+  case ok = 0
+  /// `wx search` found nothing (like grep).
+  case noMatch = 1
+  case usage = 64
+  case badData = 65
+  case noSuchCity = 66
+  case unavailable = 69
+  case ioError = 74
+  case busy = 75
+  case config = 78
+
+  /// The status and one-line message for an error.
+  static func of(_ error: any Error) -> (ExitStatus, String) {
+    switch error {
+    case let e as StoreError:
+      if case .busy = e { return (.busy, e.description) }
+      return (.ioError, e.description)
+    case let e as SyncError:
+      switch e {
+      case .badURL, .unauthorized, .missingKey: return (.config, e.description)
+      case .unreachable, .timeout, .redirectLoop, .serverError, .rateLimited, .libraryMissing:
+        return (.unavailable, e.description)
+      case .clientError, .notJSON, .tooLarge, .badPayload, .noRecords: return (.badData, e.description)
+      }
+    case let e as HomeError:
+      if case .badSample = e { return (.badData, e.description) }
+      return (.config, e.description)
+    case let e as LookupError:
+      switch e {
+      case .ambiguous: return (.usage, e.description)
+      case .notFound, .noLastCity: return (.noSuchCity, e.description)
+      }
+    case let e as FavouritesError: return (.noSuchCity, e.description)
+    case let e as UsageError: return (.usage, e.message)
+    case let e as ConfigError: return (.config, e.message)
+    default: return (.ioError, "unexpected error: \(error)")
+    }
+  }
+}
+
+/// A bad request that argument parsing cannot see (a page past the end…): exit 64.
+struct UsageError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// A bad environment variable or setting: exit 78.
+struct ConfigError: Error {
+  var message: String
+  init(_ message: String) { self.message = message }
+}
+
+/// `wx search` found nothing: exit 1, message already printed.
+struct NoMatch: Error {}

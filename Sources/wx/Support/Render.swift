@@ -1,0 +1,43 @@
+import WXCore
+
+/// Rendering of cities: tables for people, JSON for scripts. Units convert here only.
+enum Render {
+  /// The item object shared by `list`, `search` and `hottest` JSON.
+  static func item(_ c: City, _ unit: TemperatureUnit) -> JSONOut {
+    .object([
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
+      ("temperature", .number(unit.jsonTemperature(c.temperatureC))), ("unit", .string(unit.rawValue)),
+      ("description", .string(c.description)), ("humidity", .number(c.humidity)),
+      ("wind_speed", .number(unit.jsonWind(c.windKmh))),
+    ])
+  }
+
+  static func pageJSON(_ paging: Paging, _ cities: [City], _ unit: TemperatureUnit, query: String? = nil) -> String {
+    var members: [(String, JSONOut)] = []
+    if let query { members.append(("query", .string(query))) }
+    members += [
+      ("page", .int(paging.page)), ("per_page", .int(paging.perPage)), ("pages", .int(paging.pages)),
+      ("total", .int(paging.total)), ("items", .array(cities.map { item($0, unit) })),
+    ]
+    return JSONOut.object(members).text
+  }
+
+  /// City · Country · Temp · Conditions · Humidity · Wind rows, numbered from `first`.
+  static func table(_ cities: [City], first: Int, _ unit: TemperatureUnit, _ term: Terminal) -> String {
+    var t = Table(headers: ["#", "City", "Country", "Temp", "Conditions", "Humidity", "Wind"])
+    t.rightAligned = [0, 3, 5, 6]
+    t.maxWidths = [1: 28, 2: 24, 4: 20]
+    for (k, c) in cities.enumerated() {
+      t.rows.append([
+        String(first + k), c.name, c.country, term.temperature(c.temperatureC, unit), c.description,
+        "\(TemperatureUnit.oneDecimal(c.humidity))%", unit.formatWind(c.windKmh),
+      ])
+    }
+    return t.render(term)
+  }
+
+  /// `page 2 of 3 · 51 cities · <tail>`.
+  static func footer(_ paging: Paging, one: String = "city", many: String = "cities", _ tail: String) -> String {
+    "page \(paging.page) of \(paging.pages) · \(paging.total) \(paging.total == 1 ? one : many) · \(tail)"
+  }
+}

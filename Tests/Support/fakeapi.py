@@ -407,7 +407,10 @@ def main():
     server.state = State(records, mode, args)
 
     def stop(signum, frame):
-        raise SystemExit(0)
+        # Exit at once: joining handler threads (a client may hold a keep-alive
+        # connection open) could otherwise block shutdown indefinitely.
+        sys.stdout.flush()
+        os._exit(0)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)

@@ -32,9 +32,11 @@ package protocol WeatherProvider: Sendable {
 
 /// freetestapi's `/api/v1/weathers`, paginated with `page` and `limit`.
 ///
-/// The live server ignores `page` and sends the same records again, so paging stops at an
-/// empty page, a short page, or a page whose records were all seen already. Identity of a
-/// record is (id, city, country): the two id-45 records are distinct, a repeated page is not.
+/// Paging stops at an empty or short page. The live server ignores `page` and sends the same
+/// records again: a full page of records already seen switches to asking for page 1 with a
+/// growing `limit` (2×, 3×… the page size) until a short answer, and a repeat after that ends
+/// the sync. Identity of a record is (id, city, country): the two id-45 records are distinct,
+/// a repeated record is not duplicated.
 package struct FreeTestAPIProvider: WeatherProvider {
   package let options: FetchOptions
   package var name: String { "freetestapi" }
@@ -49,8 +51,12 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var cities: [City] = []
     var seen = Set<String>()
     var page = 1
+    // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead.
+    var growingLimit = false
     while page <= Self.maxPages {
-      let url = options.url + (options.url.contains("?") ? "&" : "?") + "page=\(page)&limit=\(options.perPage)"
+      let limit = growingLimit ? options.perPage * page : options.perPage
+      let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
+      let url = options.url + (options.url.contains("?") ? "&" : "?") + query
       let body = try Self.get(session, url)
       let records: [City]
       do throws(PayloadError) {
@@ -68,7 +74,13 @@ package struct FreeTestAPIProvider: WeatherProvider {
         fresh += 1
       }
       options.progress?(page, cities.count)
-      if fresh == 0 || records.count < options.perPage { break }
+      if records.count < limit { break }
+      if fresh == 0 {
+        // A full page of records already seen: the server ignores `page` (as the live
+        // freetestapi does). Switch once to growing the limit; a repeat after that ends it.
+        if growingLimit { break }
+        growingLimit = true
+      }
       page += 1
     }
     return cities

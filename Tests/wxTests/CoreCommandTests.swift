@@ -1,0 +1,180 @@
+import Foundation
+import Testing
+
+/// End-to-end tests of the core commands: the built `wx`, a temp WX_HOME, a loopback API.
+@Suite struct CoreCommandTests {
+  @Test func firstRunSeedsFromTheBundledSampleAndSaysSo() throws {
+    let home = TempHome()
+    let expected = try records(sampleFile)
+    let r = try home.wx("list", "--json")
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stderr.contains("sample data"))
+    let json = try r.json()
+    #expect(json["total"] as? Int == expected.count)
+    let items = try #require(json["items"] as? [[String: Any]])
+    #expect(items.count == min(20, expected.count))
+    #expect(items.first?["city"] as? String == expected.first?["city"] as? String)
+    // The second run reads the seeded store and says nothing on stderr.
+    let again = try home.wx("list")
+    #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
+    #expect(again.stdout.contains("sample data, run `wx sync`"))
+  }
+
+  @Test func syncsAllRecordsFromAServerThatIgnoresPage() throws {
+    let data = sharedFixture ?? sampleFile
+    let expected = try records(data)
+    let api = try FakeAPI(data: data, mode: "ignore-page")
+    let home = TempHome()
+    let r = try home.wx("sync", "--url", api.url, "--per-page", "20")
+    #expect(r.status == 0, "\(r)")
+    let status = try home.wx("status", "--json").json()
+    #expect(status["count"] as? Int == expected.count)
+    #expect(status["sample"] as? Bool == false)
+    // Records sharing an id stay distinct (the live API's two id-45 records).
+    let ids = expected.compactMap { $0["id"] as? Int }
+    for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
+      let show = try home.wx("show", String(id))
+      #expect(show.status == 64, "\(show)")
+      #expect(show.stderr.contains("pick one"))
+    }
+  }
+
+  @Test func sharedFixtureSyncsWith51RecordsAndTheirTraps() throws {
+    guard let fixture = sharedFixture else { return }  // ../shared absent: nothing to check
+    let api = try FakeAPI(data: fixture, mode: "ignore-page")
+    let home = TempHome()
+    try #require(try home.wx("sync", "--url", api.url).status == 0)
+    let page3 = try home.wx("list", "--page", "3", "--json").json()
+    #expect(page3["total"] as? Int == 51)
+    #expect(page3["pages"] as? Int == 3)
+    #expect((page3["items"] as? [Any])?.count == 11)
+    let sp = try home.wx("show", "sao paulo", "--json").json()
+    #expect(sp["city"] as? String == "São Paulo")
+    let canberra = try home.wx("show", "Canberra", "--json").json()
+    #expect(canberra["id"] as? Int == 45)
+    let wellington = try home.wx("show", "wellington", "--json").json()
+    #expect(wellington["id"] as? Int == 45)
+  }
+
+  @Test func paginationArithmetic() throws {
+    let expected = try records(sampleFile).count
+    let api = try FakeAPI(mode: "paged")
+    let home = TempHome()
+    try #require(try home.wx("sync", "--url", api.url, "--per-page", "7").status == 0)
+    let pages = (expected + 19) / 20
+    let last = try home.wx("list", "--page", String(pages), "--json").json()
+    #expect(last["pages"] as? Int == pages)
+    #expect(last["total"] as? Int == expected)
+    #expect((last["items"] as? [Any])?.count == expected - (pages - 1) * 20)
+    let text = try home.wx("list", "--page", "2")
+    #expect(text.stdout.contains("page 2 of \(pages) · \(expected) cities · synced"))
+    let past = try home.wx("list", "--page", String(pages + 1))
+    #expect(past.status == 64)
+    #expect(past.stderr.hasPrefix("wx: page \(pages + 1) is past the end"))
+    #expect(past.stderr.split(separator: "\n").count == 1)
+    // Every record appears exactly once across the pages.
+    var seen: [String] = []
+    for p in 1...pages {
+      let items = try #require(try home.wx("list", "--page", String(p), "--json").json()["items"] as? [[String: Any]])
+      seen += items.map { "\($0["city"]!)|\($0["country"]!)" }
+    }
+    #expect(seen.count == expected && Set(seen).count == expected)
+  }
+
+  @Test func readsWorkOfflineAfterTheServerIsGone() throws {
+    let api = try FakeAPI()
+    let home = TempHome()
+    try #require(try home.wx("sync", "--url", api.url).status == 0)
+    api.stop()
+    #expect(try home.wx("list").status == 0)
+    #expect(try home.wx("show", "London").status == 0)
+    #expect(try home.wx("search", "par").status == 0)
+    let again = try home.wx("sync", "--url", api.url)
+    #expect(again.status == 69, "\(again)")
+    #expect(again.stderr.contains("unchanged"))
+  }
+
+  @Test func citiesResolveByFoldedNameCountryOrId() throws {
+    let home = TempHome()
+    let zurich = try home.wx("show", "zurich, switzerland", "--json").json()
+    #expect(zurich["city"] as? String == "Zürich")
+    #expect(try home.wx("show", "LODZ", "--json").json()["city"] as? String == "Łódź")
+    #expect(try home.wx("show", "malmo", "--json").json()["city"] as? String == "Malmö")
+    let paris = try home.wx("show", "paris")
+    #expect(paris.status == 64)
+    #expect(paris.stderr.contains("Paris, France") && paris.stderr.contains("Paris, Canada"))
+    #expect(paris.stderr.contains("Paris, United States"))
+    let byCountry = try home.wx("show", "Paris, France", "--json").json()
+    #expect(byCountry["country"] as? String == "France")
+    let byID = try home.wx("show", String(byCountry["id"] as! Int), "--json").json()
+    #expect(byID["city"] as? String == "Paris")
+    let missing = try home.wx("show", "Parisss")
+    #expect(missing.status == 66)
+    #expect(missing.stderr.contains("closest") && missing.stderr.contains("Paris"))
+  }
+
+  @Test func unitSwitchingConvertsOnlyWhenRendering() throws {
+    let home = TempHome()
+    let london = try home.wx("show", "London")
+    #expect(london.stdout.contains("18 °C"), "\(london)")
+    #expect(try home.wx("unit").stdout == "celsius\n")
+    #expect(try home.wx("unit", "fahrenheit").status == 0)
+    #expect(try home.wx("show", "London").stdout.contains("64 °F"))
+    let json = try home.wx("show", "London", "--json").json()
+    #expect(json["temperature"] as? Double == 64.4)
+    #expect(json["unit"] as? String == "fahrenheit")
+    #expect(try home.wx("show", "London", "--unit", "c").stdout.contains("18 °C"))
+    #expect(try home.wx("unit").stdout == "fahrenheit\n")
+    #expect(try home.wx("unit", "kelvin").status == 64)
+  }
+
+  @Test func lastCityIsRemembered() throws {
+    let home = TempHome()
+    let none = try home.wx("show")
+    #expect(none.status == 66)
+    try #require(try home.wx("show", "Berlin").status == 0)
+    let again = try home.wx("show", "--json")
+    #expect(try again.json()["city"] as? String == "Berlin")
+  }
+
+  @Test func statusReportsSourceAgeAndFiles() throws {
+    let home = TempHome()
+    let s = try home.wx("status", "--json").json()
+    #expect(s["sample"] as? Bool == true)
+    #expect((s["source"] as? String)?.hasPrefix("sample:") == true)
+    let files = try #require(s["files"] as? [[String: Any]])
+    #expect(files.contains { $0["name"] as? String == "catalogue" && ($0["bytes"] as? Int ?? 0) > 0 })
+    let text = try home.wx("status")
+    #expect(text.stdout.contains("cities") && text.stdout.contains("catalogue"))
+  }
+
+  @Test func stateFolderAndFilesArePrivate() throws {
+    let home = TempHome()
+    let sub = home.path + "/nested/state"
+    let r = try home.wx("show", "London", env: ["WX_HOME": sub])
+    #expect(r.status == 0, "\(r)")
+    let attrs = try FileManager.default.attributesOfItem(atPath: sub)
+    #expect((attrs[.posixPermissions] as? Int) == 0o700)
+    for name in ["catalogue.gdbm", "prefs.gdbm"] {
+      let a = try FileManager.default.attributesOfItem(atPath: sub + "/" + name)
+      #expect((a[.posixPermissions] as? Int) == 0o600, "\(name)")
+    }
+  }
+
+  @Test func colourFollowsFlagAndNoColor() throws {
+    let home = TempHome()
+    #expect(!(try home.wx("list").stdout.contains("\u{1B}[")))  // not a TTY
+    #expect(try home.wx("list", "--color", "always").stdout.contains("\u{1B}["))
+    #expect(!(try home.wx("list", "--color", "never").stdout.contains("\u{1B}[")))
+    #expect(!(try home.wx("list", env: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+  }
+
+  @Test func badEnvironmentIsAConfigurationError() throws {
+    let home = TempHome()
+    let r = try home.wx("list", env: ["WX_LOCK_TIMEOUT": "soon"])
+    #expect(r.status == 78)
+    #expect(r.stderr.hasPrefix("wx: WX_LOCK_TIMEOUT"))
+    let url = try home.wx("sync", "--url", "ftp://example.invalid/x")
+    #expect(url.status == 78, "\(url)")
+  }
+}

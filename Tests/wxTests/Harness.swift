@@ -1,0 +1,168 @@
+import Foundation
+import Testing
+
+/// The repository root (this file is Tests/wxTests/Harness.swift).
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent().path
+
+/// The `wx` binary built alongside the tests.
+let wxBinary: String = {
+  let candidates = [
+    Bundle.main.bundleURL.appendingPathComponent("wx").path,
+    Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("wx").path,
+    repositoryRoot + "/.build/debug/wx",
+  ]
+  return candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) ?? candidates.last!
+}()
+
+/// `../shared/fixtures/freetestapi-weathers.json`, a real 51-record response, when present.
+let sharedFixture: String? = {
+  let p = repositoryRoot + "/../shared/fixtures/freetestapi-weathers.json"
+  return FileManager.default.fileExists(atPath: p) ? p : nil
+}()
+
+let sampleFile = repositoryRoot + "/Data/sample-weathers.json"
+
+/// The result of one run of `wx`.
+struct Run: CustomStringConvertible {
+  var status: Int32
+  var stdout: String
+  var stderr: String
+  var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+
+  func json() throws -> [String: Any] {
+    let obj = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
+    return try #require(obj as? [String: Any], "stdout is not a JSON object: \(stdout)")
+  }
+}
+
+/// A temporary state folder, removed when released.
+final class TempHome: @unchecked Sendable {
+  let path: String
+
+  init() {
+    var template = Array((NSTemporaryDirectory() + "wx-test-XXXXXX").utf8CString)
+    let p = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    path = String(cString: p!)
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+
+  var catalogue: String { path + "/catalogue.gdbm" }
+  var favourites: String { path + "/favourites.gdbm" }
+  var preferences: String { path + "/prefs.gdbm" }
+
+  /// Runs wx with this folder as WX_HOME and a clean, predictable environment.
+  @discardableResult
+  func wx(_ args: String..., env: [String: String] = [:], timeout: Double = 60) throws -> Run {
+    try run(args, env: env, timeout: timeout)
+  }
+
+  func run(_ args: [String], env: [String: String] = [:], timeout: Double = 60) throws -> Run {
+    var environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+      "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data",
+      "WX_HTTP_TIMEOUT": "5", "TZ": "UTC",
+    ]
+    for (k, v) in env { environment[k] = v.isEmpty ? nil : v }
+    return try runProcess(wxBinary, args, environment: environment, timeout: timeout)
+  }
+
+  /// sha256-free fingerprint of every file in the folder: name → bytes.
+  func snapshot() -> [String: Data] {
+    var out: [String: Data] = [:]
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] where name != "wx.lock" {
+      out[name] = FileManager.default.contents(atPath: path + "/" + name)
+    }
+    return out
+  }
+}
+
+/// Runs a program, capturing stdout and stderr through files (no pipe deadlocks).
+func runProcess(_ path: String, _ args: [String], environment: [String: String], timeout: Double = 60) throws -> Run {
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wx-run-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let out = dir.appendingPathComponent("out")
+  let err = dir.appendingPathComponent("err")
+  FileManager.default.createFile(atPath: out.path, contents: nil)
+  FileManager.default.createFile(atPath: err.path, contents: nil)
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: path)
+  p.arguments = args
+  p.environment = environment
+  p.standardOutput = try FileHandle(forWritingTo: out)
+  p.standardError = try FileHandle(forWritingTo: err)
+  p.standardInput = FileHandle.nullDevice
+  try p.run()
+  let deadline = Date().addingTimeInterval(timeout)
+  while p.isRunning && Date() < deadline { usleep(2000) }
+  if p.isRunning {
+    p.terminate()
+    p.waitUntilExit()
+    Issue.record("\(path) \(args) timed out after \(timeout) s")
+  }
+  p.waitUntilExit()
+  return Run(
+    status: p.terminationStatus,
+    stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
+    stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+}
+
+/// The project's loopback stand-in for freetestapi (Tests/Support/fakeapi.py).
+final class FakeAPI: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+
+  init(data: String = sampleFile, mode: String = "paged", extra: [String] = []) throws {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", repositoryRoot + "/Tests/Support/fakeapi.py", "--data", data, "--mode", mode,
+      "--port", "0", "--exit-with-parent"] + extra
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    var line = Data()
+    while true {
+      let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+      if byte.isEmpty || byte == Data("\n".utf8) { break }
+      line.append(byte)
+    }
+    let text = String(decoding: line, as: UTF8.self)
+    guard text.hasPrefix("PORT "), let p = Int(text.dropFirst(5)) else {
+      process.terminate()
+      throw HarnessError("fake API did not start: \(text)")
+    }
+    port = p
+  }
+
+  deinit { stop() }
+
+  var base: String { "http://127.0.0.1:\(port)" }
+  var url: String { base + "/api/v1/weathers" }
+
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  /// GET a control path (`/__mode?set=…`, `/__hits`) with curl-free plain sockets via Foundation.
+  @discardableResult
+  func control(_ path: String) throws -> String {
+    let r = try runProcess(
+      "/usr/bin/env", ["python3", "-c", "import urllib.request,sys;print(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path],
+      environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
+    return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+  var description: String
+  init(_ d: String) { description = d }
+}
+
+/// Records in a freetestapi-shaped JSON file.
+func records(_ path: String) throws -> [[String: Any]] {
+  let data = try Data(contentsOf: URL(fileURLWithPath: path))
+  return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+}

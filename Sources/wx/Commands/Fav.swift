@@ -89,7 +89,7 @@ extension WX.Fav {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      let ctx = try Context.make(display: display)
+      let ctx = try Context.make(display: display.value)
       let favourites = try ctx.home.favourites.list()
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
@@ -101,7 +101,7 @@ extension WX.Fav {
       case .temperature:
         rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
       }
-      let unit = ctx.unit(display)
+      let unit = ctx.unit(display.value)
       if json {
         Terminal.out(
           JSONOut.object([

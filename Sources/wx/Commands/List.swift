@@ -13,10 +13,15 @@ extension WX {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
+      try Self.perform(page: paging.page, perPage: paging.perPage, sort: sort, json: json, display: display.value)
+    }
+
+    /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
+    static func perform(page number: Int, perPage: Int, sort: ListOrder, json: Bool, display: Display) throws {
       let ctx = try Context.make(display: display)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
-      let page = Paging(page: paging.page, perPage: paging.perPage, total: catalogue.meta.count)
+      let page = Paging(page: number, perPage: perPage, total: catalogue.meta.count)
       try page.check()
       let cities = try catalogue.page(order: sort, offset: page.offset, limit: page.perPage)
       let unit = ctx.unit(display)

@@ -21,12 +21,17 @@ extension WX {
     }
 
     func execute() async throws {
+      try Self.perform(prefix: prefix, page: paging.page, perPage: paging.perPage, json: json, display: display.value)
+    }
+
+    /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
+    static func perform(prefix: String, page number: Int, perPage: Int, json: Bool, display: Display) throws {
       let ctx = try Context.make(display: display)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
-      let offset = (paging.page - 1) * paging.perPage
-      let result = try catalogue.search(prefix, offset: offset, limit: paging.perPage)
-      let page = Paging(page: paging.page, perPage: paging.perPage, total: result.total)
+      let offset = (number - 1) * perPage
+      let result = try catalogue.search(prefix, offset: offset, limit: perPage)
+      let page = Paging(page: number, perPage: perPage, total: result.total)
       if result.total > 0 { try page.check() }
       let unit = ctx.unit(display)
       if json {

@@ -16,10 +16,15 @@ extension WX {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
+      try Self.perform(city: city, json: json, display: display.value)
+    }
+
+    /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
+    static func perform(city argument: String?, json: Bool, display: Display) throws {
       let ctx = try Context.make(display: display)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
-      let city = try ctx.resolveCity(city, in: catalogue)
+      let city = try ctx.resolveCity(argument, in: catalogue)
       let unit = ctx.unit(display)
       Terminal.out(json ? CityView.json(city, unit) : CityView.text(city, unit, ctx, meta: catalogue.meta))
     }

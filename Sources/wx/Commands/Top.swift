@@ -16,11 +16,11 @@ extension WX {
     }
 
     func execute() async throws {
-      let ctx = try Context.make(display: display)
+      let ctx = try Context.make(display: display.value)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
       let cities = try catalogue.page(order: .catalogue, offset: 0, limit: count)
-      let unit = ctx.unit(display)
+      let unit = ctx.unit(display.value)
       if json {
         Terminal.out(
           JSONOut.object([
@@ -57,7 +57,7 @@ extension WX {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      let ctx = try Context.make(display: display)
+      let ctx = try Context.make(display: display.value)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
       let city = try ctx.resolveCity(city, in: catalogue)
@@ -66,7 +66,7 @@ extension WX {
         days = days.filter { !Condition(description: $0.description).isRainy }
           .sorted { $0.temperatureC != $1.temperatureC ? $0.temperatureC > $1.temperatureC : $0.date < $1.date }
       }
-      let unit = ctx.unit(display)
+      let unit = ctx.unit(display.value)
       if json {
         Terminal.out(
           JSONOut.object([
@@ -91,13 +91,13 @@ extension WX {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      let ctx = try Context.make(display: display)
+      let ctx = try Context.make(display: display.value)
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
       let page = Paging(page: paging.page, perPage: paging.perPage, total: catalogue.meta.dryCount)
       try page.check()
       let cities = try catalogue.dry(offset: page.offset, limit: page.perPage)
-      let unit = ctx.unit(display)
+      let unit = ctx.unit(display.value)
       if json {
         Terminal.out(Render.pageJSON(page, cities, unit))
       } else {

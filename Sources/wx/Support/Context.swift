@@ -11,6 +11,15 @@ struct DisplayOptions: ParsableArguments {
 
   @Flag(help: "Draw pictures and charts with plain ASCII.")
   var ascii = false
+
+  var value: Display { Display(unit: unit?.unit, color: color, ascii: ascii) }
+}
+
+/// How to show results: the one-off unit, colour and ASCII choices.
+struct Display {
+  var unit: TemperatureUnit?
+  var color: ColorMode = .auto
+  var ascii = false
 }
 
 struct UnitArgument: ExpressibleByArgument {
@@ -30,7 +39,7 @@ struct Context {
   let terminal: Terminal
   let now: Int64
 
-  static func make(display: DisplayOptions? = nil) throws -> Context {
+  static func make(display: Display? = nil) throws -> Context {
     Failpoint.active = Environment.get("WX_FAILPOINT")
     let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
     let home = Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
@@ -75,8 +84,8 @@ struct Context {
   }
 
   /// The unit to show: the one-off `--unit`, else the saved preference.
-  func unit(_ display: DisplayOptions) -> TemperatureUnit {
-    if let u = display.unit?.unit { return u }
+  func unit(_ display: Display) -> TemperatureUnit {
+    if let u = display.unit { return u }
     return (try? home.preferences.load().unit) ?? .celsius
   }
 
@@ -106,12 +115,8 @@ extension WXCommand {
       try await execute()
     } catch let e as ExitCode {
       throw e
-    } catch is NoMatch {
-      throw ExitCode(ExitStatus.noMatch.rawValue)
     } catch {
-      let (status, message) = ExitStatus.of(error)
-      Terminal.err("wx: " + message)
-      throw ExitCode(status.rawValue)
+      throw ExitCode(ExitStatus.report(error).rawValue)
     }
   }
 }

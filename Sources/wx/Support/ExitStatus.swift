@@ -14,6 +14,15 @@ enum ExitStatus: Int32 {
   case busy = 75
   case config = 78
 
+  /// Prints the one-line message for `error` on stderr (none for ``NoMatch``, whose
+  /// message is already out) and returns its status.
+  static func report(_ error: any Error) -> ExitStatus {
+    if error is NoMatch { return .noMatch }
+    let (status, message) = of(error)
+    Terminal.err("wx: " + message)
+    return status
+  }
+
   /// The status and one-line message for an error.
   static func of(_ error: any Error) -> (ExitStatus, String) {
     switch error {

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// Builds catalogues in real GDBM files and checks the trie against a brute-force scan.
+@Suite struct CityIndexTests {
+  /// A deterministic generator (SplitMix64), so failures replay.
+  struct Rng {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    mutating func pick<T>(_ a: [T]) -> T { a[Int(next() % UInt64(a.count))] }
+  }
+
+  static let syllables = ["pa", "ris", "sa", "o", "lo", "dz", "zü", "rich", "ber", "lin", "Łó", "new", "york", "sal", "em",
+    "ho", "chi", "minh", "bad", "ba", "den", "san", "ta", "sé", "ñu", "東", "京", "ka", "ro"]
+
+  static func generated(_ n: Int, seed: UInt64) -> [City] {
+    var rng = Rng(state: seed)
+    var out: [City] = []
+    for i in 0..<n {
+      var words: [String] = []
+      for _ in 0..<(1 + Int(rng.next() % 3)) {
+        var w = ""
+        for _ in 0..<(1 + Int(rng.next() % 3)) { w += rng.pick(syllables) }
+        words.append(rng.next() % 2 == 0 ? w.capitalized : w)
+      }
+      let sep = rng.next() % 4 == 0 ? "-" : " "
+      let name = i % 50 == 0 && i > 0 ? out[i - 1].name : words.joined(separator: sep)  // some duplicates
+      out.append(
+        City(id: i + 1, name: name, country: rng.pick(["France", "Åland", "Chile", "Japan"]), latitude: 0, longitude: 0,
+             temperatureC: Double(Int(rng.next() % 600)) / 10 - 20, description: rng.pick(["Sunny", "Rain", "Cloudy"]),
+             humidity: 50, windKmh: 10, forecast: []))
+    }
+    return out
+  }
+
+  static func build(_ cities: [City], in s: Scratch) throws -> Catalogue {
+    let b = try StoreBuilder(finalPath: s.file("catalogue.gdbm"))
+    try CatalogueWriter.write(
+      cities, meta: CatalogueMeta(generation: 1, source: "test", provider: "test", syncedAt: 0, count: 0, isSample: false),
+      into: b.database)
+    try b.publish()
+    return try Catalogue(path: s.file("catalogue.gdbm"))
+  }
+
+  /// The documented order, computed the slow way.
+  static func bruteForce(_ cities: [City], _ query: String) -> [Int] {
+    let q = Fold.key(query)
+    let folded = cities.map { Fold.key($0.name) }
+    let rank = cities.indices.sorted { a, b in
+      let c = CityIndex.compare(folded[a], folded[b])
+      if c != 0 { return c < 0 }
+      let d = CityIndex.compare(Fold.key(cities[a].country), Fold.key(cities[b].country))
+      return d != 0 ? d < 0 : a < b
+    }
+    var position = [Int](repeating: 0, count: cities.count)
+    for (r, i) in rank.enumerated() { position[i] = r }
+    let names = rank.filter { folded[$0].starts(with: q) }
+    var words: [(key: [UInt8], city: Int)] = []
+    for i in cities.indices where !folded[i].starts(with: q) {
+      if let start = Fold.wordStarts(folded[i]).first(where: { folded[i][$0...].starts(with: q) }) {
+        words.append((Array(folded[i][start...]), i))
+      }
+    }
+    words.sort { a, b in
+      let c = CityIndex.compare(a.key, b.key)
+      return c != 0 ? c < 0 : position[a.city] < position[b.city]
+    }
+    return names + words.map(\.city)
+  }
+
+  @Test func trieAgreesWithABruteForceScanForRandomPrefixes() throws {
+    let s = Scratch()
+    let cities = Self.generated(4000, seed: 42)
+    let catalogue = try Self.build(cities, in: s)
+    var rng = Rng(state: 7)
+    var queries = ["p", "pa", "par", "s", "sa", "ber", "zu", "zü", "lo", "Ło", "東", "new y", "a", "ta-", "x", "chi"]
+    for _ in 0..<150 {
+      let c = rng.pick(cities)
+      let f = Array(c.name.unicodeScalars)
+      let start = rng.next() % 3 == 0 ? (f.firstIndex(of: " ").map { $0 + 1 } ?? 0) : 0
+      let len = 1 + Int(rng.next() % UInt64(max(1, f.count - start)))
+      var q = ""
+      q.unicodeScalars.append(contentsOf: f[start..<min(f.count, start + len)])
+      if !Fold.key(q).isEmpty { queries.append(q) }
+    }
+    for q in queries {
+      let expected = Self.bruteForce(cities, q)
+      let all = try catalogue.search(q, offset: 0, limit: 100_000)
+      #expect(all.total == expected.count, "total for \(q)")
+      #expect(all.cities.map(\.id) == expected.map { cities[$0].id }, "order for \(q)")
+      // Pages tile the result with no gaps or repeats.
+      let per = 1 + Int(rng.next() % 25)
+      var paged: [Int] = []
+      var offset = 0
+      while offset < expected.count {
+        paged += try catalogue.search(q, offset: offset, limit: per).cities.map(\.id)
+        offset += per
+      }
+      #expect(paged == expected.map { cities[$0].id }, "pages of \(per) for \(q)")
+    }
+  }
+
+  @Test func rankingPutsNameStartsFirstAndListsEachCityOnce() throws {
+    let s = Scratch()
+    let names = ["York", "New York", "Yorktown", "Winston-Salem", "Salem", "Ho Chi Minh City", "Chicago", "Baden-Baden",
+      "Bad Bad", "N'Djamena", "São Paulo", "São Tomé", "Zürich", "Zurich", "Łódź", "東京"]
+    let cities = names.enumerated().map { i, n in
+      City(id: i, name: n, country: "X", latitude: 0, longitude: 0, temperatureC: 10, description: "", humidity: 1,
+           windKmh: 1, forecast: [])
+    }
+    let c = try Self.build(cities, in: s)
+    func search(_ q: String) throws -> [String] { try c.search(q, offset: 0, limit: 50).cities.map(\.name) }
+    #expect(try search("york") == ["York", "Yorktown", "New York"])
+    #expect(try search("salem") == ["Salem", "Winston-Salem"])
+    #expect(try search("chi") == ["Chicago", "Ho Chi Minh City"])
+    #expect(try search("baden") == ["Baden-Baden"])
+    #expect(try search("bad") == ["Bad Bad", "Baden-Baden"])
+    #expect(try search("djam") == ["N'Djamena"])
+    #expect(try search("n'dj") == ["N'Djamena"])
+    #expect(try search("sao") == ["São Paulo", "São Tomé"])
+    #expect(try search("zur") == ["Zurich", "Zürich"] || search("zur") == ["Zürich", "Zurich"])
+    #expect(try search("LOD") == ["Łódź"])
+    #expect(try search("東") == ["東京"])
+    #expect(try search("q").isEmpty)
+  }
+
+  @Test func resolvesNamesCountriesAndIds() throws {
+    let s = Scratch()
+    let cities = ["Paris|France", "Paris|United States", "Paris|Canada", "London|United Kingdom", "Zürich|Switzerland"]
+      .enumerated().map { i, nc in
+        let p = nc.split(separator: "|").map(String.init)
+        return City(id: i == 4 ? 2 : i + 1, name: p[0], country: p[1], latitude: 0, longitude: 0, temperatureC: 1,
+                    description: "", humidity: 1, windKmh: 1, forecast: [])
+      }
+    let c = try Self.build(cities, in: s)
+    guard case .ambiguous(let three) = try c.resolve("PARIS") else { Issue.record("not ambiguous"); return }
+    #expect(three.count == 3)
+    guard case .found(_, let fr) = try c.resolve("paris, fr") else { Issue.record("not found"); return }
+    #expect(fr.country == "France")
+    guard case .found(_, let z) = try c.resolve("zurich") else { Issue.record("zurich"); return }
+    #expect(z.name == "Zürich")
+    guard case .ambiguous(let two) = try c.resolve("2") else { Issue.record("id 2 should be ambiguous"); return }
+    #expect(Set(two.map(\.name)) == ["Paris", "Zürich"])
+    guard case .notFound(let suggestions) = try c.resolve("Londres") else { Issue.record("londres"); return }
+    #expect(suggestions.map(\.name) == ["London"])
+  }
+
+  @Test func searchCostsPrefixFetchesNotAScan() throws {
+    // A larger catalogue: the node for a prefix is one fetch; the page a handful of blocks.
+    let s = Scratch()
+    let cities = Self.generated(20_000, seed: 9)
+    let c = try Self.build(cities, in: s)
+    let page = try c.search("pa", offset: 0, limit: 20)
+    #expect(page.cities.count == 20)
+    #expect(page.total == Self.bruteForce(cities, "pa").count)
+  }
+}

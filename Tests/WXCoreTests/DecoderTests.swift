@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+@Suite struct DecoderTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path
+
+  @Test func decodesTheRealLiveResponseWhenShared() throws {
+    let path = Self.root + "/../shared/fixtures/freetestapi-weathers.json"
+    guard let data = FileManager.default.contents(atPath: path) else { return }  // ../shared absent
+    let cities = try FreeTestAPIDecoder.decode(Array(data))
+    #expect(cities.count == 51)
+    #expect(cities.filter { $0.id == 45 }.map(\.name) == ["Canberra", "Wellington"])
+    #expect(cities.contains { $0.name == "São Paulo" } && cities.contains { $0.name == "Bogotá" })
+    let london = try #require(cities.first { $0.name == "London" })
+    #expect(london.temperatureC == 18 && london.forecast.count == 2)
+  }
+
+  @Test func decodesTheBundledSample() throws {
+    let data = try #require(FileManager.default.contents(atPath: Self.root + "/Data/sample-weathers.json"))
+    let cities = try FreeTestAPIDecoder.decode(Array(data))
+    #expect(cities.count > 50)
+    #expect(cities.allSatisfy { !$0.name.isEmpty && $0.forecast.count == 2 })
+  }
+
+  static let good = #"{"id":1,"city":"Oslo","country":"Norway","latitude":59.9,"longitude":10.7,"temperature":3,"weather_description":"Snow","humidity":80,"wind_speed":12.5,"extra":{"ignored":[1]},"forecast":[]}"#
+
+  @Test func toleratesUnknownFieldsAndEmptyForecasts() throws {
+    let cities = try FreeTestAPIDecoder.decode(Array("[\(Self.good)]".utf8))
+    #expect(cities.first?.name == "Oslo" && cities.first?.forecast.isEmpty == true)
+  }
+
+  @Test(arguments: [
+    (#"[{"id":1}]"#, "record 1 (id 1): missing field \"city\""),
+    (Self.good.replacingOccurrences(of: "\"temperature\":3", with: "\"temperature\":\"hot\""),
+     "field \"temperature\" must be a number, found a string"),
+    (Self.good.replacingOccurrences(of: "\"humidity\":80", with: "\"humidity\":180"), "field \"humidity\" is 180"),
+    (Self.good.replacingOccurrences(of: "\"city\":\"Oslo\"", with: "\"city\":\"  \""), "field \"city\" is empty"),
+    (#"{"data":[]}"#, "expected a JSON array of weather records, found an object"),
+    ("", "the response body is empty"),
+    ("[" + Self.good, "the JSON ends early"),
+  ])
+  func rejectsBadRecordsNamingTheProblem(_ body: String, _ message: String) {
+    let input = body.hasPrefix("{\"id\"") ? "[\(body)]" : body
+    #expect {
+      _ = try FreeTestAPIDecoder.decode(Array(input.utf8))
+    } throws: { error in
+      (error as? PayloadError)?.reason.contains(message) == true
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import Testing
+
+@testable import WXCore
+
+@Suite struct JSONTests {
+  func parse(_ s: String) throws(JSONError) -> JSON { try JSON.parse(Array(s.utf8)) }
+
+  @Test func parsesEveryKindOfValue() throws {
+    let v = try parse(#" {"a":[1,-2.5,3e2,true,false,null,"x\u00e9\ud83d\ude00\n"],"b":{}} "#)
+    #expect(v["a"] == .array([
+      .number(1, integer: true), .number(-2.5, integer: false), .number(300, integer: false), .bool(true),
+      .bool(false), .null, .string("xé😀\n"),
+    ]))
+    #expect(v["b"] == .object([]))
+  }
+
+  @Test(arguments: [
+    ("[1,2", 4, "unexpected end of data"), ("[1,]", 3, "unexpected character"), ("{\"a\" 1}", 5, "expected ':'"),
+    ("[NaN]", 1, "NaN"), ("[01]", 2, "leading zeros"), ("<html>", 0, "HTML"), ("[1] x", 4, "after the JSON value"),
+    ("\"\u{01}\"", 1, "control character"), ("[\"\\ud800\"]", 8, "surrogate"), ("[1e999]", 1, "out of range"),
+  ])
+  func rejectsBadJSONWithTheOffset(_ input: String, _ offset: Int, _ reason: String) {
+    #expect {
+      _ = try parse(input)
+    } throws: { error in
+      guard let e = error as? JSONError else { return false }
+      return e.offset == offset && e.reason.contains(reason)
+    }
+  }
+
+  @Test func rejectsInvalidUTF8AndNamesTheOffset() {
+    let bytes: [UInt8] = Array("[\"ab".utf8) + [0xFF, 0xFE] + Array("\"]".utf8)
+    #expect(throws: JSONError(offset: 4, reason: "invalid UTF-8 in a string")) { try JSON.parse(bytes) }
+  }
+
+  @Test func boundsNestingDepth() {
+    let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
+    #expect(throws: JSONError.self) { try parse(deep) }
+  }
+
+  @Test func writerEscapesAndRoundTrips() throws {
+    let out = JSONOut.object([("s", .string("a\"b\\c\n\u{01}é")), ("n", .number(18)), ("f", .number(64.4)), ("i", .int(-3))])
+    #expect(out.text == #"{"s":"a\"b\\c\n\u0001é","n":18,"f":64.4,"i":-3}"#)
+    let back = try parse(out.text)
+    #expect(back["s"] == .string("a\"b\\c\n\u{01}é"))
+  }
+}
+
+@Suite struct FoldTests {
+  @Test(arguments: [
+    ("São Paulo", "sao paulo"), ("Łódź", "lodz"), ("ZÜRICH", "zurich"), ("Gießen", "giessen"), ("Tromsø", "tromso"),
+    ("東京", "東京"), ("Ærøskøbing", "aeroskobing"), ("  New   York ", "new york"), ("N’Djamena", "n'djamena"),
+    ("Winston-Salem", "winston-salem"), ("Zu\u{308}rich", "zurich"), ("Bogotá", "bogota"),
+  ])
+  func foldsCaseAndAccents(_ input: String, _ expected: String) {
+    #expect(Fold.string(input) == expected)
+  }
+
+  @Test func findsLaterWordStarts() {
+    #expect(Fold.wordStarts(Fold.key("Ho Chi Minh City")) == [3, 7, 12])
+    #expect(Fold.wordStarts(Fold.key("Winston-Salem")) == [8])
+    #expect(Fold.wordStarts(Fold.key("N'Djamena")) == [2])
+    #expect(Fold.wordStarts(Fold.key("Paris")) == [])
+  }
+}
+
+@Suite struct UnitTests {
+  @Test func convertsOnlyWhenRendering() {
+    #expect(TemperatureUnit.fahrenheit.format(18) == "64 °F")
+    #expect(TemperatureUnit.celsius.format(18) == "18 °C")
+    #expect(TemperatureUnit.fahrenheit.jsonTemperature(18) == 64.4)
+    #expect(TemperatureUnit.fahrenheit.formatWind(16.09344) == "10 mph")
+    #expect(TemperatureUnit.celsius.format(-2.5) == "-3 °C")
+  }
+
+  @Test(arguments: [
+    ("Rain showers", Condition.showers), ("Rainy", .rain), ("Partly Cloudy", .partlyCloudy), ("Partly cloudy", .partlyCloudy),
+    ("Clear sky", .clear), ("Sunny", .sunny), ("Scattered clouds", .scatteredClouds), ("Snow", .snow), ("Fog", .unknown),
+  ])
+  func classifiesDescriptions(_ text: String, _ condition: Condition) {
+    #expect(Condition(description: text) == condition)
+  }
+}

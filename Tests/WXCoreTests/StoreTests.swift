@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// A unique temp folder per test (real files, real GDBM).
+final class Scratch: @unchecked Sendable {
+  let path: String
+  init() {
+    path = NSTemporaryDirectory() + "wxcore-" + UUID().uuidString
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+  func file(_ name: String) -> String { path + "/" + name }
+  func write(_ name: String, _ bytes: [UInt8]) { FileManager.default.createFile(atPath: file(name), contents: Data(bytes)) }
+}
+
+@Suite struct GDBMStoreTests {
+  @Test func storesAndFetchesAndReportsAbsence() throws {
+    let s = Scratch()
+    let db = try GDBMDatabase(path: s.file("a.gdbm"), mode: .create)
+    try db.store(Array("k".utf8), Array("v1".utf8))
+    try db.store(Array("k".utf8), Array("v2".utf8))
+    try db.store([0, 1, 2], Array("ünïcode".utf8))
+    #expect(try db.fetch(Array("k".utf8)) == Array("v2".utf8))
+    #expect(try db.fetch([0, 1, 2]) == Array("ünïcode".utf8))
+    #expect(try db.fetch(Array("nope".utf8)) == nil)
+    #expect(try Set(db.keys()) == [Array("k".utf8), [0, 1, 2]])
+    try db.close()
+    try db.close()  // idempotent
+    let reader = try GDBMDatabase(path: s.file("a.gdbm"), mode: .reader)
+    #expect(try reader.count() == 2)
+  }
+
+  @Test func missingFileIsReportedAsMissing() {
+    let s = Scratch()
+    #expect(throws: StoreError.missing(path: s.file("none.gdbm"))) {
+      try GDBMDatabase(path: s.file("none.gdbm"), mode: .reader)
+    }
+  }
+
+  @Test func foreignFilesAreRejectedBeforeGDBMSeesThem() throws {
+    let s = Scratch()
+    s.write("empty.gdbm", [])
+    s.write("text.gdbm", Array(String(repeating: "{\"not\": \"gdbm\"}\n", count: 100).utf8))
+    s.write("short.gdbm", Array("tiny".utf8))
+    s.write("swapped.gdbm", [0x13, 0x57, 0x9A, 0xCF] + [UInt8](repeating: 0, count: 100))
+    try FileManager.default.createDirectory(atPath: s.file("dir.gdbm"), withIntermediateDirectories: true)
+    for (name, reason) in [
+      ("empty.gdbm", "empty"), ("text.gdbm", "no GDBM magic"), ("short.gdbm", "too short"), ("swapped.gdbm", "byte-swapped"),
+      ("dir.gdbm", "folder"),
+    ] {
+      #expect {
+        _ = try GDBMDatabase(path: s.file(name), mode: .reader)
+      } throws: { error in
+        guard case .notAStore(let path, let why) = error as? StoreError else { return false }
+        return path == s.file(name) && why.contains(reason)
+      }
+    }
+  }
+
+  @Test func envelopeDetectsAFlippedByteAndTheWrongKind() throws {
+    var sealed = Envelope.seal(.city, Array("payload".utf8))
+    #expect(throws: Never.self) { _ = try Envelope.open(.city, sealed) }
+    #expect(throws: MalformedValue.self) { _ = try Envelope.open(.meta, sealed) }
+    sealed[sealed.count - 2] ^= 0x01
+    #expect(throws: MalformedValue.self) { _ = try Envelope.open(.city, sealed) }
+  }
+
+  @Test func builderPublishesAtomicallyAndAbandonsCleanly() throws {
+    let s = Scratch()
+    let target = s.file("cat.gdbm")
+    let first = try StoreBuilder(finalPath: target)
+    try first.database.store(Array("v".utf8), Array("1".utf8))
+    try first.publish()
+    let second = try StoreBuilder(finalPath: target)
+    try second.database.store(Array("v".utf8), Array("2".utf8))
+    second.abandon()
+    let db = try GDBMDatabase(path: target, mode: .reader)
+    #expect(try db.fetch(Array("v".utf8)) == Array("1".utf8))
+    #expect(FileSystem.list(s.path) == ["cat.gdbm"])  // no temp files left
+    let mode = try FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? Int
+    #expect(mode == 0o600)
+  }
+
+  @Test func staleTempFilesAreRemovedByTheNextWriter() throws {
+    let s = Scratch()
+    s.write(".cat.gdbm.tmp.1234.99", [1, 2, 3])
+    let b = try StoreBuilder(finalPath: s.file("cat.gdbm"))
+    try b.database.store([1], [1])
+    try b.publish()
+    #expect(FileSystem.list(s.path) == ["cat.gdbm"])
+  }
+
+  @Test func writerLockIsExclusiveAndTimesOut() throws {
+    let s = Scratch()
+    let held = try WriterLock(directory: s.path, deadline: 1)
+    let start = Clock.monotonic()
+    #expect {
+      _ = try WriterLock(directory: s.path, deadline: 0.2)
+    } throws: { error in
+      guard case .busy(_, let holder) = error as? StoreError else { return false }
+      return holder == getpid()
+    }
+    #expect(Clock.monotonic() - start >= 0.2)
+    held.release()
+    _ = try WriterLock(directory: s.path, deadline: 0.2)
+  }
+
+  @Test func smallStoreRoundTripsAndRejectsDamage() throws {
+    let s = Scratch()
+    let store = SmallStore(path: s.file("prefs.gdbm"), kind: .preference)
+    #expect(try store.read().isEmpty)
+    try store.update(lockDirectory: s.path, deadline: 1) { $0[Array("unit".utf8)] = Array("fahrenheit".utf8) }
+    #expect(try store.read() == [Array("unit".utf8): Array("fahrenheit".utf8)])
+    // A value of another kind (a foreign or damaged value) is detected, not returned.
+    let db = try GDBMDatabase(path: s.file("other.gdbm"), mode: .create)
+    try db.store(Array("unit".utf8), Envelope.seal(.favourite, Array("x".utf8)))
+    try db.close()
+    #expect(throws: StoreError.self) { try SmallStore(path: s.file("other.gdbm"), kind: .preference).read() }
+  }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// Every bad answer from the API fails with one line and a documented code, and leaves
+/// every store file byte-identical.
+@Suite struct SyncFailureTests {
+  static let modes: [(mode: String, status: Int32, words: String)] = [
+    ("status:500", 69, "HTTP 500"), ("status:503", 69, "HTTP 503"), ("429-always", 69, "429"),
+    ("html", 65, "HTML page"), ("truncate-frac:0.5", 65, "ends early"), ("truncate-frac:0.97", 65, "ends early"),
+    ("truncate:1", 65, "ends early"), ("empty", 65, "empty"), ("wrong-types", 65, "must be a number"),
+    ("missing-field", 65, "missing field \"city\""), ("nan", 65, "NaN"), ("bad-utf8", 65, "invalid UTF-8"),
+    ("zero", 65, "no weather records"), ("redirect-loop", 69, "redirects in a loop"),
+    ("wrong-content-type", 65, "image/png"), ("drip", 69, "within 2 s"), ("huge", 65, "larger than"),
+    ("object", 65, "found an object"), ("status:404", 65, "HTTP 404"), ("status:401", 78, "refused the key"),
+  ]
+
+  @Test(arguments: modes.map(\.mode))
+  func badAnswerLeavesTheStoreUntouched(_ mode: String) throws {
+    let expected = Self.modes.first { $0.mode == mode }!
+    let home = TempHome()
+    let good = try FakeAPI()
+    try #require(try home.wx("sync", "--url", good.url).status == 0)
+    try home.wx("fav", "add", "London")
+    try home.wx("unit", "f")
+    let before = home.snapshot()
+    let bad = try FakeAPI(mode: mode)
+    let r = try home.wx("sync", "--url", bad.url, env: ["WX_HTTP_TIMEOUT": "2"])
+    #expect(r.status == expected.status, "\(mode): \(r)")
+    #expect(r.stderr.hasPrefix("wx: ") && r.stderr.split(separator: "\n").count == 1, "\(mode): \(r.stderr)")
+    #expect(r.stderr.contains(expected.words), "\(mode): \(r.stderr)")
+    #expect(home.snapshot() == before, "\(mode) changed a store file")
+    #expect(try home.wx("list").status == 0)
+  }
+
+  @Test func connectionRefusedIsUnavailable() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let before = home.snapshot()
+    let api = try FakeAPI()
+    let url = api.url
+    api.stop()
+    let r = try home.wx("sync", "--url", url)
+    #expect(r.status == 69 && r.stderr.contains("cannot reach"), "\(r)")
+    #expect(home.snapshot() == before)
+  }
+
+  @Test func retryAfterIsHonouredOnce() throws {
+    let home = TempHome()
+    let api = try FakeAPI(mode: "429")
+    let r = try home.wx("sync", "--url", api.url)
+    #expect(r.status == 0, "\(r)")
+    #expect(try home.wx("status", "--json").json()["sample"] as? Bool == false)
+  }
+
+  @Test func aGoodRedirectIsFollowed() throws {
+    let home = TempHome()
+    let api = try FakeAPI(mode: "redirect")
+    #expect(try home.wx("sync", "--url", api.url).status == 0)
+  }
+
+  @Test func repeatedPagesAreNotDuplicated() throws {
+    let home = TempHome()
+    let api = try FakeAPI(mode: "dup-page")
+    // Page 2 repeats page 1: wx takes the server for one that ignores `page`, switches to
+    // growing the limit, and ends with every record exactly once.
+    #expect(try home.wx("sync", "--url", api.url, "--per-page", "10").status == 0)
+    let json = try home.wx("list", "--per-page", "1000", "--json").json()
+    let items = try #require(json["items"] as? [[String: Any]])
+    let keys = items.map { "\($0["id"]!)|\($0["city"]!)|\($0["country"]!)" }
+    #expect(json["total"] as? Int == (try records(sampleFile)).count)
+    #expect(Set(keys).count == keys.count)
+  }
+
+  @Test func aFailedSyncKeepsTheSampleAndANewSyncReplacesIt() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let bad = try FakeAPI(mode: "html")
+    #expect(try home.wx("sync", "--url", bad.url).status == 65)
+    #expect(try home.wx("status", "--json").json()["sample"] as? Bool == true)
+    let good = try FakeAPI()
+    #expect(try home.wx("sync", "--url", good.url, env: ["WX_API_URL": "http://127.0.0.1:9/nowhere"]).status == 0)
+    let viaEnv = try home.wx("sync", env: ["WX_API_URL": good.url])
+    #expect(viaEnv.status == 0, "\(viaEnv)")
+    #expect(viaEnv.stderr.contains(good.url))
+  }
+}
+
+/// The man page documents every subcommand and lints clean.
+@Suite struct ManPageTests {
+  @Test func everySubcommandIsInTheManPage() throws {
+    let man = try String(contentsOfFile: repositoryRoot + "/man/wx.1", encoding: .utf8)
+    let help = try TempHome().wx("--help").stdout
+    let section = try #require(help.components(separatedBy: "SUBCOMMANDS:").last)
+    let names = section.split(separator: "\n").compactMap { line -> String? in
+      let t = line.trimmingCharacters(in: .whitespaces)
+      guard !t.isEmpty, line.hasPrefix("  "), !line.hasPrefix("   "), !t.hasPrefix("See ") else { return nil }
+      return String(t.split(separator: " ").first!)
+    }
+    #expect(names.count >= 12, "\(names)")
+    for name in names + ["fav add", "fav remove"] {
+      #expect(man.contains(".B wx \(name)"), "`wx \(name)` has no entry in COMMANDS")
+    }
+    for code in ["64", "65", "66", "69", "74", "75", "78"] { #expect(man.contains(code), "exit \(code)") }
+  }
+
+  @Test func groffReportsNothing() throws {
+    let r = try runProcess("/usr/bin/env", ["groff", "-man", "-ww", "-z", repositoryRoot + "/man/wx.1"],
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+    #expect(r.status == 0 && r.stderr.isEmpty && r.stdout.isEmpty, "\(r)")
+  }
+}

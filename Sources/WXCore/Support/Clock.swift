@@ -53,10 +53,12 @@ package enum Clock {
 package enum Failpoint {
   nonisolated(unsafe) package static var active: String?
 
-  /// Dies with SIGKILL when the named failpoint is active (crash tests).
+  /// At the named point: dies with SIGKILL when `name` is active (crash tests), or stops
+  /// itself with SIGSTOP when `stop:name` is (lock-holder tests; resume with SIGCONT).
   package static func crash(_ name: String) {
-    guard active == name else { return }
-    kill(getpid(), SIGKILL)
+    guard let active else { return }
+    if active == name { kill(getpid(), SIGKILL) }
+    if active == "stop:" + name { kill(getpid(), SIGSTOP) }
   }
 
   /// An errno to inject for the named operation, from `name:ENOSPC` or `name:EIO`.

@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+/// `wx fav`: behaviour, survival across syncs, concurrency and crashes.
+@Suite struct FavouritesTests {
+  @Test func addResolvesLikeShowAndListsCurrentWeather() throws {
+    let home = TempHome()
+    let ambiguous = try home.wx("fav", "add", "Paris")
+    #expect(ambiguous.status == 64 && ambiguous.stderr.contains("Paris, France"), "\(ambiguous)")
+    #expect(!FileManager.default.fileExists(atPath: home.favourites))
+    let added = try home.wx("fav", "add", "Paris, France", "zurich, switzerland", "London")
+    #expect(added.status == 0, "\(added)")
+    #expect(added.stdout.contains("added Zürich, Switzerland"))
+    let again = try home.wx("fav", "add", "london")
+    #expect(again.status == 0 && again.stdout.contains("already a favourite"))
+    let unknown = try home.wx("fav", "add", "Atlantis")
+    #expect(unknown.status == 66)
+    let json = try home.wx("fav", "list", "--json").json()
+    let items = try #require(json["items"] as? [[String: Any]])
+    #expect(items.map { $0["city"] as? String } == ["Paris", "Zürich", "London"])
+    for item in items {
+      for key in ["city", "country", "id", "added", "temperature", "unit", "description"] {
+        #expect(item[key] != nil, "missing \(key)")
+      }
+    }
+    let london = try home.wx("show", "London", "--json").json()
+    #expect(items[2]["temperature"] as? Double == london["temperature"] as? Double)
+    #expect(try home.wx("fav").stdout == (try home.wx("fav", "list").stdout))
+    let byName = try home.wx("fav", "list", "--sort", "name", "--json").json()["items"] as? [[String: Any]]
+    #expect(byName?.map { $0["city"] as? String } == ["London", "Paris", "Zürich"])
+    let byTemp = try home.wx("fav", "list", "--sort", "temperature", "--json").json()["items"] as? [[String: Any]]
+    let temps = byTemp?.compactMap { $0["temperature"] as? Double } ?? []
+    #expect(temps == temps.sorted(by: >) && temps.count == 3)
+  }
+
+  @Test func removeTakesOnlyFavourites() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Oslo", "Lima")
+    let notFav = try home.wx("fav", "remove", "Berlin")
+    #expect(notFav.status == 66 && notFav.stderr.contains("not a favourite"), "\(notFav)")
+    let mixed = try home.wx("fav", "remove", "Oslo", "Berlin")
+    #expect(mixed.status == 66)
+    #expect((try home.wx("fav", "list", "--json").json()["items"] as? [Any])?.count == 2)
+    #expect(try home.wx("fav", "rm", "oslo").status == 0)
+    let left = try home.wx("fav", "list", "--json").json()["items"] as? [[String: Any]]
+    #expect(left?.map { $0["city"] as? String } == ["Lima"])
+  }
+
+  @Test func favouritesSurviveResyncAndMarkMissingCities() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London", "Oslo")
+    // A catalogue without London.
+    var data = try records(sampleFile)
+    data.removeAll { $0["city"] as? String == "London" }
+    let file = home.path + "/no-london.json"
+    try JSONSerialization.data(withJSONObject: data).write(to: URL(fileURLWithPath: file))
+    let api = try FakeAPI(data: file)
+    try #require(try home.wx("sync", "--url", api.url).status == 0)
+    let items = try #require(try home.wx("fav", "list", "--json").json()["items"] as? [[String: Any]])
+    #expect(items.count == 2)
+    let london = try #require(items.first { $0["city"] as? String == "London" })
+    #expect(london["temperature"] is NSNull)
+    #expect(london["in_catalogue"] as? Bool == false)
+    #expect(try home.wx("fav", "list").stdout.contains("not in the current catalogue"))
+    #expect(try home.wx("fav", "remove", "London").status == 0)  // still removable
+  }
+
+  /// A catalogue of `n` invented cities, seeded as the bundled sample.
+  static func bigSample(_ n: Int, in home: TempHome) throws -> String {
+    let dir = home.path + "/data"
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let cities = (0..<n).map { i -> [String: Any] in
+      ["id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 1.5, "longitude": 2.5,
+       "temperature": Double(i % 40), "weather_description": "Sunny", "humidity": 50, "wind_speed": 10,
+       "forecast": [] as [Any]]
+    }
+    try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: dir + "/sample-weathers.json"))
+    return dir
+  }
+
+  @Test func concurrentWritersLoseNothing() throws {
+    let home = TempHome()
+    let data = try Self.bigSample(400, in: home)
+    let env = ["WX_DATA_DIR": data, "WX_LOCK_TIMEOUT": "60"]
+    try #require(try home.wx("list", env: env).status == 0)
+    let statuses = ConcurrentBox<[Int32]>([])
+    DispatchQueue.concurrentPerform(iterations: 8) { p in
+      for k in 0..<50 {
+        let r = try? home.wx("fav", "add", "Testville \(p * 50 + k)", env: env)
+        statuses.mutate { $0.append(r?.status ?? -1) }
+      }
+    }
+    #expect(statuses.value.count == 400 && statuses.value.allSatisfy { $0 == 0 })
+    let items = try #require(try home.wx("fav", "list", "--json", env: env).json()["items"] as? [[String: Any]])
+    #expect(Set(items.compactMap { $0["city"] as? String }) == Set((0..<400).map { "Testville \($0)" }))
+  }
+
+  @Test func killedWritersNeverLoseAnAcknowledgedFavourite() throws {
+    let home = TempHome()
+    let data = try Self.bigSample(300, in: home)
+    let env = ["WX_DATA_DIR": data]
+    try #require(try home.wx("list", env: env).status == 0)
+    var acknowledged = Set<String>()
+    var rng = SystemRandomNumberGenerator()
+    let kills = ProcessInfo.processInfo.environment["WX_STRESS"] == nil ? 200 : 1000
+    for i in 0..<kills {
+      let name = "Testville \(i % 300)"
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: wxBinary)
+      p.arguments = ["fav", "add", name]
+      p.environment = ["WX_HOME": home.path, "WX_DATA_DIR": data, "LANG": "C.UTF-8"]
+      p.standardOutput = FileHandle.nullDevice
+      p.standardError = FileHandle.nullDevice
+      try p.run()
+      usleep(UInt32.random(in: 0...12_000, using: &rng))
+      kill(p.processIdentifier, SIGKILL)
+      p.waitUntilExit()
+      if p.terminationReason == .exit && p.terminationStatus == 0 { acknowledged.insert(name) }
+      let list = try home.wx("fav", "list", "--json", env: env)
+      try #require(list.status == 0, "after kill \(i): \(list)")
+      let present = Set((try list.json()["items"] as? [[String: Any]] ?? []).compactMap { $0["city"] as? String })
+      try #require(acknowledged.isSubset(of: present), "kill \(i) lost \(acknowledged.subtracting(present))")
+    }
+    #expect(try home.wx("doctor", env: env).status == 0)
+  }
+
+  @Test(arguments: ["after_tmp_written", "after_fsync", "after_rename", "before_dir_fsync"])
+  func aCrashAtEachPublishStepLeavesOldOrNew(_ point: String) throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Oslo")
+    let r = try home.wx("fav", "add", "Lima", env: ["WX_FAILPOINT": point])
+    #expect(r.status != 0)
+    let names = (try home.wx("fav", "list", "--json").json()["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String }
+    let published = point == "after_rename" || point == "before_dir_fsync"
+    #expect(names == (published ? ["Oslo", "Lima"] : ["Oslo"]), "\(point)")
+    try home.wx("fav", "add", "Cairo")  // the next writer cleans up
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
+    #expect(leftovers.isEmpty, "\(leftovers)")
+  }
+
+  @Test func aStoppedLockHolderMakesOthersBusyUntilItResumes() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Oslo")
+    let holder = Process()
+    holder.executableURL = URL(fileURLWithPath: wxBinary)
+    holder.arguments = ["fav", "add", "Lima"]
+    holder.environment = ["WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
+      "WX_DATA_DIR": repositoryRoot + "/Data"]
+    holder.standardOutput = FileHandle.nullDevice
+    holder.standardError = FileHandle.nullDevice
+    try holder.run()
+    defer { kill(holder.processIdentifier, SIGKILL) }
+    // Wait until it has stopped itself while holding the lock.
+    var stopped = false
+    for _ in 0..<500 {
+      let stat = (try? String(contentsOfFile: "/proc/\(holder.processIdentifier)/stat", encoding: .utf8)) ?? ""
+      if stat.contains(") T ") { stopped = true; break }
+      usleep(10_000)
+    }
+    try #require(stopped)
+    let before = home.snapshot()
+    let start = Date()
+    let busy = try home.wx("fav", "add", "Cairo", env: ["WX_LOCK_TIMEOUT": "1"])
+    #expect(busy.status == 75, "\(busy)")
+    #expect(busy.stderr.contains("busy") || busy.stderr.contains("another wx process"))
+    #expect(busy.stderr.contains("pid \(holder.processIdentifier)"))
+    #expect(Date().timeIntervalSince(start) < 3)
+    #expect(home.snapshot() == before)
+    kill(holder.processIdentifier, SIGCONT)
+    holder.waitUntilExit()
+    #expect(holder.terminationStatus == 0)
+    #expect(try home.wx("fav", "add", "Cairo").status == 0)
+    let names = (try home.wx("fav", "list", "--json").json()["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String }
+    #expect(names == ["Oslo", "Lima", "Cairo"])
+  }
+}
+
+/// A lock-protected value for tests that run work concurrently.
+final class ConcurrentBox<T>: @unchecked Sendable {
+  private var stored: T
+  private let lock = NSLock()
+  init(_ v: T) { stored = v }
+  var value: T { lock.withLock { stored } }
+  func mutate(_ f: (inout T) -> Void) { lock.withLock { f(&stored) } }
+}

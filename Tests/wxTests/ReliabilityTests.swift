@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Crashes, concurrent readers, damaged files and full disks (issue: reliability).
+/// `make test` runs a fast version; `make stress` (WX_STRESS=1) the long one.
+@Suite struct ReliabilityTests {
+  static let stress = ProcessInfo.processInfo.environment["WX_STRESS"] != nil
+
+  /// A freetestapi-shaped catalogue of `n` invented cities whose descriptions all carry `tag`.
+  static func catalogue(_ n: Int, tag: String, at path: String) throws {
+    let cities = (0..<n).map { i -> [String: Any] in
+      ["id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 10.5, "longitude": 20.5,
+       "temperature": Double(i % 50) - 5, "weather_description": "Sunny \(tag)", "humidity": 40, "wind_speed": 7,
+       "forecast": [["date": "2026-11-23", "temperature": 10, "weather_description": "Cloudy", "humidity": 40, "wind_speed": 5]]]
+    }
+    try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: path))
+  }
+
+  /// Checks that the catalogue is one complete version: count and every sampled record agree.
+  static func assertOneVersion(_ home: TempHome, versions: [Int: String]) throws {
+    let status = try home.wx("status", "--json")
+    try #require(status.status == 0, "\(status)")
+    let count = try #require(try status.json()["count"] as? Int)
+    let tag = try #require(versions[count], "count \(count) is neither version")
+    let pages = (count + 999) / 1000
+    for page in [1, pages] {
+      let list = try home.wx("list", "--per-page", "1000", "--page", String(page), "--json")
+      let items = try #require(try list.json()["items"] as? [[String: Any]])
+      #expect(items.allSatisfy { ($0["description"] as? String) == "Sunny \(tag)" }, "mixed versions")
+    }
+    // The index belongs to the same version: Testville 19500 exists only in the 20,000 one.
+    let search = try home.wx("search", "testville 19500", "--json").json()
+    #expect(search["total"] as? Int == (count > 19_500 ? 1 : 0))
+  }
+
+  @Test func killsDuringSyncLeaveTheOldOrTheNewCatalogue() throws {
+    let home = TempHome()
+    let a = home.path + "/a.json"
+    let b = home.path + "/b.json"
+    try Self.catalogue(20_000, tag: "A", at: a)
+    try Self.catalogue(19_000, tag: "B", at: b)
+    let apiA = try FakeAPI(data: a)
+    let apiB = try FakeAPI(data: b)
+    try #require(try home.wx("sync", "--url", apiA.url).status == 0)
+    try home.wx("fav", "add", "Testville 7")
+    let favourites = FileManager.default.contents(atPath: home.favourites)
+    // How long a sync takes here, to aim the kills.
+    let t0 = Date()
+    try #require(try home.wx("sync", "--url", apiB.url).status == 0)
+    let typical = Date().timeIntervalSince(t0)
+    let versions = [20_000: "A", 19_000: "B"]
+    var rng = SystemRandomNumberGenerator()
+    let kills = Self.stress ? 200 : 20
+    for i in 0..<kills {
+      let api = i % 2 == 0 ? apiA : apiB
+      let p = Process()
+      p.executableURL = URL(fileURLWithPath: wxBinary)
+      p.arguments = ["sync", "--url", api.url, "--quiet"]
+      p.environment = ["WX_HOME": home.path, "LANG": "C.UTF-8"]
+      try p.run()
+      usleep(UInt32(Double.random(in: 0...(1.5 * typical), using: &rng) * 1_000_000))
+      kill(p.processIdentifier, SIGKILL)
+      p.waitUntilExit()
+      try Self.assertOneVersion(home, versions: versions)
+      #expect(FileManager.default.contents(atPath: home.favourites) == favourites, "favourites changed")
+    }
+    // One kill at each step of the publish sequence, reached deterministically.
+    for point in ["after_tmp_written", "after_fsync", "after_rename", "before_dir_fsync"] {
+      let before = try home.wx("status", "--json").json()["count"] as? Int
+      let target = before == 20_000 ? apiB : apiA
+      let r = try home.wx("sync", "--url", target.url, env: ["WX_FAILPOINT": point])
+      #expect(r.status != 0)
+      let after = try home.wx("status", "--json").json()["count"] as? Int
+      let published = point == "after_rename" || point == "before_dir_fsync"
+      #expect(published ? after != before : after == before, "\(point)")
+      try Self.assertOneVersion(home, versions: versions)
+    }
+    // The next successful run leaves no temp files behind.
+    try #require(try home.wx("sync", "--url", apiA.url).status == 0)
+    let stray = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
+    #expect(stray.isEmpty, "\(stray)")
+  }
+
+  @Test func readersDuringSyncsAlwaysSeeOneCompleteVersion() throws {
+    let home = TempHome()
+    let a = home.path + "/a.json"
+    let b = home.path + "/b.json"
+    try Self.catalogue(3000, tag: "A", at: a)
+    try Self.catalogue(2500, tag: "B", at: b)
+    let apis = [try FakeAPI(data: a), try FakeAPI(data: b)]
+    try #require(try home.wx("sync", "--url", apis[0].url).status == 0)
+    let done = ConcurrentBox(false)
+    let anomalies = ConcurrentBox<[String]>([])
+    let reads = ConcurrentBox(0)
+    let group = DispatchGroup()
+    for _ in 0..<2 {
+      DispatchQueue.global().async(group: group) {
+        while !done.value {
+          guard let r = try? home.wx("list", "--per-page", "1000", "--page", "2", "--json"), r.status == 0,
+            let json = try? r.json(), let total = json["total"] as? Int, let items = json["items"] as? [[String: Any]]
+          else {
+            anomalies.mutate { $0.append("a read failed") }
+            continue
+          }
+          let tag = total == 3000 ? "A" : "B"
+          if total != 3000 && total != 2500 || !items.allSatisfy({ $0["description"] as? String == "Sunny \(tag)" }) {
+            anomalies.mutate { $0.append("mixed read: total \(total)") }
+          }
+          reads.mutate { $0 += 1 }
+        }
+      }
+    }
+    for i in 0..<(Self.stress ? 100 : 10) {
+      let r = try home.wx("sync", "--url", apis[(i + 1) % 2].url)
+      #expect(r.status == 0, "\(r)")
+    }
+    done.mutate { $0 = true }
+    group.wait()
+    #expect(anomalies.value.isEmpty, "\(anomalies.value.prefix(5))")
+    #expect(reads.value > 0)
+  }
+
+  @Test func tenConcurrentFirstWritersLoseNothing() throws {
+    let home = TempHome()
+    let data = try FavouritesTests.bigSample(20, in: home)
+    let state = home.path + "/fresh"
+    let statuses = ConcurrentBox<[Int32]>([])
+    DispatchQueue.concurrentPerform(iterations: 10) { i in
+      let r = try? home.wx("fav", "add", "Testville \(i)", env: ["WX_HOME": state, "WX_DATA_DIR": data])
+      statuses.mutate { $0.append(r?.status ?? -1) }
+    }
+    #expect(statuses.value == [Int32](repeating: 0, count: 10))
+    let items = try home.wx("fav", "list", "--json", env: ["WX_HOME": state, "WX_DATA_DIR": data]).json()["items"]
+    #expect((items as? [Any])?.count == 10)
+  }
+
+  @Test(arguments: ["store:ENOSPC", "fsync:EIO"])
+  func anIOErrorDuringSyncKeepsTheOldCatalogue(_ fault: String) throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    try home.wx("list")
+    let before = home.snapshot()
+    let r = try home.wx("sync", "--url", api.url, env: ["WX_FAILPOINT": fault])
+    #expect(r.status == 74, "\(r)")
+    #expect(r.stderr.contains(fault.hasSuffix("ENOSPC") ? "ENOSPC" : "EIO"), "\(r.stderr)")
+    #expect(r.stderr.split(separator: "\n").count == 1)
+    #expect(home.snapshot() == before)
+    #expect(try home.wx("list").status == 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }.isEmpty)
+  }
+
+  @Test func aRealFullDiskFailsCleanlyWhenATinyFilesystemCanBeMounted() throws {
+    let home = TempHome()
+    let mount = home.path + "/tiny"
+    try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+    let m = try runProcess("/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount],
+      environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
+    guard m.status == 0 else { return }  // no privilege to mount here: the injected faults above cover it
+    defer { _ = try? runProcess("/usr/bin/env", ["umount", mount], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]) }
+    let env = ["WX_HOME": mount]
+    try #require(try home.wx("list", env: env).status == 0)
+    let big = home.path + "/big.json"
+    try Self.catalogue(5000, tag: "A", at: big)
+    let api = try FakeAPI(data: big)
+    let before = home.snapshot()
+    let r = try home.wx("sync", "--url", api.url, env: env)
+    #expect(r.status == 74 && r.stderr.contains("ENOSPC"), "\(r)")
+    #expect(try home.wx("list", env: env).status == 0)
+    #expect(home.snapshot() == before)
+  }
+}

@@ -26,6 +26,8 @@ let sampleFile = repositoryRoot + "/Data/sample-weathers.json"
 /// The result of one run of `wx`.
 struct Run: CustomStringConvertible {
   var status: Int32
+  /// True when the process died of a signal (a crash or trap), not an exit.
+  var signalled = false
   var stdout: String
   var stderr: String
   var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
@@ -104,7 +106,7 @@ func runProcess(_ path: String, _ args: [String], environment: [String: String],
   }
   p.waitUntilExit()
   return Run(
-    status: p.terminationStatus,
+    status: p.terminationStatus, signalled: p.terminationReason == .uncaughtSignal,
     stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
     stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
 }

@@ -112,7 +112,7 @@ package struct Doctor: Sendable {
   /// Renames a damaged file (or folder) to `<name>.broken-<time>`, keeping it for the user.
   func moveAside(_ path: String) throws(StoreError) -> String? {
     guard FileSystem.exists(path) else { return nil }
-    let backup = "\(path).broken-\(Clock.format(Clock.now(), "%Y%m%d-%H%M%S", utc: true))"
+    let backup = FileSystem.brokenName(path)
     try FileSystem.rename(path, to: backup)
     return backup
   }

@@ -9,6 +9,16 @@ package enum FileSystem {
     return lstat(path, &st) == 0
   }
 
+  /// Where a damaged file is kept: `<path>.broken-<UTC time>`.
+  package static func brokenName(_ path: String) -> String {
+    "\(path).broken-\(Clock.format(Clock.now(), "%Y%m%d-%H%M%S", utc: true))"
+  }
+
+  package static func isDirectory(_ path: String) -> Bool {
+    var st = stat()
+    return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR
+  }
+
   package static func size(_ path: String) -> Int64? {
     var st = stat()
     guard stat(path, &st) == 0 else { return nil }

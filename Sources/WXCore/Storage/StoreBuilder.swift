@@ -33,6 +33,10 @@ package final class StoreBuilder {
       try database.sync()
       Failpoint.crash("after_fsync")
       try database.close()
+      // rename(2) cannot replace a folder; one standing where the store belongs is kept aside.
+      if FileSystem.isDirectory(finalPath) {
+        try FileSystem.rename(finalPath, to: FileSystem.brokenName(finalPath))
+      }
       try FileSystem.rename(tempPath, to: finalPath)
     } catch {
       abandon()

@@ -86,7 +86,13 @@ struct Context {
   /// The unit to show: the one-off `--unit`, else the saved preference.
   func unit(_ display: Display) -> TemperatureUnit {
     if let u = display.unit { return u }
-    return (try? home.preferences.load().unit) ?? .celsius
+    do {
+      return try home.preferences.load().unit
+    } catch {
+      // Damaged preferences must not stop a read; say so once and show °C.
+      Terminal.err("wx: warning: \(error); showing °C")
+      return .celsius
+    }
   }
 
   /// The catalogue, seeded from the sample on first use (with a note on stderr).

@@ -1,0 +1,100 @@
+// libFuzzer target: the freetestapi payload decoder and the JSON parser under it.
+//
+// Built by fuzz/build.sh together with all of Sources/WXCore (one module, so `package`
+// declarations are visible without an import). Any input may be rejected with an error;
+// nothing may trap. Beyond "does not crash", it checks properties that must hold for every
+// input the parser or decoder accepts:
+//
+// - JSON: writing a parsed document back out (JSONWriter's quoting and number format) and
+//   parsing that again gives the same document.
+// - Decoder: every city satisfies the documented field ranges, and its catalogue encoding
+//   (City.encoded / City(decoding:)) reads back as the same city.
+//
+// A broken property is reported with `fatalError`, which libFuzzer records as a crash.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+  let body = Array(UnsafeBufferPointer(start: data, count: size))
+  checkJSONRoundTrip(body)
+  do {
+    let cities = try FreeTestAPIDecoder.decode(body)
+    for city in cities { checkCity(city) }
+  } catch {
+    // Rejection is fine; the message must still render.
+    _ = error.description
+  }
+  return 0
+}
+
+private func checkJSONRoundTrip(_ body: [UInt8]) {
+  let json: JSON
+  do {
+    json = try JSON.parse(body)
+  } catch {
+    guard error.offset >= 0 && error.offset <= body.count else {
+      fatalError("JSON error offset \(error.offset) outside 0...\(body.count): \(error)")
+    }
+    return
+  }
+  let text = out(json).text
+  let again: JSON
+  do {
+    again = try JSON.parse(Array(text.utf8))
+  } catch {
+    fatalError("JSON written back does not parse (\(error)): \(text)")
+  }
+  guard sameIgnoringIntegerFlag(json, again) else {
+    fatalError("JSON changed on a write/parse round trip: \(text)")
+  }
+}
+
+/// Converts a parsed document to the writer's form.
+private func out(_ j: JSON) -> JSONOut {
+  switch j {
+  case .null: .null
+  case .bool(let b): .bool(b)
+  case .number(let d, _): .number(d)
+  case .string(let s): .string(s)
+  case .array(let items): .array(items.map(out))
+  case .object(let members): .object(members.map { ($0.key, out($0.value)) })
+  }
+}
+
+/// Equality, except that `1.0` written back as `1` may come back flagged as an integer.
+private func sameIgnoringIntegerFlag(_ a: JSON, _ b: JSON) -> Bool {
+  switch (a, b) {
+  case (.null, .null): return true
+  case (.bool(let x), .bool(let y)): return x == y
+  case (.number(let x, _), .number(let y, _)): return x == y
+  case (.string(let x), .string(let y)): return x == y
+  case (.array(let x), .array(let y)):
+    return x.count == y.count && zip(x, y).allSatisfy { sameIgnoringIntegerFlag($0, $1) }
+  case (.object(let x), .object(let y)):
+    return x.count == y.count
+      && zip(x, y).allSatisfy { $0.key == $1.key && sameIgnoringIntegerFlag($0.value, $1.value) }
+  default: return false
+  }
+}
+
+private func checkCity(_ c: City) {
+  func require(_ ok: Bool, _ what: String) {
+    if !ok { fatalError("decoded city id \(c.id) breaks: \(what)") }
+  }
+  require(!c.name.isEmpty && !Fold.key(c.name).isEmpty, "name has letters")
+  require(!c.country.isEmpty, "country not empty")
+  require((-90...90).contains(c.latitude), "latitude range")
+  require((-180...180).contains(c.longitude), "longitude range")
+  require((-100...70).contains(c.temperatureC), "temperature range")
+  require((0...100).contains(c.humidity), "humidity range")
+  require((0...500).contains(c.windKmh), "wind range")
+  for (a, b) in zip(c.forecast, c.forecast.dropFirst()) { require(a.date <= b.date, "forecast in date order") }
+  var r = ByteReader(c.encoded())
+  do {
+    let back = try City(decoding: &r)
+    require(r.isAtEnd, "encoding read back to its end")
+    require(back == c, "encoding reads back as the same city")
+  } catch {
+    // City(decoding:) caps forecasts at 366 days; the decoder accepts any length.
+    require(c.forecast.count > 366, "encoding reads back")
+  }
+}

@@ -61,6 +61,6 @@ for t in "${targets[@]}"; do
     -module-cache-path "$OUT/module-cache" \
     -I Sources/CGDBM -I "$OUT/modules/CCurl" \
     "${core[@]}" "$src" "${extra[@]}" "$OUT/obj/wxhttp.o" \
-    -lgdbm -ldl \
+    -use-ld=lld -lgdbm -ldl \
     -o "$OUT/$t-fuzz"
 done

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+/// The views from the apps wx grew out of, and the AccuWeather provider.
+@Suite struct ViewTests {
+  func sample() throws -> [[String: Any]] { try records(sampleFile) }
+
+  static func isRainy(_ d: String) -> Bool {
+    let l = d.lowercased()
+    return l.contains("rain") || l.contains("shower") || l.contains("drizzle") || l.contains("storm")
+  }
+
+  @Test func topShowsTheFirstCitiesInThePersistedUnit() throws {
+    let home = TempHome()
+    let data = try sample()
+    let r = try home.wx("top")
+    #expect(r.status == 0)
+    let lines = r.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Weather")
+    #expect(lines[1].hasPrefix("City") && lines[1].hasSuffix("Temperature"))
+    for (k, rec) in data.prefix(5).enumerated() {
+      #expect(lines[2 + k].hasPrefix(rec["city"] as! String), "\(lines[2 + k])")
+    }
+    try home.wx("unit", "f")
+    let f = try home.wx("top", "--count", "2", "--json").json()
+    let items = try #require(f["items"] as? [[String: Any]])
+    #expect(items.count == 2 && f["unit"] as? String == "fahrenheit")
+    let c0 = (data[0]["temperature"] as! NSNumber).doubleValue
+    #expect(abs((items[0]["temperature"] as! Double) - (c0 * 9 / 5 + 32)) < 0.06)
+    #expect(try home.wx("top").stdout.contains("°F"))
+  }
+
+  @Test func forecastListsDaysAndHottestFiltersRain() throws {
+    let home = TempHome()
+    let data = try sample()
+    // A city whose forecast mixes rainy and dry days, if the sample has one; else any city.
+    let city = data.first { r in
+      let days = r["forecast"] as! [[String: Any]]
+      return days.contains { Self.isRainy($0["weather_description"] as! String) }
+        && days.contains { !Self.isRainy($0["weather_description"] as! String) }
+    } ?? data[0]
+    let name = "\(city["city"]!), \(city["country"]!)"
+    let days = city["forecast"] as! [[String: Any]]
+    let text = try home.wx("forecast", name)
+    #expect(text.status == 0, "\(text)")
+    #expect(text.stdout.contains("Day 1") && text.stdout.contains("Day \(days.count)"))
+    let json = try home.wx("forecast", "--json").json()  // no CITY: the last city
+    #expect(json["city"] as? String == city["city"] as? String)
+    let dates = (json["days"] as? [[String: Any]])?.compactMap { $0["date"] as? String } ?? []
+    #expect(dates == dates.sorted() && dates.count == days.count)
+    let hot = try home.wx("forecast", name, "--hottest", "--json").json()
+    let hotDays = try #require(hot["days"] as? [[String: Any]])
+    let expected = days.filter { !Self.isRainy($0["weather_description"] as! String) }
+    #expect(hotDays.count == expected.count)
+    let temps = hotDays.compactMap { $0["temperature"] as? Double }
+    #expect(temps == temps.sorted(by: >))
+    #expect(hotDays.allSatisfy { !Self.isRainy($0["description"] as! String) })
+  }
+
+  @Test func hottestSkipsRainyCitiesHottestFirstAndPaginates() throws {
+    let home = TempHome()
+    let data = try sample()
+    let dry = data.filter { !Self.isRainy($0["weather_description"] as! String) }
+    let page1 = try home.wx("hottest", "--per-page", "10", "--json").json()
+    #expect(page1["total"] as? Int == dry.count)
+    var all: [[String: Any]] = []
+    for p in 1...(page1["pages"] as! Int) {
+      all += try home.wx("hottest", "--per-page", "10", "--page", String(p), "--json").json()["items"] as! [[String: Any]]
+    }
+    #expect(all.count == dry.count)
+    let temps = all.map { $0["temperature"] as! Double }
+    #expect(temps == temps.sorted(by: >))
+    #expect(all.allSatisfy { !Self.isRainy($0["description"] as! String) })
+    #expect(try home.wx("hottest", "--page", "99").status == 64)
+  }
+
+  @Test func conditionPicturesHaveAnASCIIFallback() throws {
+    let home = TempHome()
+    let unicode = try home.wx("show", "London")
+    let ascii = try home.wx("show", "London", "--ascii")
+    let cLocale = try home.wx("show", "London", env: ["LANG": "C", "LC_ALL": "C"])
+    func art(_ s: String) -> [Substring] { s.split(separator: "\n").prefix(5).map { $0.prefix(13) } }
+    #expect(art(ascii.stdout).allSatisfy { $0.allSatisfy(\.isASCII) })
+    #expect(art(cLocale.stdout) == art(ascii.stdout))
+    let sunny = try #require(try sample().first { $0["weather_description"] as? String == "Sunny" })
+    let sun = try home.wx("show", "\(sunny["city"]!), \(sunny["country"]!)")
+    #expect(art(sun.stdout).contains { $0.contains("―") }, "\(sun.stdout)")
+    #expect(unicode.status == 0 && !art(unicode.stdout).isEmpty)
+  }
+
+  @Test func temperaturesAreColouredByBandOnlyWhenColourIsOn() throws {
+    let home = TempHome()
+    let data = try sample()
+    func band(_ c: Double) -> String {
+      c >= 30 ? "31" : c >= 20 ? "38;5;208" : c >= 10 ? "36" : c >= 0 ? "34" : "35"
+    }
+    let out = try home.wx("list", "--per-page", "100", "--color", "always").stdout
+    for rec in data {
+      let c = (rec["temperature"] as! NSNumber).doubleValue
+      let shown = "\(Int(c.rounded(.toNearestOrAwayFromZero))) °C"
+      #expect(out.contains("\u{1B}[\(band(c))m\(shown)\u{1B}[0m"), "\(rec["city"]!) \(c)")
+    }
+    #expect(!(try home.wx("list", "--color", "auto").stdout.contains("\u{1B}[")))
+    #expect(!(try home.wx("show", "London", "--color", "auto", env: ["NO_COLOR": "1"]).stdout.contains("\u{1B}[")))
+  }
+}
+
+@Suite struct AccuWeatherTests {
+  @Test func syncsTopCitiesWithBoundedConcurrentDependentCalls() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k3y-secret", "--accu-delay-ms", "150"])
+    let r = try home.wx("sync", "--provider", "accuweather", "--api-key", "k3y-secret", "--url", api.base, "--count", "10")
+    #expect(r.status == 0, "\(r)")
+    #expect(!r.stderr.contains("k3y-secret"))
+    let data = try records(sampleFile)
+    let top = try home.wx("top", "--count", "10", "--json").json()
+    let items = try #require(top["items"] as? [[String: Any]])
+    #expect(items.map { $0["city"] as? String } == data.prefix(10).map { $0["city"] as? String })
+    for (item, rec) in zip(items, data) {
+      let c = (rec["temperature"] as! NSNumber).doubleValue
+      #expect(abs((item["temperature"] as! Double) - c) <= 0.34, "whole-°F rounding (≤ 0.28 °C) plus one decimal")
+    }
+    let stats = try JSONSerialization.jsonObject(with: Data(try api.control("/__accu").utf8)) as! [String: Any]
+    #expect(stats["hourly_calls"] as? Int == 10 && stats["topcities_calls"] as? Int == 1)
+    let inflight = stats["max_inflight"] as! Int
+    #expect(inflight >= 2 && inflight <= 4, "concurrency \(inflight)")
+    #expect(try home.wx("status", "--json").json()["provider"] as? String == "accuweather")
+  }
+
+  @Test func aBadKeyIsAConfigurationErrorAndIsNeverPrinted() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let before = home.snapshot()
+    let api = try FakeAPI(extra: ["--api-key", "right"])
+    let r = try home.wx("sync", "--provider", "accuweather", "--url", api.base, env: ["WX_ACCUWEATHER_KEY": "wrong-key-123"])
+    #expect(r.status == 78, "\(r)")
+    #expect(r.stderr.contains("401") && !r.stderr.contains("wrong-key-123"))
+    #expect(home.snapshot() == before)
+    let missing = try home.wx("sync", "--provider", "accuweather", "--url", api.base)
+    #expect(missing.status == 78 && missing.stderr.contains("API key"))
+  }
+
+  @Test func oneFailingCityFailsTheWholeSyncAndKeepsTheCatalogue() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let before = home.snapshot()
+    let third = try records(sampleFile)[2]["city"] as! String
+    let api = try FakeAPI(extra: ["--api-key", "k", "--fail-key", "100002"])
+    let r = try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base)
+    #expect(r.status == 69, "\(r)")
+    #expect(r.stderr.contains("503") && r.stderr.contains(third), "\(r.stderr)")
+    #expect(home.snapshot() == before)
+  }
+}

@@ -204,16 +204,39 @@ package final class Catalogue {
   }
 
   /// The closest names: results for the longest prefix of `query` that matches anything.
+  ///
+  /// The proper prefixes (1 ..< n scalars) are tried by binary search, not one by one (which
+  /// costs time quadratic in the query's length): folding streams, so a shorter prefix's key is
+  /// a prefix of a longer one's. Keys are empty up to some length and non-empty from there on,
+  /// and from there on matches only shrink as the prefix grows.
   private func suggestions(for query: String) throws(StoreError) -> [City] {
-    var scalars = Array(query.unicodeScalars)
-    while scalars.count > 1 {
-      scalars.removeLast()
+    let scalars = Array(query.unicodeScalars)
+    func prefix(_ k: Int) -> String {
       var s = ""
-      s.unicodeScalars.append(contentsOf: scalars)
-      let page = try search(s, offset: 0, limit: 5)
-      if page.total > 0 { return page.cities }
+      s.unicodeScalars.append(contentsOf: scalars[..<k])
+      return s
     }
-    return []
+    // The shortest prefix with a non-empty key.
+    var lo = 1
+    var hi = scalars.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if Fold.key(prefix(mid)).isEmpty { lo = mid + 1 } else { hi = mid }
+    }
+    // The longest one from there that still matches.
+    var best: [City] = []
+    hi = scalars.count - 1
+    while lo <= hi {
+      let mid = (lo + hi) / 2
+      let page = try search(prefix(mid), offset: 0, limit: 5)
+      if page.total > 0 {
+        best = page.cities
+        lo = mid + 1
+      } else {
+        hi = mid - 1
+      }
+    }
+    return best
   }
 
   /// Catalogue positions of cities whose folded name is exactly `key`.
@@ -270,6 +293,8 @@ package final class Catalogue {
 extension String {
   /// Without leading and trailing spaces, tabs and newlines.
   package var trimmingSpaces: String {
+    // Fast path: nothing to trim when both ends are visible ASCII (the usual case).
+    if let f = utf8.first, let l = utf8.last, f > 0x20, f < 0x7F, l > 0x20, l < 0x7F { return self }
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
       let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })

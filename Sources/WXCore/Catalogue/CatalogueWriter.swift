@@ -40,7 +40,14 @@ package enum CatalogueWriter {
       cities[a].temperatureC != cities[b].temperatureC ? cities[a].temperatureC > cities[b].temperatureC : a < b
     }
     try storeIndexes("o", warmest, store)
-    let dry = warmest.filter { !Condition(description: cities[$0].description).isRainy }
+    var rainy: [String: Bool] = [:]  // few distinct descriptions: classify each once
+    let dry = warmest.filter { i in
+      let d = cities[i].description
+      if let known = rainy[d] { return !known }
+      let r = Condition(description: d).isRainy
+      rainy[d] = r
+      return !r
+    }
     try storeIndexes("h", dry, store)
 
     let folded = cities.map { Fold.key($0.name) }

@@ -49,7 +49,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
     try Self.validate(url: options.url)
     let session = HTTPSession(timeout: options.timeout, maxBytes: options.maxBytes)
     var cities: [City] = []
-    var seen = Set<String>()
+    var seen = Set<RecordIdentity>()
     var page = 1
     // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead.
     var growingLimit = false
@@ -69,7 +69,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
         break
       }
       var fresh = 0
-      for city in records where seen.insert("\(city.id)\u{1F}\(city.name)\u{1F}\(city.country)").inserted {
+      for city in records where seen.insert(RecordIdentity(id: city.id, name: city.name, country: city.country)).inserted {
         cities.append(city)
         fresh += 1
       }
@@ -84,6 +84,13 @@ package struct FreeTestAPIProvider: WeatherProvider {
       page += 1
     }
     return cities
+  }
+
+  /// What makes a record distinct: the live API reuses ids, so the id alone is not enough.
+  struct RecordIdentity: Hashable {
+    var id: Int
+    var name: String
+    var country: String
   }
 
   /// Only http and https, with a host.

@@ -29,7 +29,9 @@ package final class Catalogue {
   package let path: String
   package let meta: CatalogueMeta
   private let db: GDBMDatabase
-  private var blocks: [Int: [ArraySlice<UInt8>]] = [:]
+  /// Record blocks already read, by block number. An array, not a Dictionary: the first use
+  /// of a Dictionary type costs a runtime conformance search (~50 µs) on the read path.
+  private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
 
   package init(path: String) throws(StoreError) {
     self.path = path
@@ -57,11 +59,11 @@ package final class Catalogue {
     let per = CatalogueKey.citiesPerBlock
     let b = index / per
     let records: [ArraySlice<UInt8>]
-    if let cached = blocks[b] {
-      records = cached
+    if let cached = blocks.first(where: { $0.number == b }) {
+      records = cached.records
     } else {
       records = try loadBlock(b)
-      blocks[b] = records
+      blocks.append((b, records))
     }
     guard index - b * per < records.count else {
       throw .damaged(path: path, detail: "record \(index) is missing")

@@ -24,16 +24,22 @@ package struct PreferencesStore: Sendable {
   static let unitKey = Array("unit".utf8)
   static let lastKey = Array("last".utf8)
 
+  /// Reads the two settings directly (no whole-store read on the read path).
   package func load() throws(StoreError) -> Preferences {
-    Self.decode(try store.read(), path: store.path)
+    let v = try store.values([Self.unitKey, Self.lastKey])
+    return Self.decode(unit: v[0], last: v[1])
   }
 
   static func decode(_ map: [[UInt8]: [UInt8]], path: String) -> Preferences {
+    decode(unit: map[unitKey], last: map[lastKey])
+  }
+
+  static func decode(unit: [UInt8]?, last: [UInt8]?) -> Preferences {
     var prefs = Preferences()
-    if let raw = map[unitKey], let unit = TemperatureUnit(rawValue: String(decoding: raw, as: UTF8.self)) {
+    if let raw = unit, let unit = TemperatureUnit(rawValue: String(decoding: raw, as: UTF8.self)) {
       prefs.unit = unit
     }
-    if let raw = map[lastKey] {
+    if let raw = last {
       var r = ByteReader(raw)
       if let name = try? r.string(), let country = try? r.string(), !name.isEmpty {
         prefs.lastCity = CityIdentity(name: name, country: country)

@@ -37,6 +37,30 @@ package struct SmallStore: Sendable {
     return out
   }
 
+  /// The payloads under `keys` (nil where absent), reading only those values: the cheap
+  /// path for read commands that need one or two settings.
+  package func values(_ keys: [[UInt8]]) throws(StoreError) -> [[UInt8]?] {
+    let db: GDBMDatabase
+    do throws(StoreError) {
+      db = try GDBMDatabase(path: path, mode: .reader)
+    } catch {
+      if case .missing = error { return keys.map { _ in nil } }
+      throw error
+    }
+    defer { try? db.close() }
+    var out: [[UInt8]?] = []
+    for key in keys {
+      guard let raw = try db.fetch(key) else { out.append(nil); continue }
+      do throws(MalformedValue) {
+        let r = try Envelope.open(kind, raw)
+        out.append(Array(r.buffer[r.offset...]))
+      } catch {
+        throw .damaged(path: path, detail: "a value failed its checksum")
+      }
+    }
+    return out
+  }
+
   /// Applies `change` to the current contents under the lock and publishes the result
   /// if anything changed. Returns what `change` returns.
   package func update<R>(

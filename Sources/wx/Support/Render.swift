@@ -26,7 +26,7 @@ enum Render {
   static func table(_ cities: [City], first: Int, _ unit: TemperatureUnit, _ term: Terminal) -> String {
     var t = Table(headers: ["#", "City", "Country", "Temp", "Conditions", "Humidity", "Wind"])
     t.rightAligned = [0, 3, 5, 6]
-    t.maxWidths = [1: 28, 2: 24, 4: 20]
+    t.maxWidths = [(1, 28), (2, 24), (4, 20)]
     for (k, c) in cities.enumerated() {
       t.rows.append([
         String(first + k), c.name, c.country, term.temperature(c.temperatureC, unit), c.description,

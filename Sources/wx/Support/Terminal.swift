@@ -50,8 +50,8 @@ struct Terminal {
     paint(unit.format(celsius), Self.band(celsius))
   }
 
-  /// Writes to stdout in one call (plus a final newline).
-  static func out(_ text: String) { write(1, text, newline: true) }
+  /// Writes to stdout in one call (plus a final newline unless `newline` is false).
+  static func out(_ text: String, newline: Bool = true) { write(1, text, newline: newline) }
 
   static func err(_ text: String, newline: Bool = true) { write(2, text, newline: newline) }
 
@@ -84,6 +84,10 @@ enum DisplayWidth {
       if u == "\u{1B}" { inEscape = true; continue }
       let v = u.value
       if v < 0x20 { continue }
+      if v < 0x300 {  // Latin: one column each, and no combining marks below U+0300
+        width += 1
+        continue
+      }
       if u.properties.generalCategory == .nonspacingMark || u.properties.generalCategory == .enclosingMark { continue }
       if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
         || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
@@ -119,13 +123,17 @@ enum DisplayWidth {
 /// A plain text table: header, rows, columns sized to content.
 struct Table {
   var headers: [String]
-  var rightAligned: Set<Int> = []
+  /// Columns aligned right. (Arrays, not Set/Dictionary: see `Catalogue.blocks`.)
+  var rightAligned: [Int] = []
   var rows: [[String]] = []
-  var maxWidths: [Int: Int] = [:]
+  /// (column, widest) limits; longer cells end with "…".
+  var maxWidths: [(column: Int, width: Int)] = []
 
   func render(_ term: Terminal) -> String {
     let cells = rows.map { row in
-      row.enumerated().map { (i, c) in maxWidths[i].map { DisplayWidth.truncate(c, to: $0) } ?? c }
+      row.enumerated().map { (i, c) in
+        maxWidths.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
+      }
     }
     var widths = headers.map(DisplayWidth.of)
     for row in cells {

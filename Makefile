@@ -30,8 +30,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Benchmarks the binary as installed: release, static Swift stdlib, stripped.
 bench: build
-	bash scripts/bench.sh $(BIN)
+	strip -o $(dir $(BIN))wx-stripped $(BIN)
+	bash scripts/bench.sh $(dir $(BIN))wx-stripped
 
 stress: deps
 	$(SWIFT) build --build-tests
@@ -41,7 +43,7 @@ install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wx $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
-	install -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
+	install -s -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
 	install -m 0644 Data/sample-weathers.json Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
 	install -m 0644 man/wx.1 $(DESTDIR)$(PREFIX)/share/man/man1/wx.1
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx

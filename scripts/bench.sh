@@ -3,7 +3,7 @@
 #
 #     bash scripts/bench.sh WX_BINARY
 #
-# For each catalogue size in $WX_BENCH_SIZES (default "1000 17000 170391"):
+# For each catalogue size in $WX_BENCH_SIZES (default "51 1000 10000 17000 170391"):
 #   1. builds a catalogue of that many real GeoNames cities with synthetic weather
 #      (scripts/make-catalogue.py; cached in $WX_BENCH_CACHE, default ~/.cache/wx-bench),
 #      plus the same rows as a SQLite database and as a plain list of names;
@@ -27,7 +27,7 @@ WX=$1
 [ -x "$WX" ] || { echo "bench: $WX is not an executable file" >&2; exit 66; }
 WX=$(cd "$(dirname "$WX")" && pwd)/$(basename "$WX")
 
-SIZES=${WX_BENCH_SIZES:-1000 17000 170391}
+SIZES=${WX_BENCH_SIZES:-51 1000 10000 17000 170391}
 RUNS=${WX_BENCH_RUNS:-50}
 CACHE=${WX_BENCH_CACHE:-$HOME/.cache/wx-bench}
 OUT=$ROOT/bench-out

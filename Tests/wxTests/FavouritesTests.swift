@@ -105,17 +105,11 @@ import Testing
     let kills = ProcessInfo.processInfo.environment["WX_STRESS"] == nil ? 200 : 1000
     for i in 0..<kills {
       let name = "Testville \(i % 300)"
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: wxBinary)
-      p.arguments = ["fav", "add", name]
-      p.environment = ["WX_HOME": home.path, "WX_DATA_DIR": data, "LANG": "C.UTF-8"]
-      p.standardOutput = FileHandle.nullDevice
-      p.standardError = FileHandle.nullDevice
-      try p.run()
+      let p = try RawChild(wxBinary, ["fav", "add", name],
+        environment: ["WX_HOME": home.path, "WX_DATA_DIR": data, "LANG": "C.UTF-8"])
       usleep(UInt32.random(in: 0...12_000, using: &rng))
-      kill(p.processIdentifier, SIGKILL)
-      p.waitUntilExit()
-      if p.terminationReason == .exit && p.terminationStatus == 0 { acknowledged.insert(name) }
+      kill(p.pid, SIGKILL)
+      if p.wait().exitedCleanly { acknowledged.insert(name) }
       let list = try home.wx("fav", "list", "--json", env: env)
       try #require(list.status == 0, "after kill \(i): \(list)")
       let present = Set((try list.json()["items"] as? [[String: Any]] ?? []).compactMap { $0["city"] as? String })
@@ -141,19 +135,15 @@ import Testing
   @Test func aStoppedLockHolderMakesOthersBusyUntilItResumes() throws {
     let home = TempHome()
     try home.wx("fav", "add", "Oslo")
-    let holder = Process()
-    holder.executableURL = URL(fileURLWithPath: wxBinary)
-    holder.arguments = ["fav", "add", "Lima"]
-    holder.environment = ["WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
-      "WX_DATA_DIR": repositoryRoot + "/Data"]
-    holder.standardOutput = FileHandle.nullDevice
-    holder.standardError = FileHandle.nullDevice
-    try holder.run()
-    defer { kill(holder.processIdentifier, SIGKILL) }
+    let holder = try RawChild(wxBinary, ["fav", "add", "Lima"],
+      environment: ["WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data"])
+    var reaped = false
+    defer { if !reaped { kill(holder.pid, SIGKILL); holder.wait() } }
     // Wait until it has stopped itself while holding the lock.
     var stopped = false
     for _ in 0..<500 {
-      let stat = (try? String(contentsOfFile: "/proc/\(holder.processIdentifier)/stat", encoding: .utf8)) ?? ""
+      let stat = (try? String(contentsOfFile: "/proc/\(holder.pid)/stat", encoding: .utf8)) ?? ""
       if stat.contains(") T ") { stopped = true; break }
       usleep(10_000)
     }
@@ -163,12 +153,12 @@ import Testing
     let busy = try home.wx("fav", "add", "Cairo", env: ["WX_LOCK_TIMEOUT": "1"])
     #expect(busy.status == 75, "\(busy)")
     #expect(busy.stderr.contains("busy") || busy.stderr.contains("another wx process"))
-    #expect(busy.stderr.contains("pid \(holder.processIdentifier)"))
+    #expect(busy.stderr.contains("pid \(holder.pid)"))
     #expect(Date().timeIntervalSince(start) < 3)
     #expect(home.snapshot() == before)
-    kill(holder.processIdentifier, SIGCONT)
-    holder.waitUntilExit()
-    #expect(holder.terminationStatus == 0)
+    kill(holder.pid, SIGCONT)
+    reaped = true
+    #expect(holder.wait().exitedCleanly)
     #expect(try home.wx("fav", "add", "Cairo").status == 0)
     let names = (try home.wx("fav", "list", "--json").json()["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String }
     #expect(names == ["Oslo", "Lima", "Cairo"])

@@ -168,3 +168,38 @@ func records(_ path: String) throws -> [[String: Any]] {
   let data = try Data(contentsOf: URL(fileURLWithPath: path))
   return try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
 }
+
+/// A child started with posix_spawn and reaped only by `wait()`. Foundation's Process reaps
+/// its children on its own, after which their pid can be reused, so a test that kills at
+/// random moments could hit an unrelated process; this pid stays ours until `wait()`.
+struct RawChild {
+  let pid: pid_t
+
+  init(_ path: String, _ args: [String], environment: [String: String]) throws {
+    let argv: [UnsafeMutablePointer<CChar>?] = ([path] + args).map { strdup($0) } + [nil]
+    let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    var pid: pid_t = 0
+    let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    guard rc == 0 else { throw HarnessError("posix_spawn \(path): \(rc)") }
+    self.pid = pid
+  }
+
+  /// Reaps the child: true when it exited with status 0.
+  @discardableResult
+  func wait() -> (exitedCleanly: Bool, signalled: Bool) {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let signalled = (status & 0x7F) != 0
+    return (!signalled && (status >> 8) & 0xFF == 0, signalled)
+  }
+}

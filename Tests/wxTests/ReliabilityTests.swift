@@ -53,14 +53,11 @@ import Testing
     let kills = Self.stress ? 200 : 20
     for i in 0..<kills {
       let api = i % 2 == 0 ? apiA : apiB
-      let p = Process()
-      p.executableURL = URL(fileURLWithPath: wxBinary)
-      p.arguments = ["sync", "--url", api.url, "--quiet"]
-      p.environment = ["WX_HOME": home.path, "LANG": "C.UTF-8"]
-      try p.run()
+      let p = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
+        environment: ["WX_HOME": home.path, "LANG": "C.UTF-8"])
       usleep(UInt32(Double.random(in: 0...(1.5 * typical), using: &rng) * 1_000_000))
-      kill(p.processIdentifier, SIGKILL)
-      p.waitUntilExit()
+      kill(p.pid, SIGKILL)
+      p.wait()
       try Self.assertOneVersion(home, versions: versions)
       #expect(FileManager.default.contents(atPath: home.favourites) == favourites, "favourites changed")
     }

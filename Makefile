@@ -61,3 +61,8 @@ sample:
 
 clean:
 	rm -rf .build
+
+# libFuzzer: both targets, FUZZ_SECONDS each (default 600), seeds in fuzz/seeds.
+FUZZ_SECONDS ?= 600
+fuzz: deps
+	bash fuzz/build.sh && bash fuzz/run.sh $(FUZZ_SECONDS)

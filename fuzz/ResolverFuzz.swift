@@ -10,7 +10,8 @@
 // Catalogue.resolve, Catalogue.search (whole result and one page) and Catalogue.completions.
 // Besides "does not crash", it checks that:
 // - search agrees with a brute-force scan of the folded names (total, order, paging);
-// - a resolved city is the one stored at the index it names; ambiguity lists 2+ cities.
+// - a resolved city is the one stored at the index it names; ambiguity lists 2+ cities;
+// - "not found" suggestions are those of the longest matching prefix (for short queries).
 // A broken property is reported with `fatalError`, which libFuzzer records as a crash.
 
 #if canImport(Glibc)
@@ -90,6 +91,19 @@ private func bruteForce(_ f: Fixture, _ q: [UInt8]) -> [Int] {
   return names + words.map(\.city)
 }
 
+/// Suggestions the slow way: each shorter prefix in turn (quadratic; short queries only).
+private func linearSuggestions(_ c: Catalogue, _ query: String) throws(StoreError) -> [City] {
+  var scalars = Array(query.unicodeScalars)
+  while scalars.count > 1 {
+    scalars.removeLast()
+    var s = ""
+    s.unicodeScalars.append(contentsOf: scalars)
+    let page = try c.search(s, offset: 0, limit: 5)
+    if page.total > 0 { return page.cities }
+  }
+  return []
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let bytes = UnsafeBufferPointer(start: data, count: size)
@@ -103,8 +117,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
       guard try c.city(index) == city else { fatalError("resolve found index \(index) but another city") }
     case .ambiguous(let list):
       guard list.count >= 2 else { fatalError("resolve reported ambiguity with \(list.count) cities") }
-    case .notFound:
-      break
+    case .notFound(let suggestions):
+      // Without a comma, suggestions are the results for the longest proper prefix (in scalars)
+      // of the trimmed query that matches anything: check against trying them one by one.
+      let trimmed = query.trimmingSpaces
+      if !trimmed.contains(","), trimmed.unicodeScalars.count <= 64 {
+        let expected = try linearSuggestions(c, trimmed)
+        guard suggestions == expected else {
+          fatalError("suggestions \(suggestions.map(\.id)), expected \(expected.map(\.id))")
+        }
+      }
     }
 
     // Search: the whole result against the brute-force order, then one page of it.

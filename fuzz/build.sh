@@ -47,7 +47,7 @@ cat > "$OUT/FuzzConfig.swift" <<CFG
 let fuzzDefaultSamplePath = "$ROOT/Data/sample-weathers.json"
 CFG
 
-mapfile -t core < <(find Sources/WXCore -name '*.swift' | sort)
+mapfile -t core < <(find "$ROOT/Sources/WXCore" -name '*.swift' | sort)
 
 for t in "${targets[@]}"; do
   case $t in
@@ -56,11 +56,24 @@ for t in "${targets[@]}"; do
     *) echo "fuzz/build.sh: unknown target '$t' (decoder, resolver)" >&2; exit 2 ;;
   esac
   echo "building fuzz-out/$t-fuzz"
-  "${NICE[@]}" "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -g \
-    -module-name "WX${t^}Fuzz" -package-name wx \
-    -module-cache-path "$OUT/module-cache" \
-    -I Sources/CGDBM -I "$OUT/modules/CCurl" \
-    "${core[@]}" "$src" "${extra[@]}" "$OUT/obj/wxhttp.o" \
-    -use-ld=lld -lgdbm -ldl \
-    -o "$OUT/$t-fuzz"
+  # swiftc leaves module files in its working directory: keep them in fuzz-out.
+  mkdir -p "$OUT/build-$t"
+  # Sources edited while swiftc runs make it fail ("was modified during the build"): retry.
+  for attempt in 1 2 3; do
+    if (cd "$OUT/build-$t" && "${NICE[@]}" "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -g \
+      -module-name "WX${t^}Fuzz" -package-name wx \
+      -module-cache-path "$OUT/module-cache" \
+      -I "$ROOT/Sources/CGDBM" -I "$OUT/modules/CCurl" \
+      "${core[@]}" "$ROOT/$src" "${extra[@]}" "$OUT/obj/wxhttp.o" \
+      -use-ld=lld -lgdbm -ldl \
+      -o "$OUT/$t-fuzz") 2> >(tee "$OUT/build-$t/stderr.log" >&2); then
+      break
+    fi
+    if [ $attempt = 3 ] || ! grep -q "was modified during the build" "$OUT/build-$t/stderr.log"; then
+      echo "fuzz/build.sh: building $t-fuzz failed" >&2
+      exit 1
+    fi
+    echo "sources changed during the build; retrying" >&2
+    sleep 2
+  done
 done

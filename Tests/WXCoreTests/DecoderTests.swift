@@ -32,6 +32,18 @@ import Testing
     #expect(cities.first?.name == "Oslo" && cities.first?.forecast.isEmpty == true)
   }
 
+  @Test func rejectsMoreForecastDaysThanTheStoreReadsBack() throws {
+    func body(_ days: Int) -> [UInt8] {
+      let day = #"{"date":"2026-11-23","temperature":1,"weather_description":"Sunny","humidity":1,"wind_speed":1}"#
+      let list = Array(repeating: day, count: days).joined(separator: ",")
+      return Array("[\(Self.good.replacingOccurrences(of: "\"forecast\":[]", with: "\"forecast\":[\(list)]"))]".utf8)
+    }
+    let ok = try FreeTestAPIDecoder.decode(body(366))
+    var r = ByteReader(ok[0].encoded())
+    #expect(try City(decoding: &r) == ok[0])
+    #expect(throws: PayloadError.self) { try FreeTestAPIDecoder.decode(body(367)) }
+  }
+
   @Test(arguments: [
     (#"[{"id":1}]"#, "record 1 (id 1): missing field \"city\""),
     (Self.good.replacingOccurrences(of: "\"temperature\":3", with: "\"temperature\":\"hot\""),

@@ -17,7 +17,7 @@ package struct City: Equatable, Sendable {
   package var humidity: Double
   /// Wind speed, km/h.
   package var windKmh: Double
-  /// Forecast days in date order (freetestapi sends two; 0…n are accepted).
+  /// Forecast days in date order (freetestapi sends two; 0…``ForecastDay/maxDays`` are accepted).
   package var forecast: [ForecastDay]
 
   package init(
@@ -42,6 +42,10 @@ package struct City: Equatable, Sendable {
 
 /// One forecast day. Units as in ``City``.
 package struct ForecastDay: Equatable, Sendable {
+  /// The most forecast days a city may have: the store reads back no more, so the decoder
+  /// accepts no more.
+  package static let maxDays = 366
+
   /// `YYYY-MM-DD`, as the provider sent it.
   package var date: String
   package var temperatureC: Double
@@ -107,7 +111,7 @@ extension City {
     description = try r.string()
     humidity = try r.double()
     windKmh = try r.double()
-    let n = try r.count(limit: 366)
+    let n = try r.count(limit: ForecastDay.maxDays)
     forecast = []
     forecast.reserveCapacity(n)
     for _ in 0..<n {

@@ -16,8 +16,8 @@
 ///
 /// Trie nodes (`t` + folded prefix bytes) are stored only for prefixes that match more than
 /// ``burstThreshold`` entries; each holds its two ranges, and the ranges of its children
-/// (one per next byte). A lookup fetches the node of the whole prefix, or walks up to the
-/// deepest stored ancestor (at most one fetch per byte of the prefix) and then reads the
+/// (one per next byte). A lookup fetches the node of the whole prefix, or walks down from the
+/// root to the deepest stored ancestor (one fetch per stored level) and then reads the
 /// child's small range (at most ``burstThreshold`` entries, one or two blocks) to narrow it.
 /// The page itself costs one block per 64 entries plus one city block per 16 cities:
 /// nothing is ever scanned and the index is never loaded whole.
@@ -262,16 +262,22 @@ package struct CityIndexReader {
     if let node = try node(q[...]) {
       return CityIndex.Match(names: node.names, words: node.words, duplicates: node.duplicates)
     }
-    // Walk up to the deepest stored ancestor; the child towards `q` is small.
-    var depth = q.count - 1
-    while depth >= 0 {
-      if let ancestor = try node(q[..<depth]) {
-        guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return .none }
-        return try narrow(q, names: child.names, words: child.words)
-      }
-      depth -= 1
+    // Walk down from the root to the deepest stored ancestor; the child towards `q` is small.
+    // A child has a node of its own exactly when it holds more than `burstThreshold` entries,
+    // so this costs one fetch per stored level: bounded by the trie's depth, not by the length
+    // of `q` (walking up from `q` cost one fetch per byte, quadratic over `resolve`'s retries).
+    guard var ancestor = try node(q[..<0]) else {
+      throw .damaged(path: db.path, detail: "search index root is missing")
     }
-    throw .damaged(path: db.path, detail: "search index root is missing")
+    var depth = 0
+    while true {
+      guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return .none }
+      guard depth + 1 < q.count, child.names.count + child.words.count > CityIndex.burstThreshold,
+        let next = try node(q[...depth])
+      else { return try narrow(q, names: child.names, words: child.words) }
+      ancestor = next
+      depth += 1
+    }
   }
 
   /// Filters small ranges down to the entries that start with `q`.

@@ -8,7 +8,7 @@ package struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible
 /// Turns a freetestapi `/weathers` response body into validated ``City`` values.
 ///
 /// Accepts what the live API really sends (ints or floats for numbers, unknown extra fields,
-/// forecasts of any length) and rejects what would poison the catalogue (wrong types,
+/// forecasts of 0…366 days) and rejects what would poison the catalogue (wrong types,
 /// missing fields, empty names, values outside physical ranges), naming the record.
 package enum FreeTestAPIDecoder {
   package static func decode(_ body: [UInt8]) throws(PayloadError) -> [City] {
@@ -50,6 +50,9 @@ package enum FreeTestAPIDecoder {
     switch item["forecast"] {
     case nil, .null?: break
     case .array(let list)?:
+      guard list.count <= ForecastDay.maxDays else {
+        throw PayloadError("\(label): field \"forecast\" has \(list.count) days, more than \(ForecastDay.maxDays)")
+      }
       for (k, day) in list.enumerated() {
         let dl = "\(label) forecast day \(k + 1)"
         guard case .object = day else { throw PayloadError("\(dl) is \(day.typeName), not an object") }

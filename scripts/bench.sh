@@ -251,7 +251,7 @@ def mib(kb):
 facts = {}
 with open(rows_path) as fh:
     for line in fh:
-        f = line.rstrip("\n").split("\t")
+        f = line.rstrip("\n").split("\t") + ["", "", ""]  # empty trailing fields (no match) still parse
         facts.setdefault(f[0], []).append(f[1:])
 
 for n in sizes:
@@ -264,7 +264,7 @@ for n in sizes:
         if f[0] == "fail":
             fails.append(f"`{f[1]}` exit {f[2]}")
         elif f[0] == "matches":
-            matches[f[1]] = (f[2], f[3])
+            matches[f[1]] = (f[2] or "0", f[3] or "0")
         else:
             info[f[0]] = f[1:]
     sync_s = sync["median"]

@@ -21,6 +21,7 @@ deps:
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product wx
+	$(SWIFT) build $(BUILD_FLAGS) --product wx-aqi-watch
 
 # Shows the catalogue offline from the bundled sample, in a throw-away state folder.
 run: build
@@ -42,8 +43,9 @@ stress: deps
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/wx $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
-	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/libexec/wx
 	install -s -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
+	install -s -m 0755 $(BIN)-aqi-watch $(DESTDIR)$(PREFIX)/libexec/wx/wx-aqi-watch
 	install -m 0644 Data/sample-weathers.json Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
 	install -m 0644 man/wx.1 $(DESTDIR)$(PREFIX)/share/man/man1/wx.1
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx
@@ -54,7 +56,7 @@ uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/wx $(DESTDIR)$(PREFIX)/share/man/man1/wx.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wx \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wx.fish
-	rm -rf $(DESTDIR)$(PREFIX)/share/wx
+	rm -rf $(DESTDIR)$(PREFIX)/share/wx $(DESTDIR)$(PREFIX)/libexec/wx
 
 sample:
 	python3 scripts/make-sample.py

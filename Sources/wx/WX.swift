@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import WXCore
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ struct WX: AsyncParsableCommand {
     version: "wx 1.0.0",
     subcommands: [
       List.self, Show.self, Search.self, Forecast.self, Top.self, Hottest.self, Sync.self, Unit.self,
-      Fav.self, Status.self, Doctor.self, Completion.self,
+      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self,
     ]
   )
 }
@@ -27,10 +28,15 @@ struct WX: AsyncParsableCommand {
 /// including every error and `--help`, goes through ArgumentParser.
 @main
 enum Main {
-  static func main() async {
+  /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
+  static func main() {
     if let status = FastPath.run(Array(CommandLine.arguments.dropFirst())) {
       exit(status)
     }
-    await WX.main()
+    Task {
+      await WX.main()
+      exit(0)
+    }
+    dispatchMain()
   }
 }

@@ -22,14 +22,14 @@ Python 3.11 standard library only.
 import argparse
 import json
 import math
-import os
 import re
-import signal
 import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
+
+from loopback import exit_on_signals_and_with_parent
 
 JSON_CT = "application/json; charset=utf-8"
 HUGE_SIZE = 300 * 1024 * 1024  # bytes claimed and streamed by the "huge" mode
@@ -406,24 +406,7 @@ def main():
     server.args = args
     server.state = State(records, mode, args)
 
-    def stop(signum, frame):
-        # Exit at once: joining handler threads (a client may hold a keep-alive
-        # connection open) could otherwise block shutdown indefinitely.
-        sys.stdout.flush()
-        os._exit(0)
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
-
-    if args.exit_with_parent:
-        parent = os.getppid()
-
-        def watch():
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os.kill(os.getpid(), signal.SIGTERM)
-
-        threading.Thread(target=watch, daemon=True).start()
+    exit_on_signals_and_with_parent(args.exit_with_parent)
 
     sys.stdout.write(f"PORT {server.server_address[1]}\n")
     sys.stdout.flush()

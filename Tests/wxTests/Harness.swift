@@ -117,25 +117,8 @@ final class FakeAPI: @unchecked Sendable {
   let port: Int
 
   init(data: String = sampleFile, mode: String = "paged", extra: [String] = []) throws {
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", repositoryRoot + "/Tests/Support/fakeapi.py", "--data", data, "--mode", mode,
-      "--port", "0", "--exit-with-parent"] + extra
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    var line = Data()
-    while true {
-      let byte = pipe.fileHandleForReading.readData(ofLength: 1)
-      if byte.isEmpty || byte == Data("\n".utf8) { break }
-      line.append(byte)
-    }
-    let text = String(decoding: line, as: UTF8.self)
-    guard text.hasPrefix("PORT "), let p = Int(text.dropFirst(5)) else {
-      process.terminate()
-      throw HarnessError("fake API did not start: \(text)")
-    }
-    port = p
+    port = try startLoopbackServer(
+      process, script: "fakeapi.py", ["--data", data, "--mode", mode, "--port", "0", "--exit-with-parent"] + extra)
   }
 
   deinit { stop() }
@@ -156,6 +139,29 @@ final class FakeAPI: @unchecked Sendable {
       environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
     return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }
+}
+
+/// Starts one of the loopback stand-ins in Tests/Support (`script`), which prints
+/// `PORT <n>` once it listens, and returns that port.
+func startLoopbackServer(_ process: Process, script: String, _ arguments: [String]) throws -> Int {
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["python3", repositoryRoot + "/Tests/Support/" + script] + arguments
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  var line = Data()
+  while true {
+    let byte = pipe.fileHandleForReading.readData(ofLength: 1)
+    if byte.isEmpty || byte == Data("\n".utf8) { break }
+    line.append(byte)
+  }
+  let text = String(decoding: line, as: UTF8.self)
+  guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5)) else {
+    process.terminate()
+    throw HarnessError("\(script) did not start: \(text)")
+  }
+  return port
 }
 
 struct HarnessError: Error, CustomStringConvertible {

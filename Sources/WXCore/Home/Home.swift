@@ -33,6 +33,10 @@ package struct Home: Sendable {
     FavouritesStore(path: favouritesPath, lockDirectory: directory, deadline: lockDeadline)
   }
 
+  package var aqi: AQIStore {
+    AQIStore(path: aqiPath, lockDirectory: directory, deadline: lockDeadline)
+  }
+
   /// Creates the state folder (0700) if needed.
   package func prepare() throws(StoreError) { try FileSystem.makeDirectory(directory) }
 

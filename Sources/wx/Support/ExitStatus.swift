@@ -47,6 +47,12 @@ enum ExitStatus: Int32 {
     case let e as FavouritesError: return (.noSuchCity, e.description)
     case let e as UsageError: return (.usage, e.message)
     case let e as ConfigError: return (.config, e.message)
+    case let e as AQIError:
+      switch e {
+      case .unreachable, .clientFailed: return (.unavailable, e.message)
+      case .noReadings: return (.noSuchCity, e.message)
+      case .clientMissing: return (.config, e.message)
+      }
     default: return (.ioError, "unexpected error: \(error)")
     }
   }

@@ -1,0 +1,290 @@
+/// The Indian National Air Quality Index categories that `wx aqi` shows with every reading.
+///
+/// The published bands are whole numbers (Good 0–50, Satisfactory 51–100, …); a value
+/// between two bands belongs to the lower one, so 50.23 and 50.99 are Good and 100.5 is
+/// Satisfactory. Values above 500 (up to the 1000 that feeds may send) are Severe.
+package enum AQICategory: Int, CaseIterable, Sendable {
+  case good, satisfactory, moderate, poor, veryPoor, severe
+
+  package init(aqi: Double) {
+    if aqi < 51 {
+      self = .good
+    } else if aqi < 101 {
+      self = .satisfactory
+    } else if aqi < 201 {
+      self = .moderate
+    } else if aqi < 301 {
+      self = .poor
+    } else if aqi < 401 {
+      self = .veryPoor
+    } else {
+      self = .severe
+    }
+  }
+
+  package var name: String {
+    switch self {
+    case .good: "Good"
+    case .satisfactory: "Satisfactory"
+    case .moderate: "Moderate"
+    case .poor: "Poor"
+    case .veryPoor: "Very Poor"
+    case .severe: "Severe"
+    }
+  }
+
+  /// The published band, as printed in the man page.
+  package var band: ClosedRange<Int> {
+    switch self {
+    case .good: 0...50
+    case .satisfactory: 51...100
+    case .moderate: 101...200
+    case .poor: 201...300
+    case .veryPoor: 301...400
+    case .severe: 401...500
+    }
+  }
+}
+
+/// One city's value from one feed frame.
+package struct AQIReading: Equatable, Sendable {
+  package var city: String
+  package var aqi: Double
+
+  package init(city: String, aqi: Double) {
+    self.city = city
+    self.aqi = aqi
+  }
+
+  package var category: AQICategory { AQICategory(aqi: aqi) }
+}
+
+/// A stored reading: when it arrived (seconds since the epoch) and its value.
+package struct AQISample: Equatable, Sendable {
+  package var time: Int64
+  package var aqi: Double
+
+  package init(time: Int64, aqi: Double) {
+    self.time = time
+    self.aqi = aqi
+  }
+
+  package var category: AQICategory { AQICategory(aqi: aqi) }
+}
+
+/// A city's recorded readings, oldest first (at most ``AQIStore/capacity``).
+package struct AQIHistory: Equatable, Sendable {
+  package var city: String
+  package var samples: [AQISample]
+
+  package init(city: String, samples: [AQISample]) {
+    self.city = city
+    self.samples = samples
+  }
+
+  package var latest: AQISample? { samples.last }
+
+  func encoded() -> [UInt8] {
+    var w = ByteWriter(capacity: 16 + city.utf8.count + samples.count * 14)
+    w.string(city)
+    w.varint(UInt64(samples.count))
+    for s in samples {
+      w.int(Int(s.time))
+      w.double(s.aqi)
+    }
+    return w.bytes
+  }
+
+  init(decoding bytes: [UInt8]) throws(MalformedValue) {
+    var r = ByteReader(bytes)
+    city = try r.string()
+    let n = try r.count(limit: AQIStore.capacity)
+    samples = []
+    samples.reserveCapacity(n)
+    for _ in 0..<n {
+      let time = Int64(try r.int())
+      let aqi = try r.double()
+      guard AQIFrame.accepted.contains(aqi) else { throw MalformedValue() }
+      samples.append(AQISample(time: time, aqi: aqi))
+    }
+    guard r.isAtEnd, !city.isEmpty else { throw MalformedValue() }
+  }
+}
+
+/// Decodes the text frames of a live air-quality feed.
+///
+/// A frame is a JSON array of objects with a `city` string and an `aqi` number; other
+/// members are ignored, and any subset of cities may appear. Each entry that is not such an
+/// object, or whose AQI is negative or above 1000, is skipped and counted; a frame that is
+/// not JSON, or not an array, counts as one bad entry and yields nothing.
+package enum AQIFrame {
+  /// AQI values wx accepts; anything else is a bad reading.
+  package static let accepted: ClosedRange<Double> = 0...1000
+  /// Longest city name accepted, in bytes of UTF-8.
+  package static let maxCityBytes = 200
+
+  package struct Decoded: Equatable, Sendable {
+    /// The good readings in frame order; a city named twice keeps its last value.
+    package var readings: [AQIReading] = []
+    /// How many entries (or whole frames) were skipped.
+    package var bad = 0
+    /// Why the first skipped entry was skipped, for a warning.
+    package var problem: String?
+
+    package init(readings: [AQIReading] = [], bad: Int = 0, problem: String? = nil) {
+      self.readings = readings
+      self.bad = bad
+      self.problem = problem
+    }
+
+    mutating func skip(_ why: String) {
+      bad += 1
+      if problem == nil { problem = why }
+    }
+  }
+
+  package static func decode(_ text: String) -> Decoded {
+    decode(Array(text.utf8))
+  }
+
+  package static func decode(_ bytes: [UInt8]) -> Decoded {
+    var out = Decoded()
+    let json: JSON
+    do throws(JSONError) {
+      json = try JSON.parse(bytes)
+    } catch {
+      out.skip("not JSON (\(error))")
+      return out
+    }
+    guard case .array(let items) = json else {
+      out.skip("expected an array of readings, found \(json.typeName)")
+      return out
+    }
+    var byKey: [[UInt8]: Int] = [:]
+    for (index, item) in items.enumerated() {
+      guard case .object = item else {
+        out.skip("entry \(index + 1) is \(item.typeName), not an object")
+        continue
+      }
+      guard case .string(let rawCity)? = item["city"] else {
+        out.skip("entry \(index + 1) has no \"city\" string")
+        continue
+      }
+      let city = Self.tidy(rawCity)
+      let key = Fold.key(city)
+      guard !key.isEmpty, city.utf8.count <= maxCityBytes else {
+        out.skip("entry \(index + 1) has an unusable city name")
+        continue
+      }
+      guard case .number(let aqi, _)? = item["aqi"] else {
+        let found = item["aqi"].map(\.typeName) ?? "nothing"
+        out.skip("\(city): \"aqi\" is \(found), not a number")
+        continue
+      }
+      guard accepted.contains(aqi) else {
+        out.skip("\(city): AQI \(JSONWriter.number(aqi)) is out of range (0–1000)")
+        continue
+      }
+      let reading = AQIReading(city: city, aqi: aqi)
+      if let k = byKey[key] {
+        out.readings[k] = reading
+      } else {
+        byKey[key] = out.readings.count
+        out.readings.append(reading)
+      }
+    }
+    return out
+  }
+
+  /// Trims surrounding whitespace and collapses runs of whitespace and control characters.
+  static func tidy(_ s: String) -> String {
+    var out = ""
+    var space = false
+    for u in s.unicodeScalars {
+      if u.properties.isWhitespace || u.value < 0x20 || u.value == 0x7F {
+        space = !out.isEmpty
+        continue
+      }
+      if space { out += " " }
+      space = false
+      out.unicodeScalars.append(u)
+    }
+    return out
+  }
+}
+
+/// `aqi.gdbm`: folded city name → display name and the last 20 readings, oldest first.
+///
+/// Each frame is recorded in one locked read-modify-write of the whole (small) store, so a
+/// reader (`wx aqi list`) never waits and never sees half a frame.
+package struct AQIStore: Sendable {
+  /// Readings kept per city; older ones are dropped.
+  package static let capacity = 20
+
+  package let store: SmallStore
+  package let lockDirectory: String
+  package let deadline: Double
+
+  package init(path: String, lockDirectory: String, deadline: Double) {
+    store = SmallStore(path: path, kind: .aqi)
+    self.lockDirectory = lockDirectory
+    self.deadline = deadline
+  }
+
+  /// Every city's history, by folded name.
+  package func histories() throws(StoreError) -> [AQIHistory] {
+    try Self.decode(try store.read(), path: store.path).values.sorted {
+      let a = Fold.key($0.city), b = Fold.key($1.city)
+      return a != b ? a.lexicographicallyPrecedes(b) : $0.city < $1.city
+    }
+  }
+
+  /// One city's history (case- and accent-insensitive), or nil.
+  package func history(_ city: String) throws(StoreError) -> AQIHistory? {
+    let key = Fold.key(city)
+    guard !key.isEmpty else { return nil }
+    guard let payload = try store.read()[key] else { return nil }
+    do throws(MalformedValue) {
+      return try AQIHistory(decoding: payload)
+    } catch {
+      throw .damaged(path: store.path, detail: "an air-quality record is unreadable")
+    }
+  }
+
+  /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.
+  package func record(_ readings: [AQIReading], at time: Int64) throws {
+    guard !readings.isEmpty else { return }
+    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+      for reading in readings {
+        let key = Fold.key(reading.city)
+        guard !key.isEmpty else { continue }
+        var history = AQIHistory(city: reading.city, samples: [])
+        if let payload = map[key] {
+          do throws(MalformedValue) {
+            history.samples = try AQIHistory(decoding: payload).samples
+          } catch {
+            throw StoreError.damaged(path: store.path, detail: "an air-quality record is unreadable")
+          }
+        }
+        history.city = reading.city  // the feed's latest spelling
+        history.samples.append(AQISample(time: time, aqi: reading.aqi))
+        if history.samples.count > Self.capacity {
+          history.samples.removeFirst(history.samples.count - Self.capacity)
+        }
+        map[key] = history.encoded()
+      }
+    }
+  }
+
+  static func decode(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [[UInt8]: AQIHistory] {
+    var out: [[UInt8]: AQIHistory] = [:]
+    for (key, payload) in map {
+      do throws(MalformedValue) {
+        out[key] = try AQIHistory(decoding: payload)
+      } catch {
+        throw .damaged(path: path, detail: "an air-quality record is unreadable")
+      }
+    }
+    return out
+  }
+}

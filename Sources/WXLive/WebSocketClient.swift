@@ -1,0 +1,293 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+import NIOWebSocket
+import WXCore
+
+/// A complete message from the server: a text message's UTF-8 bytes (fragments joined),
+/// or the size of a binary one.
+package enum WebSocketMessage: Equatable, Sendable {
+  case text([UInt8])
+  case binary(Int)
+}
+
+/// How a connection ended.
+package enum WebSocketEnd: Equatable, Sendable, CustomStringConvertible {
+  /// The server sent a close frame (code, reason); it was answered.
+  case closed(code: Int?, reason: String)
+  /// The connection ended without a close frame.
+  case dropped
+
+  package var description: String {
+    switch self {
+    case .closed(let code, let reason):
+      var s = "closed by the server"
+      if let code { s += ", code \(code)" }
+      if !reason.isEmpty { s += ": " + reason }
+      return s
+    case .dropped:
+      return "the connection dropped"
+    }
+  }
+}
+
+/// Why a connection could not be opened.
+package enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// TCP (or DNS) failed: refused, unreachable, unknown host…
+  case unreachable(String)
+  /// TCP or TLS connected but the handshake did not finish in time.
+  case timedOut(Double)
+  /// The server answered the HTTP request without switching to WebSocket.
+  case notUpgraded
+  /// TLS failed (certificate, protocol).
+  case tls(String)
+  /// The connection failed some other way.
+  case failed(String)
+
+  package var description: String {
+    switch self {
+    case .unreachable(let why): return why
+    case .timedOut(let s): return "no WebSocket handshake within \(Self.seconds(s))"
+    case .notUpgraded: return "the server did not accept the WebSocket upgrade"
+    case .tls(let why): return "TLS failed: \(why)"
+    case .failed(let why): return why
+    }
+  }
+
+  /// The gist of a TLS failure, without BoringSSL's source paths.
+  static func tlsReason(_ error: any Error) -> String {
+    if let e = error as? NIOSSLExtraError, e == .failedToValidateHostname {
+      return "the server's certificate is not for this host"
+    }
+    let text = "\(error)"
+    if text.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate could not be verified" }
+    if text.contains("WRONG_VERSION_NUMBER") || text.contains("PACKET_LENGTH_TOO_LONG") {
+      return "the server does not speak TLS"
+    }
+    if case NIOSSLError.uncleanShutdown? = error as? NIOSSLError {
+      return "the connection closed during the TLS handshake"
+    }
+    return "the TLS handshake failed"
+  }
+
+  static func seconds(_ s: Double) -> String {
+    s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+  }
+
+  /// A one-line description of whatever NIO threw.
+  package static func describe(_ error: any Error, url: WebSocketURL) -> String {
+    switch error {
+    case let e as WebSocketError:
+      return e.description
+    case let e as NIOConnectionError:
+      if e.dnsAError != nil || e.dnsAAAAError != nil {
+        return "cannot resolve \(url.host)"
+      }
+      if let first = e.connectionErrors.first {
+        return "cannot connect to \(url.hostHeader): " + describe(first.error, url: url)
+      }
+      return "cannot connect to \(url.hostHeader)"
+    case let e as IOError:
+      return String(cString: strerror(e.errnoCode)).lowercased()
+    case let e as ChannelError:
+      switch e {
+      case .connectTimeout: return "timed out connecting to \(url.hostHeader)"
+      case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return "the connection dropped"
+      default: return "connection error: \(e)"
+      }
+    case NIOSSLError.uncleanShutdown:
+      return "the connection dropped"
+    case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+      return "TLS failed: " + tlsReason(error)
+    case let e as NIOWebSocketFrameAggregator.Error:
+      return "bad WebSocket message: \(e)"
+    case let e as NIOWebSocketError:
+      return "WebSocket protocol error: \(e)"
+    default:
+      return "\(error)"
+    }
+  }
+}
+
+/// A WebSocket client (RFC 6455) for `ws://` and `wss://` feeds, on SwiftNIO.
+///
+/// `connect()` opens TCP (and TLS for `wss://`, verified against the system's trust roots),
+/// sends the HTTP/1.1 upgrade and checks `Sec-WebSocket-Accept`. The connection then
+/// delivers complete messages (fragmented ones are reassembled), answers pings with pongs,
+/// and answers a close frame with a close frame.
+package struct WebSocketClient: Sendable {
+  package let url: WebSocketURL
+  /// Seconds allowed for TCP connect plus TLS and the upgrade handshake.
+  package let timeout: Double
+  /// Largest single frame and largest reassembled message accepted.
+  package let maxFrameBytes: Int
+  package let maxMessageBytes: Int
+  let tls: NIOSSLContext?
+  let group: any EventLoopGroup
+
+  package init(url: WebSocketURL, timeout: Double = 30, maxFrameBytes: Int = 1 << 20, maxMessageBytes: Int = 4 << 20)
+    throws
+  {
+    self.url = url
+    self.timeout = max(0.001, timeout)
+    self.maxFrameBytes = maxFrameBytes
+    self.maxMessageBytes = maxMessageBytes
+    if url.secure {
+      do {
+        tls = try NIOSSLContext(configuration: .makeClientConfiguration())
+      } catch {
+        throw WebSocketError.tls("cannot set up TLS: \(error)")
+      }
+    } else {
+      tls = nil
+    }
+    group = MultiThreadedEventLoopGroup.singleton
+  }
+
+  enum Upgrade: Sendable {
+    case websocket(NIOAsyncChannel<WebSocketFrame, WebSocketFrame>)
+    case notUpgraded
+  }
+
+  /// Opens a connection and completes the WebSocket handshake.
+  package func connect() async throws -> WebSocketConnection {
+    let url = self.url
+    let tls = self.tls
+    let timeout = TimeAmount.nanoseconds(Int64(min(timeout, 3600) * 1e9))
+    let maxFrame = maxFrameBytes
+    let maxMessage = maxMessageBytes
+    let sni = Self.isAddress(url.host) ? nil : url.host
+    let upgrade: EventLoopFuture<Upgrade>
+    let started = NIODeadline.now()
+    do {
+      upgrade = try await ClientBootstrap(group: group)
+        .connectTimeout(timeout)
+        .connect(host: url.host, port: url.port) { channel in
+          channel.eventLoop.makeCompletedFuture {
+            if let tls {
+              try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: sni))
+            }
+            let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
+              maxFrameSize: maxFrame,
+              upgradePipelineHandler: { channel, _ in
+                channel.eventLoop.makeCompletedFuture {
+                  try channel.pipeline.syncOperations.addHandler(
+                    NIOWebSocketFrameAggregator(
+                      minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
+                      maxAccumulatedFrameSize: maxMessage))
+                  return Upgrade.websocket(
+                    try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                }
+              })
+            var headers = HTTPHeaders()
+            headers.add(name: "Host", value: url.hostHeader)
+            headers.add(name: "User-Agent", value: "wx/1.0")
+            headers.add(name: "Content-Length", value: "0")
+            let head = HTTPRequestHead(version: .http1_1, method: .GET, uri: url.target, headers: headers)
+            let configuration = NIOTypedHTTPClientUpgradeConfiguration<Upgrade>(
+              upgradeRequestHead: head, upgraders: [upgrader],
+              notUpgradingCompletionHandler: { channel in
+                channel.close(promise: nil)
+                return channel.eventLoop.makeCompletedFuture { Upgrade.notUpgraded }
+              })
+            // Frames the server sends right behind its 101 response arrive in the same read
+            // as the response: the HTTP decoder must hand those bytes on, not drop them.
+            var pipeline = NIOUpgradableHTTPClientPipelineConfiguration(upgradeConfiguration: configuration)
+            pipeline.leftOverBytesStrategy = .forwardBytes
+            let result = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(
+              configuration: pipeline)
+            // The whole handshake (TLS included) gets the same deadline as the TCP connect.
+            let deadline = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+            result.whenComplete { outcome in
+              deadline.cancel()
+              if case .failure = outcome { channel.close(promise: nil) }  // no socket left behind
+            }
+            return result
+          }
+        }
+    } catch {
+      throw WebSocketError.unreachable(WebSocketError.describe(error, url: url))
+    }
+    do {
+      switch try await upgrade.get() {
+      case .websocket(let channel):
+        return WebSocketConnection(channel: channel)
+      case .notUpgraded:
+        throw WebSocketError.notUpgraded
+      }
+    } catch let e as WebSocketError {
+      throw e
+    } catch {
+      // The deadline closed the channel (it was set once the channel existed, after `started`).
+      if NIODeadline.now() - started >= timeout { throw WebSocketError.timedOut(self.timeout) }
+      if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
+        throw WebSocketError.tls(WebSocketError.tlsReason(error))
+      }
+      if case ChannelError.inappropriateOperationForState = error {
+        throw WebSocketError.failed("the connection closed during the WebSocket handshake")
+      }
+      throw WebSocketError.failed(WebSocketError.describe(error, url: url))
+    }
+  }
+
+  static func isAddress(_ host: String) -> Bool {
+    if host.contains(":") { return true }
+    var addr = in_addr()
+    return inet_pton(AF_INET, host, &addr) == 1
+  }
+}
+
+/// An open WebSocket connection.
+package struct WebSocketConnection: Sendable {
+  let channel: NIOAsyncChannel<WebSocketFrame, WebSocketFrame>
+
+  /// Calls `onMessage` for each complete message until the connection ends; answers pings
+  /// and close frames. Returns how it ended; throws on network or protocol errors. When the
+  /// calling task is cancelled it sends a close frame (1001, going away) and returns
+  /// ``WebSocketEnd/dropped``. The connection is closed when this returns, whichever way.
+  package func run(_ onMessage: (WebSocketMessage) async throws -> Void) async throws -> WebSocketEnd {
+    try await channel.executeThenClose { inbound, outbound in
+      do {
+        for try await frame in inbound {
+          switch frame.opcode {
+          case .text:
+            let data = frame.unmaskedData
+            try await onMessage(.text(Array(data.readableBytesView)))
+          case .binary:
+            try await onMessage(.binary(frame.length))
+          case .ping:
+            let pong = WebSocketFrame(fin: true, opcode: .pong, maskKey: .random(), data: frame.unmaskedData)
+            try await outbound.write(pong)
+          case .connectionClose:
+            var data = frame.unmaskedData
+            let code = data.readInteger(as: UInt16.self)
+            let reason = data.readString(length: data.readableBytes) ?? ""
+            var reply = ByteBuffer()
+            if let code { reply.writeInteger(code) }
+            try? await outbound.write(Self.close(reply))
+            return WebSocketEnd.closed(code: code.map(Int.init), reason: reason)
+          default:
+            break  // pongs and reserved opcodes
+          }
+        }
+      } catch {
+        if !Task.isCancelled { throw error }
+      }
+      if Task.isCancelled {
+        // The async writer refuses a cancelled task; the channel itself still takes the frame.
+        var goingAway = ByteBuffer()
+        goingAway.writeInteger(UInt16(1001))
+        try? await channel.channel.writeAndFlush(Self.close(goingAway)).get()
+      }
+      return WebSocketEnd.dropped
+    }
+  }
+
+  static func close(_ payload: ByteBuffer) -> WebSocketFrame {
+    WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
+  }
+}

@@ -1,0 +1,31 @@
+"""What the loopback stand-ins (fakeapi.py, wsserver.py) share: how they stop."""
+
+import os
+import signal
+import sys
+import threading
+import time
+
+
+def exit_on_signals_and_with_parent(with_parent):
+    """Exit at once on SIGTERM/SIGINT and, if `with_parent`, when the parent process goes.
+
+    Exiting at once matters: joining handler threads (a client may hold a connection open)
+    could otherwise block shutdown indefinitely.
+    """
+
+    def stop(*_):
+        sys.stdout.flush()
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    if with_parent:
+        parent = os.getppid()
+
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            stop()
+
+        threading.Thread(target=watch, daemon=True).start()

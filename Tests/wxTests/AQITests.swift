@@ -1,0 +1,383 @@
+import Foundation
+import Testing
+
+/// The scripted loopback WebSocket server (Tests/Support/wsserver.py).
+final class WSServer: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+  let dir: String
+  let logFile: String
+
+  /// `sections`: one script per connection, in order (see wsserver.py).
+  init(_ sections: [String]) throws {
+    dir = NSTemporaryDirectory() + "wx-ws-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    logFile = dir + "/server.log"
+    let script = dir + "/script.txt"
+    try sections.joined(separator: "\n---\n").write(toFile: script, atomically: true, encoding: .utf8)
+    port = try startLoopbackServer(
+      process, script: "wsserver.py", ["--script", script, "--log", logFile, "--port", "0", "--exit-with-parent"])
+  }
+
+  deinit {
+    stop()
+    try? FileManager.default.removeItem(atPath: dir)
+  }
+
+  var url: String { "ws://127.0.0.1:\(port)/aqi" }
+
+  func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  /// The server's event log ("connect 1 /aqi", "pong 1 hello", "close 2 1000", …).
+  var log: [String] {
+    ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+  }
+}
+
+/// A frame of readings as the feed sends it.
+func aqiFrame(_ readings: [(String, Double)]) -> String {
+  "send [" + readings.map { #"{"city":"\#($0.0)","aqi":\#($0.1)}"# }.joined(separator: ",") + "]"
+}
+
+/// `wx aqi watch` against the loopback feed: reconnects fast, exits after `count` frames.
+func watch(_ home: TempHome, _ server: WSServer, count: Int, extra: [String] = [], env: [String: String] = [:]) throws -> Run {
+  var e = ["WX_AQI_BACKOFF_MS": "20"]
+  for (k, v) in env { e[k] = v }
+  return try home.run(["aqi", "watch", server.url, "--count", String(count)] + extra, env: e, timeout: 60)
+}
+
+/// The ISO 8601 times of `wx aqi show --json`, as seconds.
+func seconds(_ iso: String) -> Int64 {
+  let f = ISO8601DateFormatter()
+  return Int64(f.date(from: iso)!.timeIntervalSince1970)
+}
+
+@Suite struct AQIWatchTests {
+  @Test func onceStoresTheFirstFrameAndPrintsOneLinePerReading() throws {
+    let first = aqiFrame([("Mumbai", 179.64), ("Delhi", 302.2)]) + "\n" + aqiFrame([("Pune", 1)])
+    let server = try WSServer([first, first])
+    let home = TempHome()
+    let r = try home.wx("aqi", "watch", server.url, "--once")
+    #expect(r.status == 0, "\(r)")
+    let lines = r.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 2, "\(r)")
+    #expect(lines[0].hasSuffix("Z Mumbai 179.64 Moderate") && lines[1].hasSuffix("Z Delhi 302.20 Very Poor"), "\(r)")
+    #expect(lines[0].range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ "#, options: .regularExpression) != nil)
+    #expect(r.stderr.contains("wx: connected to \(server.url)"))
+    let items = try #require(try home.wx("aqi", "list", "--json").json()["items"] as? [[String: Any]])
+    #expect(items.map { $0["city"] as? String } == ["Delhi", "Mumbai"])
+    #expect(items.map { $0["aqi"] as? Double } == [302.2, 179.64])
+    #expect(items.map { $0["category"] as? String } == ["Very Poor", "Moderate"])
+    #expect(items.allSatisfy { ($0["time"] as? String)?.hasSuffix("Z") == true })
+    #expect(FileManager.default.fileExists(atPath: home.path + "/aqi.gdbm"))
+    // The URL may come from WX_AQI_URL.
+    let viaEnv = try home.wx("aqi", "watch", "--once", env: ["WX_AQI_URL": server.url])
+    #expect(viaEnv.status == 0 && viaEnv.stdout.contains("Mumbai 179.64"), "\(viaEnv)")
+  }
+
+  @Test func historyIsCappedAtTwentyPerCity() throws {
+    var frames: [String] = []
+    for i in 1...25 {
+      var readings = [("Delhi", Double(200 + i) + 0.25)]
+      if i % 2 == 0 { readings.append(("Mumbai", Double(i))) }
+      frames.append(aqiFrame(readings))
+    }
+    let server = try WSServer([frames.joined(separator: "\n")])
+    let home = TempHome()
+    let r = try watch(home, server, count: 25)
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stdout.split(separator: "\n").count == 25 + 12)
+    let delhi = try home.wx("aqi", "show", "Delhi", "--json").json()
+    let readings = try #require(delhi["readings"] as? [[String: Any]])
+    #expect(readings.count == 20)
+    #expect(readings.map { $0["aqi"] as? Double } == (6...25).map { Double(200 + $0) + 0.25 })
+    #expect(delhi["min"] as? Double == 206.25 && delhi["max"] as? Double == 225.25)
+    #expect((delhi["latest"] as? [String: Any])?["aqi"] as? Double == 225.25)
+    let mumbai = try #require(try home.wx("aqi", "show", "mumbai", "--json").json()["readings"] as? [[String: Any]])
+    #expect(mumbai.count == 12)
+    let times = readings.compactMap { $0["time"] as? String }.map(seconds)
+    #expect(times == times.sorted())
+  }
+
+  @Test func droppedAndClosedConnectionsReconnectAndLaterFramesAreStored() throws {
+    let server = try WSServer([
+      aqiFrame([("Delhi", 301)]) + "\nping hello\n" + aqiFrame([("Delhi", 302)]) + "\nsleep 100\ndrop",
+      "reject 503",
+      aqiFrame([("Delhi", 303)]) + "\nclose 1001",
+      "fragments 5 " + aqiFrame([("Delhi", 304), ("Agra", 88.5)]).dropFirst(5) + "\nhold",
+    ])
+    let home = TempHome()
+    let r = try watch(home, server, count: 4)
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stderr.contains("wx: connection lost (the connection dropped); reconnecting in 20 ms"), "\(r)")
+    // Two failures in a row: the delay doubles; a connection that delivers resets it.
+    #expect(r.stderr.contains("wx: the server did not accept the WebSocket upgrade; reconnecting in 40 ms (2 failures in a row)"), "\(r)")
+    #expect(r.stderr.contains("wx: connection lost (closed by the server, code 1001); reconnecting in 20 ms"), "\(r)")
+    #expect(r.stderr.components(separatedBy: "wx: reconnected to \(server.url)").count - 1 == 2, "\(r)")
+    let values = try #require(try home.wx("aqi", "show", "Delhi", "--json").json()["readings"] as? [[String: Any]])
+    #expect(values.map { $0["aqi"] as? Double } == [301, 302, 303, 304])
+    #expect(try home.wx("aqi", "show", "agra", "--json").json()["latest"] as? [String: Any] != nil)
+    let log = server.log
+    #expect(log.contains("pong 1 hello"), "\(log)")
+    #expect(log.contains("close 3 1001"), "the client answers a close frame: \(log)")
+    #expect(log.filter { $0.hasPrefix("connect ") } == (1...4).map { "connect \($0) /aqi" })
+    #expect(!log.contains { $0.hasPrefix("error") }, "client frames must be masked: \(log)")
+  }
+
+  @Test func badFramesAreCountedSkippedAndNeverStored() throws {
+    let server = try WSServer([
+      [
+        aqiFrame([("Delhi", 150)]),
+        "send not json",
+        #"send {"city":"Delhi","aqi":3}"#,
+        #"send [{"city":"Delhi","aqi":-3}]"#,
+        #"send [{"city":"Delhi","aqi":1000.5}]"#,
+        #"send [{"city":5,"aqi":3},{"city":"Goa","aqi":"high"}]"#,
+        "binary [{\"city\":\"Delhi\",\"aqi\":9}]",
+        #"send [{"city":"Delhi","aqi":99999},{"city":"Pune","aqi":50.23,"pm10":3}]"#,
+        aqiFrame([("Delhi", 160)]),
+      ].joined(separator: "\n")
+    ])
+    let home = TempHome()
+    let r = try watch(home, server, count: 3)
+    #expect(r.status == 0, "\(r)")
+    let warnings = r.stderr.split(separator: "\n").filter { $0.hasPrefix("wx: skipped") }
+    #expect(warnings.count == 8, "\(r)")
+    #expect(r.stderr.contains("wx: skipped a bad frame: not JSON"))
+    #expect(r.stderr.contains("wx: skipped a bad frame: expected an array of readings, found an object"))
+    #expect(r.stderr.contains("wx: skipped a bad frame: Delhi: AQI -3 is out of range (0–1000)"))
+    #expect(r.stderr.contains("wx: skipped a bad frame: Delhi: AQI 1000.5 is out of range (0–1000)"))
+    #expect(r.stderr.contains("wx: skipped 2 bad readings of a frame:"))
+    #expect(r.stderr.contains("wx: skipped a bad frame: a binary frame (26 bytes), not text"))
+    #expect(r.stderr.contains("wx: skipped 1 bad reading of a frame: Delhi: AQI 99999 is out of range"))
+    #expect(r.stderr.contains("wx: skipped 8 bad readings in all"), "\(r)")
+    let delhi = try #require(try home.wx("aqi", "show", "Delhi", "--json").json()["readings"] as? [[String: Any]])
+    #expect(delhi.map { $0["aqi"] as? Double } == [150, 160])
+    let items = try #require(try home.wx("aqi", "list", "--json").json()["items"] as? [[String: Any]])
+    #expect(items.map { $0["city"] as? String } == ["Delhi", "Pune"])
+    #expect(items.last?["category"] as? String == "Good")
+  }
+
+  @Test func listAndShowWorkOfflineAfterTheServerIsGone() throws {
+    let server = try WSServer([aqiFrame([("Mumbai", 179.64), ("Delhi", 302.2), ("Pune", 100.5)])])
+    let home = TempHome()
+    #expect(try watch(home, server, count: 1).status == 0)
+    server.stop()
+    let list = try home.wx("aqi", "list")
+    #expect(list.status == 0, "\(list)")
+    let lines = list.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.first == "Air quality")
+    #expect(lines[1].hasPrefix("City") && lines[1].contains("AQI") && lines[1].contains("Category"))
+    #expect(lines[2].hasPrefix("Delhi ") && lines[2].contains("302.20  Very Poor"), "\(list)")
+    #expect(lines[3].hasPrefix("Mumbai") && lines[3].contains("179.64  Moderate"))
+    #expect(lines[4].hasPrefix("Pune") && lines[4].contains("100.50  Satisfactory"))
+    #expect(lines.last == "3 cities · last 20 readings kept per city")
+    #expect(try home.wx("aqi").stdout == list.stdout, "`wx aqi` is `wx aqi list`")
+    // Nothing on stdout is coloured when it is not a terminal; --color always colours.
+    #expect(!list.stdout.contains("\u{1B}["))
+    #expect(try home.wx("aqi", "list", "--color", "always").stdout.contains("\u{1B}[31mVery Poor\u{1B}[0m"))
+    #expect(try home.wx("aqi", "show", "pune").status == 0)
+  }
+
+  @Test func errorsHaveTheDocumentedExitCodes() throws {
+    let home = TempHome()
+    let badScheme = try home.wx("aqi", "watch", "http://127.0.0.1/feed", "--once")
+    #expect(badScheme.status == 78 && badScheme.stderr.contains("does not start with ws:// or wss://"), "\(badScheme)")
+    let noURL = try home.wx("aqi", "watch", "--once", env: ["WX_AQI_URL": ""])
+    #expect(noURL.status == 78 && noURL.stderr.contains("WX_AQI_URL"), "\(noURL)")
+    #expect(try home.wx("aqi", "watch", "--once", env: ["WX_AQI_URL": "ws://"]).status == 78)
+    #expect(try home.wx("aqi", "watch", "ws://127.0.0.1:1/", env: ["WX_AQI_BACKOFF_MS": "fast"]).status == 78)
+    // A port nothing listens on: connection refused.
+    let refused = try home.wx("aqi", "watch", "ws://127.0.0.1:9/feed", "--once")
+    #expect(refused.status == 69 && refused.stderr.contains("connection refused"), "\(refused)")
+    let notWS = try WSServer(["reject 404"])
+    #expect(try home.wx("aqi", "watch", notWS.url, "--count", "2").status == 69)
+    #expect(try home.wx("aqi", "watch", "ws://x/", "--count", "0").status == 64)
+    #expect(try home.wx("aqi", "watch", "ws://x/", "--once", "--count", "2").status == 64)
+    let unknown = try home.wx("aqi", "show", "Atlantis")
+    #expect(unknown.status == 66 && unknown.stderr.contains("no air-quality readings for Atlantis"), "\(unknown)")
+    let empty = try home.wx("aqi", "list")
+    #expect(empty.status == 0 && empty.stdout.contains("No air-quality readings yet"))
+    #expect(try home.wx("aqi", "list", "--json").stdout == "{\"items\":[]}\n")
+    #expect(!FileManager.default.fileExists(atPath: home.path + "/aqi.gdbm"))
+  }
+
+  @Test func ctrlCExitsCleanlyWithStatusZero() throws {
+    let server = try WSServer([aqiFrame([("Delhi", 302.2)]) + "\nhold"])
+    let home = TempHome()
+    let out = home.path + "/out.txt", err = home.path + "/err.txt"
+    _ = FileManager.default.createFile(atPath: out, contents: nil)
+    _ = FileManager.default.createFile(atPath: err, contents: nil)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: wxBinary)
+    p.arguments = ["aqi", "watch", server.url]
+    p.environment = ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin"]
+    p.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+    p.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: err))
+    try p.run()
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline, (try? String(contentsOfFile: out, encoding: .utf8))?.contains("Delhi") != true { usleep(20_000) }
+    try #require(p.isRunning, "wx stopped by itself")
+    kill(p.processIdentifier, SIGINT)
+    let stop = Date().addingTimeInterval(10)
+    while p.isRunning && Date() < stop { usleep(10_000) }
+    if p.isRunning { p.terminate() }
+    p.waitUntilExit()
+    #expect(p.terminationReason == .exit && p.terminationStatus == 0)
+    let text = try String(contentsOfFile: out, encoding: .utf8)
+    #expect(text.hasSuffix("Delhi 302.20 Very Poor\n"), "\(text)")
+    #expect(try home.wx("aqi", "show", "delhi", "--json").json()["min"] as? Double == 302.2)
+    // The client said goodbye with a close frame.
+    let end = Date().addingTimeInterval(5)
+    while Date() < end, !server.log.contains(where: { $0.hasPrefix("close 1") }) { usleep(20_000) }
+    #expect(server.log.contains("close 1 1001"), "\(server.log)")
+  }
+
+  @Test func theFeedClientStopsWhenWxIsKilled() throws {
+    let server = try WSServer([aqiFrame([("Delhi", 302.2)]) + "\nhold"])
+    let home = TempHome()
+    let child = try RawChild(
+      wxBinary, ["aqi", "watch", server.url],
+      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin"])
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline, !FileManager.default.fileExists(atPath: home.path + "/aqi.gdbm") { usleep(20_000) }
+    kill(child.pid, SIGKILL)
+    child.wait()
+    // wx-aqi-watch notices that its parent is gone and closes the connection properly.
+    let end = Date().addingTimeInterval(10)
+    while Date() < end, !server.log.contains("end 1") { usleep(20_000) }
+    #expect(server.log.contains("close 1 1001"), "\(server.log)")
+  }
+
+  @Test func aMissingFeedClientIsAConfigurationError() throws {
+    let home = TempHome()
+    let lonely = home.path + "/bin/wx"
+    try FileManager.default.createDirectory(atPath: home.path + "/bin", withIntermediateDirectories: true)
+    try FileManager.default.copyItem(atPath: wxBinary, toPath: lonely)
+    let r = try runProcess(lonely, ["aqi", "watch", "ws://127.0.0.1:9/", "--once"], environment: ["WX_HOME": home.path])
+    #expect(r.status == 78 && r.stderr.contains("wx-aqi-watch"), "\(r)")
+  }
+
+  @Test func terminalModeRedrawsInPlaceAndRestoresTheCursor() throws {
+    let server = try WSServer([aqiFrame([("Delhi", 302.2)]) + "\n" + aqiFrame([("Mumbai", 179.64)]) + "\nhold"])
+    let home = TempHome()
+    // script(1) gives wx a pseudo-terminal as stdout.
+    let command = "\(wxBinary) aqi watch \(server.url) --count 2 --color never"
+    let r = try runProcess(
+      "/usr/bin/script", ["-qefc", command, "/dev/null"],
+      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+        "TERM": "xterm"])
+    #expect(r.status == 0, "\(r)")
+    let s = r.stdout
+    #expect(s.hasPrefix("\u{1B}[?25l"), "hides the cursor: \(s.debugDescription)")
+    #expect(s.hasSuffix("\r\u{1B}[K\u{1B}[?25h"), "restores it: \(s.debugDescription)")
+    #expect(s.contains("\u{1B}[J") && s.contains("A\u{1B}[J"), "redraws in place")
+    #expect(s.range(of: #"Delhi   302\.20  Very Poor  updated \d+s ago"#, options: .regularExpression) != nil, "\(s)")
+    #expect(s.contains("Mumbai  179.64  Moderate"))
+    #expect(!s.contains("Z Delhi"), "no per-reading lines on a terminal")
+  }
+}
+
+/// `wx aqi show`: the chart, recomputed here from the algorithm documented in Chart.swift.
+@Suite struct AQIChartTests {
+  static let series: [Double] = [120.1, 302.2, 50.23, 100.5, 179.64, 401, 0, 999.99, 250, 250]
+
+  /// Independent implementation of the documented algorithm.
+  static func expected(_ values: [Double], times: [Int64], unicode: Bool, height: Int = 8) -> [String] {
+    let lo = values.min()!, hi = values.max()!
+    let steps = unicode ? 8 : 2
+    let levels = values.map { v in
+      hi == lo ? height * steps / 2 : 1 + Int(((v - lo) / (hi - lo) * Double(height * steps - 1)).rounded())
+    }
+    let hiLabel = String(format: "%.2f", hi), loLabel = String(format: "%.2f", lo)
+    let w = max(hiLabel.count, loLabel.count)
+    func padLeft(_ s: String) -> String { String(repeating: " ", count: w - s.count) + s }
+    let blocks = Array("▁▂▃▄▅▆▇█")
+    var lines: [String] = []
+    for row in 0..<height {
+      let k = height - 1 - row
+      var line =
+        row == 0 ? padLeft(hiLabel) + (unicode ? " ┤" : " |")
+        : row == height - 1 ? padLeft(loLabel) + (unicode ? " ┤" : " |")
+        : String(repeating: " ", count: w) + (unicode ? " │" : " |")
+      for u in levels {
+        let fill = min(steps, max(0, u - steps * k))
+        line += " " + (unicode ? (fill == 0 ? " " : String(blocks[fill - 1])) : (fill == 2 ? "#" : fill == 1 ? "." : " "))
+      }
+      while line.hasSuffix(" ") { line.removeLast() }
+      lines.append(line)
+    }
+    lines.append(String(repeating: " ", count: w) + (unicode ? " └" : " +") + String(repeating: unicode ? "─" : "-", count: 2 * values.count))
+    let f = DateFormatter()
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.locale = Locale(identifier: "en_US_POSIX")
+    f.dateFormat = "yyyy-MM-dd"
+    let sameDay = f.string(from: Date(timeIntervalSince1970: Double(times.first!)))
+      == f.string(from: Date(timeIntervalSince1970: Double(times.last!)))
+    f.dateFormat = sameDay ? "HH:mm:ss" : "MM-dd HH:mm"
+    let a = f.string(from: Date(timeIntervalSince1970: Double(times.first!)))
+    let b = f.string(from: Date(timeIntervalSince1970: Double(times.last!)))
+    let axis = values.count == 1 || a == b ? a : a + String(repeating: " ", count: max(1, 2 * values.count - 1 - a.count - b.count)) + b
+    lines.append(String(repeating: " ", count: w + 3) + axis)
+    return lines
+  }
+
+  @Test func asciiAndUnicodeChartsOfAKnownSeries() throws {
+    let frames = Self.series.map { aqiFrame([("Delhi", $0)]) + "\nsleep 30" }
+    let server = try WSServer([frames.joined(separator: "\n")])
+    let home = TempHome()
+    #expect(try watch(home, server, count: Self.series.count).status == 0)
+    let json = try home.wx("aqi", "show", "Delhi", "--json").json()
+    let readings = try #require(json["readings"] as? [[String: Any]])
+    #expect(readings.map { $0["aqi"] as? Double } == Self.series)
+    #expect(readings.map { $0["category"] as? String } == [
+      "Moderate", "Very Poor", "Good", "Satisfactory", "Moderate", "Severe", "Good", "Severe", "Poor", "Poor",
+    ])
+    #expect(json["min"] as? Double == 0 && json["max"] as? Double == 999.99)
+    let times = readings.map { seconds($0["time"] as! String) }
+
+    let ascii = try home.wx("aqi", "show", "delhi", "--ascii")
+    #expect(ascii.status == 0, "\(ascii)")
+    var lines = ascii.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.first == "Delhi · air quality, 10 readings")
+    let chart = Self.expected(Self.series, times: times, unicode: false)
+    #expect(Array(lines[1...chart.count]) == chart, "\n\(ascii.stdout)\nexpected:\n\(chart.joined(separator: "\n"))")
+    #expect(lines[chart.count + 1].hasPrefix("latest 250.00 Poor ("), "\(ascii)")
+    #expect(lines[chart.count + 1].hasSuffix(") · min 0.00 · max 999.99"), "\(ascii)")
+    #expect(!ascii.stdout.unicodeScalars.contains { $0.value > 0x7F && $0 != "·" })
+
+    // A non-UTF-8 locale falls back to ASCII too.
+    #expect(try home.wx("aqi", "show", "delhi", env: ["LANG": "C"]).stdout == ascii.stdout)
+
+    let unicode = try home.wx("aqi", "show", "Delhi")
+    lines = unicode.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let uchart = Self.expected(Self.series, times: times, unicode: true)
+    #expect(Array(lines[1...uchart.count]) == uchart, "\n\(unicode.stdout)\nexpected:\n\(uchart.joined(separator: "\n"))")
+  }
+
+  @Test func theOracleMatchesAHandDrawnChart() {
+    // 0, 50, 100 in half rows: 1, 1 + round(7.5) = 9, 16.
+    #expect(
+      Self.expected([0, 50, 100], times: [0, 60, 120], unicode: false) == [
+        "100.00 |     #",
+        "       |     #",
+        "       |     #",
+        "       |   . #",
+        "       |   # #",
+        "       |   # #",
+        "       |   # #",
+        "  0.00 | . # #",
+        "       +------",
+        "         00:00:00 00:02:00",
+      ])
+    // A flat series stands half height; equal first and last times are printed once.
+    #expect(
+      Self.expected([7, 7], times: [0, 0], unicode: true) == [
+        "7.00 ┤", "     │", "     │", "     │", "     │ █ █", "     │ █ █", "     │ █ █", "7.00 ┤ █ █", "     └────",
+        "       00:00:00",
+      ])
+  }
+}

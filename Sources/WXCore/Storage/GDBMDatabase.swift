@@ -34,7 +34,10 @@ package final class GDBMDatabase {
     if mode != .create { try Self.preflight(path) }
     var flags: Int32
     switch mode {
-    case .reader: flags = GDBM_READER
+    // Readers do not map the file: a read command makes a few dozen fetches, and mapping,
+    // faulting in and unmapping a 48 MiB catalogue cost more than the reads themselves
+    // (`wx search par` at 170k cities: 4.0 -> 2.8 ms). Writers keep GDBM's default.
+    case .reader: flags = GDBM_READER | GDBM_NOMMAP
     case .create: flags = GDBM_NEWDB
     case .writer: flags = GDBM_WRITER
     }

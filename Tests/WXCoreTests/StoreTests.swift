@@ -67,6 +67,31 @@ final class Scratch: @unchecked Sendable {
     #expect(throws: MalformedValue.self) { _ = try Envelope.open(.city, sealed) }
   }
 
+  /// The store format depends on these exact values: files written by earlier versions must
+  /// still verify. A bit-at-a-time CRC-32 is the reference for the eight-at-a-time one.
+  @Test func crc32MatchesTheStandardAndABitwiseReference() {
+    #expect(CRC32.checksum([UInt8]()) == 0)
+    #expect(CRC32.checksum(Array("123456789".utf8)) == 0xCBF4_3926)
+    #expect(CRC32.checksum(Array("The quick brown fox jumps over the lazy dog".utf8)) == 0x414F_A339)
+    func bitwise(_ bytes: some Sequence<UInt8>) -> UInt32 {
+      var c: UInt32 = 0xFFFF_FFFF
+      for b in bytes {
+        c ^= UInt32(b)
+        for _ in 0..<8 { c = c & 1 == 1 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+      }
+      return ~c
+    }
+    var rng = SystemRandomNumberGenerator()
+    let data = (0..<3000).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    for length in Array(0...40) + [63, 64, 65, 1000, 2999] {
+      for start in [0, 1, 3, 7] where start + length <= data.count {
+        let slice = data[start..<start + length]  // a slice that does not start at 0
+        #expect(CRC32.checksum(slice) == bitwise(slice), "length \(length) at \(start)")
+        #expect(CRC32.checksum(Array(slice)) == bitwise(slice))
+      }
+    }
+  }
+
   @Test func builderPublishesAtomicallyAndAbandonsCleanly() throws {
     let s = Scratch()
     let target = s.file("cat.gdbm")

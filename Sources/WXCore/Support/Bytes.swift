@@ -141,17 +141,55 @@ package struct ByteReader {
 }
 
 /// CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320), as used by zlib and gzip.
+///
+/// Every value read from a store is checked, so this is on every command's read path:
+/// it works eight bytes at a time ("slicing-by-8", eight 256-entry tables) over the
+/// contiguous bytes, about five times the speed of the byte-at-a-time loop.
 package enum CRC32 {
-  private static let table: [UInt32] = (0..<256).map { i -> UInt32 in
-    var c = UInt32(i)
-    for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-    return c
-  }
+  /// `tables[k * 256 + i]`: the CRC of byte `i` followed by `k` zero bytes.
+  private static let tables: [UInt32] = {
+    var t = [UInt32](repeating: 0, count: 8 * 256)
+    for i in 0..<256 {
+      var c = UInt32(i)
+      for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+      t[i] = c
+    }
+    for k in 1..<8 {
+      for i in 0..<256 {
+        let prev = t[(k - 1) * 256 + i]
+        t[k * 256 + i] = (prev >> 8) ^ t[Int(prev & 0xFF)]
+      }
+    }
+    return t
+  }()
 
   package static func checksum<C: Collection>(_ data: C) -> UInt32 where C.Element == UInt8 {
-    var c: UInt32 = 0xFFFF_FFFF
-    let t = table
-    for b in data { c = t[Int((c ^ UInt32(b)) & 0xFF)] ^ (c >> 8) }
-    return c ^ 0xFFFF_FFFF
+    if let crc = data.withContiguousStorageIfAvailable({ checksum(UnsafeRawBufferPointer($0)) }) {
+      return crc
+    }
+    return Array(data).withUnsafeBytes { checksum($0) }
+  }
+
+  package static func checksum(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    tables.withUnsafeBufferPointer { t in
+      var c: UInt32 = 0xFFFF_FFFF
+      var i = 0
+      let n = bytes.count
+      while i + 8 <= n {
+        let one = c ^ UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+        let two = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: i + 4, as: UInt32.self))
+        c =
+          t[7 * 256 + Int(one & 0xFF)] ^ t[6 * 256 + Int((one >> 8) & 0xFF)]
+          ^ t[5 * 256 + Int((one >> 16) & 0xFF)] ^ t[4 * 256 + Int(one >> 24)]
+          ^ t[3 * 256 + Int(two & 0xFF)] ^ t[2 * 256 + Int((two >> 8) & 0xFF)]
+          ^ t[1 * 256 + Int((two >> 16) & 0xFF)] ^ t[Int(two >> 24)]
+        i += 8
+      }
+      while i < n {
+        c = t[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8)
+        i += 1
+      }
+      return c ^ 0xFFFF_FFFF
+    }
   }
 }

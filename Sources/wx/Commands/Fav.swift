@@ -89,7 +89,12 @@ extension WX.Fav {
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      let ctx = try Context.make(display: display.value)
+      try Self.perform(sort: sort, json: json, display: display.value)
+    }
+
+    /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
+    static func perform(sort: FavouriteOrder, json: Bool, display: Display) throws {
+      let ctx = try Context.make(display: display)
       let favourites = try ctx.home.favourites.list()
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
@@ -101,7 +106,7 @@ extension WX.Fav {
       case .temperature:
         rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
       }
-      let unit = ctx.unit(display.value)
+      let unit = ctx.unit(display)
       if json {
         Terminal.out(
           JSONOut.object([

@@ -25,13 +25,7 @@ extension WX {
       try page.check()
       let cities = try catalogue.page(order: sort, offset: page.offset, limit: page.perPage)
       let unit = ctx.unit(display)
-      if json {
-        Terminal.out(Render.pageJSON(page, cities, unit))
-      } else {
-        Terminal.out(
-          Render.table(cities, first: page.offset + 1, unit, ctx.terminal)
-            + ctx.terminal.dim(Render.footer(page, ctx.freshness(catalogue.meta))))
-      }
+      Terminal.out(Render.page(page, cities, unit, json: json, ctx, catalogue.meta))
     }
   }
 }

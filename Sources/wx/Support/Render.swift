@@ -37,6 +37,17 @@ enum Render {
   }
 
   /// `page 2 of 3 · 51 cities · <tail>`.
+  /// A page of cities as `list` and `hottest` print it: JSON, or the table and its footer.
+  static func page(
+    _ page: Paging, _ cities: [City], _ unit: TemperatureUnit, json: Bool, _ ctx: Context, _ meta: CatalogueMeta,
+    one: String = "city", many: String = "cities"
+  ) -> String {
+    json
+      ? pageJSON(page, cities, unit)
+      : table(cities, first: page.offset + 1, unit, ctx.terminal)
+        + ctx.terminal.dim(footer(page, one: one, many: many, ctx.freshness(meta)))
+  }
+
   static func footer(_ paging: Paging, one: String = "city", many: String = "cities", _ tail: String) -> String {
     "page \(paging.page) of \(paging.pages) · \(paging.total) \(paging.total == 1 ? one : many) · \(tail)"
   }

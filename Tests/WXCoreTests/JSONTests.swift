@@ -28,6 +28,35 @@ import Testing
     }
   }
 
+  /// The parser's own fast paths (plain integers, short decimals, ASCII strings) must give
+  /// exactly what strtod and the standard library's UTF-8 validation give.
+  @Test func fastPathsAgreeWithTheStandardLibrary() throws {
+    var rng = SystemRandomNumberGenerator()
+    var texts = ["0.0", "-0.0", "0.1", "0.2", "0.3", "1.5", "-2.5", "12.345", "999999999999.999", "0.000000000000001",
+      "123456789012345.0", "1234567890123.45", "9007199254740993.5", "0.1234567890123456", "3.141592653589793"]
+    for _ in 0..<3000 {
+      let intDigits = Int.random(in: 1...9, using: &rng), fracDigits = Int.random(in: 1...9, using: &rng)
+      var t = Bool.random(using: &rng) ? "-" : ""
+      t += String(Int.random(in: 1...9, using: &rng))
+      for _ in 1..<intDigits { t += String(Int.random(in: 0...9, using: &rng)) }
+      t += "."
+      for _ in 0..<fracDigits { t += String(Int.random(in: 0...9, using: &rng)) }
+      texts.append(Bool.random(using: &rng) ? t : "0." + t.split(separator: ".")[1])
+    }
+    for t in texts {
+      guard case .number(let d, integer: false) = try parse(t) else {
+        Issue.record("\(t) is not a fraction")
+        continue
+      }
+      #expect(d.bitPattern == Double(t)!.bitPattern, "\(t)")
+    }
+    let strings: [(String, String)] = [
+      (#""plain""#, "plain"), (#""""#, ""), (#""Zürich""#, "Zürich"), (#""東京""#, "東京"),
+      (#""a\u00e9b""#, "aéb"), (#""x\\y""#, "x\\y"), (#""N'Djamena""#, "N'Djamena"),
+    ]
+    for (json, expected) in strings { #expect(try parse(json) == .string(expected), "\(json)") }
+  }
+
   @Test func rejectsInvalidUTF8AndNamesTheOffset() {
     let bytes: [UInt8] = Array("[\"ab".utf8) + [0xFF, 0xFE] + Array("\"]".utf8)
     #expect(throws: JSONError(offset: 4, reason: "invalid UTF-8 in a string")) { try JSON.parse(bytes) }

@@ -111,6 +111,8 @@ private struct Parser {
       i += 1
       return .object(members)
     }
+    // One allocation for a typical record (10 members) instead of five as the array grows.
+    members.reserveCapacity(16)
     while true {
       skipSpace()
       guard i < buf.count else { throw fail("unexpected end of data") }
@@ -166,8 +168,10 @@ private struct Parser {
       guard i < buf.count, isDigit(buf[i]) else { throw fail("invalid number") }
       while i < buf.count, isDigit(buf[i]) { i += 1 }
     }
+    var exponent = false
     if i < buf.count, buf[i] == UInt8(ascii: "e") || buf[i] == UInt8(ascii: "E") {
       integer = false
+      exponent = true
       i += 1
       if i < buf.count, buf[i] == UInt8(ascii: "+") || buf[i] == UInt8(ascii: "-") { i += 1 }
       guard i < buf.count, isDigit(buf[i]) else { throw fail("invalid number") }
@@ -182,12 +186,47 @@ private struct Parser {
       while k < i { v = v * 10 + Int64(buf[k] - 48); k += 1 }
       return .number(Double(negative ? -v : v), integer: true)
     }
+    // Fast path for short decimals (12.5, -0.25): with at most 15 digits the digits as an
+    // integer and the power of ten are both exact doubles, so one division is correctly
+    // rounded, as strtod would be (Clinger's fast path).
+    let negative = buf[start] == UInt8(ascii: "-")
+    if !integer && !exponent && i - start - (negative ? 1 : 0) - 1 <= 15 {
+      var m: UInt64 = 0
+      var fraction = 0
+      var seenPoint = false
+      for k in (negative ? start + 1 : start)..<i {
+        let b = buf[k]
+        if b == UInt8(ascii: ".") {
+          seenPoint = true
+        } else {
+          m = m * 10 + UInt64(b - 48)
+          if seenPoint { fraction += 1 }
+        }
+      }
+      let d = Double(m) / Self.powersOfTen[fraction]
+      return .number(negative ? -d : d, integer: false)
+    }
     let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
     guard let d = Double(text), d.isFinite else { throw fail("number out of range", at: start) }
     return .number(d, integer: integer)
   }
 
+  /// 10^0 … 10^15, all exact doubles.
+  static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
+
   func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
+
+  /// The string these bytes spell, or nil if they are not valid UTF-8.
+  ///
+  /// Most strings in a catalogue are ASCII, which is valid UTF-8 by construction and is taken
+  /// as it is; only the others go through the standard library's validation, which is generic
+  /// and not specialised for us (it was a third of all the work of a sync).
+  static func text(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+    var high: UInt8 = 0
+    for b in raw { high |= b }
+    if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
+    return String(validating: raw, as: UTF8.self)
+  }
 
   mutating func string() throws(JSONError) -> String {
     i += 1
@@ -197,7 +236,7 @@ private struct Parser {
       let b = buf[i]
       if b == UInt8(ascii: "\"") {
         let raw = UnsafeBufferPointer(rebasing: buf[start..<i])
-        guard let s = String(validating: raw, as: UTF8.self) else {
+        guard let s = Self.text(raw) else {
           throw fail("invalid UTF-8 in a string", at: start + Self.firstInvalidUTF8(raw))
         }
         i += 1
@@ -212,7 +251,7 @@ private struct Parser {
       let b = buf[i]
       if b == UInt8(ascii: "\"") {
         i += 1
-        guard let s = String(validating: bytes, as: UTF8.self) else {
+        guard let s = bytes.withUnsafeBufferPointer({ Self.text($0) }) else {
           throw fail("invalid UTF-8 in a string", at: start)
         }
         return s

@@ -33,76 +33,79 @@ package enum FreeTestAPIDecoder {
 
   static func record(_ item: JSON, position: Int) throws(PayloadError) -> City {
     guard case .object = item else { throw PayloadError("record \(position) is \(item.typeName), not an object") }
-    var label = "record \(position)"
-    let id = try integer(item, "id", label)
-    label += " (id \(id))"
-    let name = try text(item, "city", label, nonEmpty: true)
-    label = "record \(position) (id \(id), \(JSONWriter.quote(name)))"
-    guard !Fold.key(name).isEmpty else { throw PayloadError("\(label): field \"city\" has no letters") }
-    let country = try text(item, "country", label, nonEmpty: true)
-    let lat = try number(item, "latitude", label, -90...90)
-    let lon = try number(item, "longitude", label, -180...180)
-    let temp = try number(item, "temperature", label, -100...70)
-    let desc = try text(item, "weather_description", label, nonEmpty: false)
-    let hum = try number(item, "humidity", label, 0...100)
-    let wind = try number(item, "wind_speed", label, 0...500)
+    // Labels name the record in error messages only: they are built when a check fails,
+    // never for the 170,000 records that pass.
+    let id = try integer(item, "id", "record \(position)")
+    let name = try text(item, "city", "record \(position) (id \(id))", nonEmpty: true)
+    func label() -> String { "record \(position) (id \(id), \(JSONWriter.quote(name)))" }
+    guard !Fold.key(name).isEmpty else { throw PayloadError("\(label()): field \"city\" has no letters") }
+    let country = try text(item, "country", label(), nonEmpty: true)
+    let lat = try number(item, "latitude", label(), -90...90)
+    let lon = try number(item, "longitude", label(), -180...180)
+    let temp = try number(item, "temperature", label(), -100...70)
+    let desc = try text(item, "weather_description", label(), nonEmpty: false)
+    let hum = try number(item, "humidity", label(), 0...100)
+    let wind = try number(item, "wind_speed", label(), 0...500)
     var days: [ForecastDay] = []
     switch item["forecast"] {
     case nil, .null?: break
     case .array(let list)?:
       guard list.count <= ForecastDay.maxDays else {
-        throw PayloadError("\(label): field \"forecast\" has \(list.count) days, more than \(ForecastDay.maxDays)")
+        throw PayloadError("\(label()): field \"forecast\" has \(list.count) days, more than \(ForecastDay.maxDays)")
       }
+      days.reserveCapacity(list.count)
       for (k, day) in list.enumerated() {
-        let dl = "\(label) forecast day \(k + 1)"
-        guard case .object = day else { throw PayloadError("\(dl) is \(day.typeName), not an object") }
+        func dl() -> String { "\(label()) forecast day \(k + 1)" }
+        guard case .object = day else { throw PayloadError("\(dl()) is \(day.typeName), not an object") }
         days.append(
           ForecastDay(
-            date: try text(day, "date", dl, nonEmpty: true), temperatureC: try number(day, "temperature", dl, -100...70),
-            description: try text(day, "weather_description", dl, nonEmpty: false),
-            humidity: try number(day, "humidity", dl, 0...100), windKmh: try number(day, "wind_speed", dl, 0...500)))
+            date: try text(day, "date", dl(), nonEmpty: true), temperatureC: try number(day, "temperature", dl(), -100...70),
+            description: try text(day, "weather_description", dl(), nonEmpty: false),
+            humidity: try number(day, "humidity", dl(), 0...100), windKmh: try number(day, "wind_speed", dl(), 0...500)))
       }
       days.sort { $0.date < $1.date }
     case let other?:
-      throw PayloadError("\(label): field \"forecast\" must be an array, found \(other.typeName)")
+      throw PayloadError("\(label()): field \"forecast\" must be an array, found \(other.typeName)")
     }
     return City(
       id: id, name: name.trimmingSpaces, country: country.trimmingSpaces, latitude: lat, longitude: lon,
       temperatureC: temp, description: desc.trimmingSpaces, humidity: hum, windKmh: wind, forecast: days)
   }
 
-  private static func field(_ o: JSON, _ key: String, _ label: String) throws(PayloadError) -> JSON {
-    guard let v = o[key] else { throw PayloadError("\(label): missing field \"\(key)\"") }
+  private static func field(_ o: JSON, _ key: String, _ label: () -> String) throws(PayloadError) -> JSON {
+    guard let v = o[key] else { throw PayloadError("\(label()): missing field \"\(key)\"") }
     return v
   }
 
-  private static func integer(_ o: JSON, _ key: String, _ label: String) throws(PayloadError) -> Int {
+  private static func integer(_ o: JSON, _ key: String, _ label: @autoclosure () -> String) throws(PayloadError) -> Int {
     let v = try field(o, key, label)
     guard case .number(let d, _) = v, d == d.rounded(), abs(d) < 1e15 else {
-      throw PayloadError("\(label): field \"\(key)\" must be an integer, found \(v.typeName)")
+      throw PayloadError("\(label()): field \"\(key)\" must be an integer, found \(v.typeName)")
     }
     return Int(d)
   }
 
   private static func number(
-    _ o: JSON, _ key: String, _ label: String, _ range: ClosedRange<Double>
+    _ o: JSON, _ key: String, _ label: @autoclosure () -> String, _ range: ClosedRange<Double>
   ) throws(PayloadError) -> Double {
     let v = try field(o, key, label)
     guard case .number(let d, _) = v else {
-      throw PayloadError("\(label): field \"\(key)\" must be a number, found \(v.typeName)")
+      throw PayloadError("\(label()): field \"\(key)\" must be a number, found \(v.typeName)")
     }
     guard range.contains(d) else {
-      throw PayloadError("\(label): field \"\(key)\" is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+      throw PayloadError("\(label()): field \"\(key)\" is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
     }
     return d
   }
 
-  private static func text(_ o: JSON, _ key: String, _ label: String, nonEmpty: Bool) throws(PayloadError) -> String {
+  private static func text(
+    _ o: JSON, _ key: String, _ label: @autoclosure () -> String, nonEmpty: Bool
+  ) throws(PayloadError) -> String {
     let v = try field(o, key, label)
     guard case .string(let s) = v else {
-      throw PayloadError("\(label): field \"\(key)\" must be a string, found \(v.typeName)")
+      throw PayloadError("\(label()): field \"\(key)\" must be a string, found \(v.typeName)")
     }
-    if nonEmpty && s.trimmingSpaces.isEmpty { throw PayloadError("\(label): field \"\(key)\" is empty") }
+    if nonEmpty && s.trimmingSpaces.isEmpty { throw PayloadError("\(label()): field \"\(key)\" is empty") }
     return s
   }
 }

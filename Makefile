@@ -19,7 +19,7 @@ BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libgdbm-dev groff-base
 
-.PHONY: all deps static-libs build run test bench stress fuzz install uninstall clean sample completions
+.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions
 
 all: build
 
@@ -39,12 +39,15 @@ static-libs: deps
 	  case "$$p" in /*) [ -f "$$p" ] && ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a ;; esac; \
 	done; true
 
-build: static-libs
-	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) --product wx
+# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build).
+build: build-wx
 	$(SWIFT) build $(BUILD_FLAGS) --product wx-aqi-watch
 
+build-wx: static-libs
+	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) --product wx
+
 # Shows the catalogue offline from the bundled sample, in a throw-away state folder.
-run: build
+run: build-wx
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(CURDIR)/Data $(BIN) list
 
 test: deps

@@ -61,7 +61,7 @@ import Testing
 }
 
 @Suite struct AQIStoreTests {
-  func store(_ s: Scratch) -> AQIStore { AQIStore(path: s.file("aqi.gdbm"), lockDirectory: s.path, deadline: 2) }
+  func store(_ s: Scratch) -> AQIStore { AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2)) }
 
   @Test func keepsTheLastTwentyReadingsPerCityOldestFirst() throws {
     let s = Scratch()

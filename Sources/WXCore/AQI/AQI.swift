@@ -222,13 +222,11 @@ package struct AQIStore: Sendable {
   package static let capacity = 20
 
   package let store: SmallStore
-  package let lockDirectory: String
-  package let deadline: Double
+  package let writers: WriterLock.Policy
 
-  package init(path: String, lockDirectory: String, deadline: Double) {
+  package init(path: String, writers: WriterLock.Policy) {
     store = SmallStore(path: path, kind: .aqi)
-    self.lockDirectory = lockDirectory
-    self.deadline = deadline
+    self.writers = writers
   }
 
   /// Every city's history, by folded name.
@@ -254,7 +252,7 @@ package struct AQIStore: Sendable {
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.
   package func record(_ readings: [AQIReading], at time: Int64) throws {
     guard !readings.isEmpty else { return }
-    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+    try store.update(under: writers) { map in
       for reading in readings {
         let key = Fold.key(reading.city)
         guard !key.isEmpty else { continue }

@@ -54,13 +54,11 @@ package enum FavouritesError: Error, Equatable, Sendable, CustomStringConvertibl
 /// `favourites.gdbm`: identity key → ``Favourite``. Never replaced by sync.
 package struct FavouritesStore: Sendable {
   package let store: SmallStore
-  package let lockDirectory: String
-  package let deadline: Double
+  package let writers: WriterLock.Policy
 
-  package init(path: String, lockDirectory: String, deadline: Double) {
+  package init(path: String, writers: WriterLock.Policy) {
     store = SmallStore(path: path, kind: .favourite)
-    self.lockDirectory = lockDirectory
-    self.deadline = deadline
+    self.writers = writers
   }
 
   /// All favourites in the order they were added.
@@ -82,7 +80,7 @@ package struct FavouritesStore: Sendable {
 
   /// Adds cities in one locked read-modify-write. Returns, per city, whether it was new.
   package func add(_ cities: [City], now: Int64) throws -> [Bool] {
-    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+    try store.update(under: writers) { map in
       var next = (try Self.decode(map, path: store.path).map(\.sequence).max() ?? 0) + 1
       return cities.map { city in
         let key = city.identity.key
@@ -96,7 +94,7 @@ package struct FavouritesStore: Sendable {
 
   /// Removes favourites in one locked read-modify-write; removes nothing if any is absent.
   package func remove(_ identities: [CityIdentity]) throws {
-    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+    try store.update(under: writers) { map in
       let missing = identities.filter { map[$0.key] == nil }
       if !missing.isEmpty { throw FavouritesError.notAFavourite(missing.map { "\($0.name), \($0.country)" }) }
       for identity in identities { map[identity.key] = nil }

@@ -25,16 +25,19 @@ package struct Home: Sendable {
     [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath)]
   }
 
+  /// How this folder's writers serialise: wx.lock here, waited for up to `lockDeadline`.
+  package var writers: WriterLock.Policy { WriterLock.Policy(directory: directory, deadline: lockDeadline) }
+
   package var preferences: PreferencesStore {
-    PreferencesStore(path: preferencesPath, lockDirectory: directory, deadline: lockDeadline)
+    PreferencesStore(path: preferencesPath, writers: writers)
   }
 
   package var favourites: FavouritesStore {
-    FavouritesStore(path: favouritesPath, lockDirectory: directory, deadline: lockDeadline)
+    FavouritesStore(path: favouritesPath, writers: writers)
   }
 
   package var aqi: AQIStore {
-    AQIStore(path: aqiPath, lockDirectory: directory, deadline: lockDeadline)
+    AQIStore(path: aqiPath, writers: writers)
   }
 
   /// Creates the state folder (0700) if needed.
@@ -54,7 +57,7 @@ package struct Home: Sendable {
       guard case .missing = error, seed else { throw error }
     }
     try prepare()
-    let lock = try WriterLock(directory: directory, deadline: lockDeadline)
+    let lock = try writers.acquire()
     defer { lock.release() }
     if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
       try seedFromSample()
@@ -90,7 +93,7 @@ package struct Home: Sendable {
   package func sync(from provider: any WeatherProvider, source: String) async throws -> CatalogueMeta {
     let cities = try await provider.fetch()
     try prepare()
-    let lock = try WriterLock(directory: directory, deadline: lockDeadline)
+    let lock = try writers.acquire()
     defer { lock.release() }
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,

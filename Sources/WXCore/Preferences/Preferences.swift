@@ -12,13 +12,11 @@ package struct Preferences: Equatable, Sendable {
 /// Preferences in `prefs.gdbm`: key `unit` → `celsius`/`fahrenheit`, key `last` → name and country.
 package struct PreferencesStore: Sendable {
   package let store: SmallStore
-  package let lockDirectory: String
-  package let deadline: Double
+  package let writers: WriterLock.Policy
 
-  package init(path: String, lockDirectory: String, deadline: Double) {
+  package init(path: String, writers: WriterLock.Policy) {
     store = SmallStore(path: path, kind: .preference)
-    self.lockDirectory = lockDirectory
-    self.deadline = deadline
+    self.writers = writers
   }
 
   static let unitKey = Array("unit".utf8)
@@ -50,7 +48,7 @@ package struct PreferencesStore: Sendable {
 
   /// Changes preferences in one locked read-modify-write; writes nothing when nothing changes.
   package func modify(_ change: (inout Preferences) -> Void) throws {
-    try store.update(lockDirectory: lockDirectory, deadline: deadline) { map in
+    try store.update(under: writers) { map in
       var prefs = Self.decode(map, path: store.path)
       change(&prefs)
       map[Self.unitKey] = Array(prefs.unit.rawValue.utf8)

@@ -64,9 +64,9 @@ package struct SmallStore: Sendable {
   /// Applies `change` to the current contents under the lock and publishes the result
   /// if anything changed. Returns what `change` returns.
   package func update<R>(
-    lockDirectory: String, deadline: Double, _ change: (inout [[UInt8]: [UInt8]]) throws -> R
+    under writers: WriterLock.Policy, _ change: (inout [[UInt8]: [UInt8]]) throws -> R
   ) throws -> R {
-    let lock = try WriterLock(directory: lockDirectory, deadline: deadline)
+    let lock = try writers.acquire()
     defer { lock.release() }
     let before = try read()
     var after = before

@@ -48,6 +48,23 @@ package final class WriterLock {
     fd = -1
   }
 
+  /// Where a state folder's writers take the lock and how long they wait for it: what every
+  /// store that changes files in the folder needs to know.
+  package struct Policy: Sendable, Equatable {
+    package var directory: String
+    package var deadline: Double
+
+    package init(directory: String, deadline: Double) {
+      self.directory = directory
+      self.deadline = deadline
+    }
+
+    /// Takes the lock (see ``WriterLock/init(directory:deadline:)``).
+    package func acquire() throws(StoreError) -> WriterLock {
+      try WriterLock(directory: directory, deadline: deadline)
+    }
+  }
+
   private static func holder(_ fd: Int32) -> Int32? {
     var buf = [UInt8](repeating: 0, count: 16)
     let n = pread(fd, &buf, buf.count, 0)

@@ -19,7 +19,7 @@ extension WX {
       let doctor = WXCore.Doctor(home: ctx.home)
       var report = ""
       var unhealthy = 0
-      let lock: WriterLock? = repair ? try { try ctx.home.prepare(); return try WriterLock(directory: ctx.home.directory, deadline: ctx.home.lockDeadline) }() : nil
+      let lock: WriterLock? = repair ? try { try ctx.home.prepare(); return try ctx.home.writers.acquire() }() : nil
       defer { lock?.release() }
 
       func line(_ name: String, _ health: Health) -> String {

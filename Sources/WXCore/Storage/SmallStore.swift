@@ -16,49 +16,49 @@ package struct SmallStore: Sendable {
 
   /// Every key with its payload. A missing file is an empty store; a damaged one is an error.
   package func read() throws(StoreError) -> [[UInt8]: [UInt8]] {
-    let db: GDBMDatabase
-    do throws(StoreError) {
-      db = try GDBMDatabase(path: path, mode: .reader)
-    } catch {
-      if case .missing = error { return [:] }
-      throw error
-    }
-    defer { try? db.close() }
-    var out: [[UInt8]: [UInt8]] = [:]
-    for key in try db.keys() {
-      guard let raw = try db.fetch(key) else { continue }
-      do throws(MalformedValue) {
-        let r = try Envelope.open(kind, raw)
-        out[key] = Array(r.buffer[r.offset...])
-      } catch {
-        throw .damaged(path: path, detail: "a value failed its checksum")
+    try reading([:]) { (db) throws(StoreError) in
+      var out: [[UInt8]: [UInt8]] = [:]
+      for key in try db.keys() {
+        guard let raw = try db.fetch(key) else { continue }
+        out[key] = try payload(raw)
       }
+      return out
     }
-    return out
   }
 
   /// The payloads under `keys` (nil where absent), reading only those values: the cheap
   /// path for read commands that need one or two settings.
   package func values(_ keys: [[UInt8]]) throws(StoreError) -> [[UInt8]?] {
+    try reading(keys.map { _ in nil }) { (db) throws(StoreError) in
+      var out: [[UInt8]?] = []
+      for key in keys {
+        out.append(try db.fetch(key).map { (raw) throws(StoreError) in try payload(raw) })
+      }
+      return out
+    }
+  }
+
+  /// Runs `body` on the file opened for reading, or returns `empty` if there is no file.
+  private func reading<T>(_ empty: T, _ body: (GDBMDatabase) throws(StoreError) -> T) throws(StoreError) -> T {
     let db: GDBMDatabase
     do throws(StoreError) {
       db = try GDBMDatabase(path: path, mode: .reader)
     } catch {
-      if case .missing = error { return keys.map { _ in nil } }
+      if case .missing = error { return empty }
       throw error
     }
     defer { try? db.close() }
-    var out: [[UInt8]?] = []
-    for key in keys {
-      guard let raw = try db.fetch(key) else { out.append(nil); continue }
-      do throws(MalformedValue) {
-        let r = try Envelope.open(kind, raw)
-        out.append(Array(r.buffer[r.offset...]))
-      } catch {
-        throw .damaged(path: path, detail: "a value failed its checksum")
-      }
+    return try body(db)
+  }
+
+  /// A stored value's payload, once its envelope checks out.
+  private func payload(_ raw: [UInt8]) throws(StoreError) -> [UInt8] {
+    do throws(MalformedValue) {
+      let r = try Envelope.open(kind, raw)
+      return Array(r.buffer[r.offset...])
+    } catch {
+      throw .damaged(path: path, detail: "a value failed its checksum")
     }
-    return out
   }
 
   /// Applies `change` to the current contents under the lock and publishes the result

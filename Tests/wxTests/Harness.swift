@@ -164,6 +164,12 @@ func startLoopbackServer(_ process: Process, script: String, _ arguments: [Strin
   return port
 }
 
+/// Output with its relative ages ("just now", "42s ago", "5m ago") masked, for comparing two
+/// runs made a moment apart: the clock may tick over a second between them.
+func maskingAges(_ s: String) -> String {
+  s.replacingOccurrences(of: #"just now|\b\d+[smhd] ago"#, with: "<age>", options: .regularExpression)
+}
+
 struct HarnessError: Error, CustomStringConvertible {
   var description: String
   init(_ d: String) { description = d }

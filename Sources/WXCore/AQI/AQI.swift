@@ -229,12 +229,13 @@ package struct AQIStore: Sendable {
     self.writers = writers
   }
 
-  /// Every city's history, by folded name.
+  /// Every city's history, by folded name (the store's keys).
   package func histories() throws(StoreError) -> [AQIHistory] {
-    try Self.decode(try store.read(), path: store.path).values.sorted {
-      let a = Fold.key($0.city), b = Fold.key($1.city)
-      return a != b ? a.lexicographicallyPrecedes(b) : $0.city < $1.city
+    var out: [AQIHistory] = []
+    for (_, payload) in try store.read().sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+      out.append(try history(decoding: payload))
     }
+    return out
   }
 
   /// One city's history (case- and accent-insensitive), or nil.
@@ -242,11 +243,7 @@ package struct AQIStore: Sendable {
     let key = Fold.key(city)
     guard !key.isEmpty else { return nil }
     guard let payload = try store.read()[key] else { return nil }
-    do throws(MalformedValue) {
-      return try AQIHistory(decoding: payload)
-    } catch {
-      throw .damaged(path: store.path, detail: "an air-quality record is unreadable")
-    }
+    return try history(decoding: payload)
   }
 
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.
@@ -257,13 +254,7 @@ package struct AQIStore: Sendable {
         let key = Fold.key(reading.city)
         guard !key.isEmpty else { continue }
         var history = AQIHistory(city: reading.city, samples: [])
-        if let payload = map[key] {
-          do throws(MalformedValue) {
-            history.samples = try AQIHistory(decoding: payload).samples
-          } catch {
-            throw StoreError.damaged(path: store.path, detail: "an air-quality record is unreadable")
-          }
-        }
+        if let payload = map[key] { history.samples = try self.history(decoding: payload).samples }
         history.city = reading.city  // the feed's latest spelling
         history.samples.append(AQISample(time: time, aqi: reading.aqi))
         if history.samples.count > Self.capacity {
@@ -274,15 +265,12 @@ package struct AQIStore: Sendable {
     }
   }
 
-  static func decode(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [[UInt8]: AQIHistory] {
-    var out: [[UInt8]: AQIHistory] = [:]
-    for (key, payload) in map {
-      do throws(MalformedValue) {
-        out[key] = try AQIHistory(decoding: payload)
-      } catch {
-        throw .damaged(path: path, detail: "an air-quality record is unreadable")
-      }
+  /// A stored history; a value that does not decode is damage to the file.
+  private func history(decoding payload: [UInt8]) throws(StoreError) -> AQIHistory {
+    do throws(MalformedValue) {
+      return try AQIHistory(decoding: payload)
+    } catch {
+      throw .damaged(path: store.path, detail: "an air-quality record is unreadable")
     }
-    return out
   }
 }

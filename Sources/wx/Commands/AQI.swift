@@ -424,10 +424,8 @@ struct LiveView {
     let now = Clock.now()
     var lines: [String] = []
     lines.append(terminal.bold("Air quality") + terminal.dim(" · \(url)"))
-    let sorted = rows.values.sorted {
-      let a = Fold.key($0.city), b = Fold.key($1.city)
-      return a.lexicographicallyPrecedes(b)
-    }
+    // Rows are keyed by folded name: sorting the keys orders the cities without folding again.
+    let sorted = rows.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.value)
     if sorted.isEmpty {
       lines.append(terminal.dim("waiting for readings…"))
     } else {

@@ -51,6 +51,7 @@ let package = Package(
     ),
     .executableTarget(name: "wx-aqi-watch", dependencies: ["WXCore", "WXLive"]),
     .testTarget(name: "WXCoreTests", dependencies: ["WXCore"]),
-    .testTarget(name: "wxTests", dependencies: ["wx"]),
+    // WXCore too: some tests write stores directly, as an older wx or a foreign file would.
+    .testTarget(name: "wxTests", dependencies: ["wx", "WXCore"]),
   ]
 )

@@ -80,7 +80,7 @@ private func bruteForce(_ f: Fixture, _ q: [UInt8]) -> [Int] {
   let names = f.rank.filter { f.folded[$0].starts(with: q) }
   var words: [(key: ArraySlice<UInt8>, city: Int)] = []
   for i in f.cities.indices where !f.folded[i].starts(with: q) {
-    if let start = Fold.wordStarts(f.folded[i]).first(where: { f.folded[i][$0...].starts(with: q) }) {
+    if let start = Fold.wordStarts(of: f.cities[i].name).first(where: { f.folded[i][$0...].starts(with: q) }) {
       words.append((f.folded[i][start...], i))
     }
   }

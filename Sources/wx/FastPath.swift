@@ -72,18 +72,18 @@ enum FastPath {
       else { return nil }
       return .list(page: page, perPage: perPage, sort: sort, json: json, display: display)
     case "show":
-      guard let display = parsed.display(), parsed.done(positionals: 1) else { return nil }
-      return .show(city: parsed.positionals.first, json: json, display: display)
+      guard let display = parsed.display(), parsed.done(positionals: Int.max) else { return nil }
+      return .show(city: parsed.positionals.joinedName, json: json, display: display)
     case "search":
       guard let page = parsed.int("page", default: 1, 1...Int.max),
         let perPage = parsed.int("per-page", default: 20, 1...1000),
-        let display = parsed.display(), parsed.done(positionals: 1), parsed.positionals.count == 1,
-        !Fold.key(parsed.positionals[0]).isEmpty
+        let display = parsed.display(), parsed.done(positionals: Int.max), let prefix = parsed.positionals.joinedName,
+        WX.Search.searchable(prefix)
       else { return nil }
-      return .search(prefix: parsed.positionals[0], page: page, perPage: perPage, json: json, display: display)
+      return .search(prefix: prefix, page: page, perPage: perPage, json: json, display: display)
     case "forecast":
-      guard let display = parsed.display(), parsed.done(positionals: 1, flags: ["hottest"]) else { return nil }
-      return .forecast(city: parsed.positionals.first, hottest: parsed.flag("hottest"), json: json, display: display)
+      guard let display = parsed.display(), parsed.done(positionals: Int.max, flags: ["hottest"]) else { return nil }
+      return .forecast(city: parsed.positionals.joinedName, hottest: parsed.flag("hottest"), json: json, display: display)
     case "top":
       guard let count = parsed.int("count", default: 5, WX.Top.counts),
         let display = parsed.display(), parsed.done(positionals: 0)

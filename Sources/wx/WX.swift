@@ -30,13 +30,52 @@ struct WX: AsyncParsableCommand {
 enum Main {
   /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
   static func main() {
-    if let status = FastPath.run(Array(CommandLine.arguments.dropFirst())) {
+    let args = Array(CommandLine.arguments.dropFirst())
+    if let status = FastPath.run(args) {
       exit(status)
     }
+    // `wx help bogus` would print the top-level help and exit 0.
+    if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
+      !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
+    {
+      Terminal.err("wx: no command named \(args[1].quoted()); see `wx --help`")
+      exit(ExitStatus.usage.rawValue)
+    }
     Task {
-      await WX.main()
-      exit(0)
+      do {
+        var command = try WX.parseAsRoot(args)
+        if var async = command as? AsyncParsableCommand {
+          try await async.run()
+        } else {
+          try command.run()
+        }
+        exit(0)
+      } catch {
+        exit(report(error))
+      }
     }
     dispatchMain()
+  }
+
+  /// What ArgumentParser's own `main` would print, but through wx's writers: help on stdout
+  /// as is; an error as one escaped line (`--sort $'\e[2J'` is echoed back) naming the help
+  /// to read. Errors the commands report themselves arrive as a bare ``ExitCode``.
+  static func report(_ error: any Error) -> Int32 {
+    let code = WX.exitCode(for: error)
+    if code == .success {
+      let text = WX.fullMessage(for: error)
+      if !text.isEmpty { Terminal.data(text) }
+      return 0
+    }
+    var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
+    if message.isEmpty { return code.rawValue }
+    if message.hasPrefix("Error: ") { message.removeFirst(7) }
+    var help = "wx --help"
+    if let usage = WX.fullMessage(for: error).split(separator: "\n").first(where: { $0.hasPrefix("Usage: ") }) {
+      let words = usage.dropFirst(7).split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }
+      help = words.joined(separator: " ") + " --help"
+    }
+    Terminal.err("wx: \(message) (see `\(help)`)")
+    return code.rawValue
   }
 }

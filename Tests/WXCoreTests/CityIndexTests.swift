@@ -65,7 +65,7 @@ import Testing
     let names = rank.filter { folded[$0].starts(with: q) }
     var words: [(key: [UInt8], city: Int)] = []
     for i in cities.indices where !folded[i].starts(with: q) {
-      if let start = Fold.wordStarts(folded[i]).first(where: { folded[i][$0...].starts(with: q) }) {
+      if let start = Fold.wordStarts(of: cities[i].name).first(where: { folded[i][$0...].starts(with: q) }) {
         words.append((Array(folded[i][start...]), i))
       }
     }

@@ -40,7 +40,7 @@ import Testing
   /// and leaves everything else to ArgumentParser.
   @Test func takesThePlainFormsAndNothingElse() throws {
     let taken: [([String], String)] = [
-      (["list", "--page=3", "--per-page", "7", "--json"], "list"), (["show"], "show"), (["show", "Oslo", "--ascii"], "show"),
+      (["list", "--page=3", "--per-page", "7", "--json"], "list"), (["show"], "show"), (["show", "Oslo", "--ascii"], "show"), (["show", "New", "York"], "show"), (["search", "winston", "sa"], "search"),
       (["search", "par", "--unit", "f"], "search"), (["forecast", "London", "--hottest"], "forecast"), (["top"], "top"),
       (["top", "--count", "1000"], "top"), (["hottest", "--page", "2"], "hottest"), (["fav"], "favourites"),
       (["fav", "list", "--sort", "name", "--json"], "favourites"),
@@ -50,7 +50,7 @@ import Testing
       #expect(String(describing: invocation).hasPrefix(name + "("), "\(args): \(invocation)")
     }
     let left: [[String]] = [
-      ["list", "--help"], ["list", "--per-page", "5000"], ["list", "--sort", "bogus"], ["list", "-p", "2"], ["show", "a", "b"],
+      ["list", "--help"], ["list", "--per-page", "5000"], ["list", "--sort", "bogus"], ["list", "-p", "2"], ["search", "."], ["search", "-", "'"],
       ["search"], ["search", ""], ["forecast", "--hottest", "--hottest"], ["top", "--count", "0"], ["top", "--hottest"],
       ["hottest", "London"], ["fav", "add", "Oslo"], ["fav", "remove", "Oslo"], ["fav", "Paris"], ["fav", "--help"],
       ["sync"], ["status"], ["unit", "f"], ["aqi"], ["--version"], [],

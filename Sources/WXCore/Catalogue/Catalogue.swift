@@ -49,6 +49,9 @@ package final class Catalogue {
 
   package func close() { try? db.close() }
 
+  /// Folds text with the rules this catalogue's index was built with.
+  private func fold(_ s: String) -> [UInt8] { Fold.key(s, version: meta.foldVersion) }
+
   // MARK: Records
 
   /// The city at catalogue position `index`.
@@ -148,7 +151,7 @@ package final class Catalogue {
 
   /// Cities whose name, or a later word of it, starts with `query` (folded).
   package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> SearchPage {
-    let q = Fold.key(query)
+    let q = fold(query)
     guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
     let reader = CityIndexReader(database: db)
     let match = try reader.match(q)
@@ -158,7 +161,7 @@ package final class Catalogue {
 
   /// Folded names starting with `prefix`, for shell completion (name-start matches only).
   package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
-    let q = Fold.key(prefix)
+    let q = fold(prefix)
     let reader = CityIndexReader(database: db)
     let match = q.isEmpty ? CityIndex.Match(names: 0..<meta.count, words: 0..<0, duplicates: 0) : try reader.match(q)
     let refs = try reader.entries("n", match.names.prefix(limit)).map(\.ref)
@@ -178,18 +181,21 @@ package final class Catalogue {
       if hits.count == 1 { return .found(index: hits[0], city: try city(hits[0])) }
       if hits.count > 1 { return .ambiguous(try cities(hits)) }
     }
-    let exact = try exactName(Fold.key(query))
+    let exact = try exactName(fold(query))
     if exact.count == 1 { return .found(index: exact[0], city: try city(exact[0])) }
     if exact.count > 1 { return .ambiguous(try cities(exact)) }
 
     if let comma = query.lastIndex(of: ",") {
       let name = String(query[..<comma]).trimmingSpaces
-      let country = Fold.key(String(query[query.index(after: comma)...]).trimmingSpaces)
-      let named = try exactName(Fold.key(name))
+      let country = fold(String(query[query.index(after: comma)...]).trimmingSpaces)
+      let named = try exactName(fold(name))
+      // Exact names and codes win over prefixes: "Sydney, AU" is Australia, not Austria.
       var fitting: [Int] = []
+      var best = Countries.Fit.prefix
       for i in named {
-        let c = Fold.key(try city(i).country)
-        if c == country || (!country.isEmpty && c.starts(with: country)) { fitting.append(i) }
+        let fit = Countries.fit(country, fold(try city(i).country), fold: fold)
+        if fit > best { (best, fitting) = (fit, []) }
+        if fit == best { fitting.append(i) }
       }
       if fitting.count == 1 { return .found(index: fitting[0], city: try city(fitting[0])) }
       if fitting.count > 1 { return .ambiguous(try cities(fitting)) }
@@ -223,7 +229,7 @@ package final class Catalogue {
     var hi = scalars.count
     while lo < hi {
       let mid = (lo + hi) / 2
-      if Fold.key(prefix(mid)).isEmpty { lo = mid + 1 } else { hi = mid }
+      if fold(prefix(mid)).isEmpty { lo = mid + 1 } else { hi = mid }
     }
     // The longest one from there that still matches.
     var best: [City] = []
@@ -266,10 +272,10 @@ package final class Catalogue {
 
   /// The city with this identity in the current catalogue, if any (favourites use this).
   package func find(_ identity: CityIdentity) throws(StoreError) -> (index: Int, city: City)? {
-    let country = Fold.key(identity.country)
-    for i in try exactName(Fold.key(identity.name)) {
+    let country = fold(identity.country)
+    for i in try exactName(fold(identity.name)) {
       let c = try city(i)
-      if Fold.key(c.country) == country { return (i, c) }
+      if fold(c.country) == country { return (i, c) }
     }
     return nil
   }
@@ -309,28 +315,13 @@ extension Character {
   package var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
-/// A city argument that does not name exactly one city.
-package enum LookupError: Error, Equatable, Sendable, CustomStringConvertible {
+/// A city argument that does not name exactly one city. The executable words it (the query
+/// cut and escaped, the candidates listed).
+package enum LookupError: Error, Equatable, Sendable {
   case ambiguous(query: String, candidates: [City])
   case notFound(query: String, suggestions: [City])
   /// No CITY given and no city shown before.
   case noLastCity
-
-  package var description: String {
-    switch self {
-    case .ambiguous(let query, let candidates):
-      let list = candidates.prefix(8).map { "\($0.name), \($0.country) (id \($0.id))" }.joined(separator: "; ")
-      let more = candidates.count > 8 ? "; …" : ""
-      return "\"\(query)\" matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: \(list)\(more)"
-        + " — pick one with \"Name, Country\" or its id"
-    case .notFound(let query, let suggestions):
-      guard !suggestions.isEmpty else { return "no city named \"\(query)\" in the catalogue" }
-      let list = suggestions.prefix(5).map { "\($0.name), \($0.country)" }.joined(separator: "; ")
-      return "no city named \"\(query)\"; closest: \(list)"
-    case .noLastCity:
-      return "no city given and none shown before; try `wx show London`"
-    }
-  }
 }
 
 extension Catalogue {

@@ -17,6 +17,9 @@ package struct CatalogueMeta: Equatable, Sendable {
   package var nameEntries: Int
   package var wordEntries: Int
   package var dryCount: Int
+  /// The ``Fold`` rules the search index was built with: queries are folded the same way.
+  /// Headers written before the field existed read as version 1.
+  package var foldVersion: Int = Fold.version
 
   package init(
     generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,
@@ -44,6 +47,7 @@ package struct CatalogueMeta: Equatable, Sendable {
     w.int(nameEntries)
     w.int(wordEntries)
     w.int(dryCount)
+    w.int(foldVersion)
     return w.bytes
   }
 
@@ -57,7 +61,9 @@ package struct CatalogueMeta: Equatable, Sendable {
     nameEntries = try r.int()
     wordEntries = try r.int()
     dryCount = try r.int()
-    guard count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count else {
+    foldVersion = r.isAtEnd ? 1 : try r.int()
+    guard foldVersion >= 1, foldVersion <= Fold.version,
+       count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count else {
       throw MalformedValue()
     }
   }

@@ -52,8 +52,10 @@ package enum CatalogueWriter {
 
     let folded = cities.map { Fold.key($0.name) }
     let countries = cities.map { Fold.key($0.country) }
-    let index = try CityIndex.build(names: folded, countries: countries, store: store)
+    let index = try CityIndex.build(
+      names: folded, countries: countries, wordStarts: { Fold.wordStarts(of: cities[$0].name) }, store: store)
 
+    meta.foldVersion = Fold.version
     meta.nameEntries = cities.count
     meta.wordEntries = index.wordEntries
     meta.dryCount = dry.count

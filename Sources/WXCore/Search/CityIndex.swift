@@ -50,10 +50,11 @@ package enum CityIndex {
 
   // MARK: Building
 
-  /// Sorted arrays and nodes for `cities`, delivered through `store`.
+  /// Sorted arrays and nodes for `cities`, delivered through `store`. `wordStarts(i)` gives
+  /// the offsets in `folded[i]` where its later words start (``Fold/wordStarts(of:)``).
   /// Returns the name array's city order (alphabetical by folded name, then country).
   package static func build(
-    names folded: [[UInt8]], countries: [[UInt8]],
+    names folded: [[UInt8]], countries: [[UInt8]], wordStarts: (Int) -> [Int],
     store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) -> (nameOrder: [Int], wordEntries: Int) {
     let count = folded.count
@@ -75,7 +76,7 @@ package enum CityIndex {
     for i in 0..<count {
       let name = folded[i]
       var earlier = [0]
-      for start in Fold.wordStarts(name) {
+      for start in wordStarts(i) {
         let suffix = Array(name[start...])
         var shadow = 0
         for e in earlier { shadow = max(shadow, commonPrefix(name[e...], suffix[...])) }

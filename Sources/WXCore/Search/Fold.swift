@@ -13,18 +13,49 @@
 ///   Devanagari, Thai, …) pass through unchanged: `東京` → `東京`.
 /// - **Whitespace** runs collapse to a single ASCII space; leading and trailing whitespace is
 ///   trimmed. Invisible format characters (soft hyphen, bidi marks, zero-width space) are dropped.
-/// - **Punctuation is kept**, so `N'Djamena` → `n'djamena` and `Winston-Salem` → `winston-salem`;
-///   typographic apostrophes (`’` `‘` `ʼ` `ʻ`) become ASCII `'` and Unicode hyphens become `-`.
+/// - **Apostrophes, hyphens and periods do not matter** (fold version 2): apostrophes (`'` `’`
+///   `‘` `ʼ` `ʻ` `` ` ``) and periods are dropped and hyphens (ASCII and Unicode) count as a space,
+///   so `N'Djamena` → `ndjamena`, `Winston-Salem` → `winston salem`, `St. Louis` → `st louis`.
+///   Other punctuation (commas, slashes, parentheses) is kept. Version 1, which catalogues
+///   written by earlier releases were indexed with, kept all punctuation (`n'djamena`); a
+///   catalogue records its version and is searched with the same one.
 ///
 /// Folding is idempotent (`key(string(s)) == key(s)`) and needs neither Foundation nor ICU: the
 /// accent table is generated into `FoldTable.swift` by `scripts/gen-fold-table.py`, and the rest
 /// uses `Unicode.Scalar.Properties` from the standard library.
 package enum Fold {
+    /// The folding rules new catalogues are indexed with (see the type's documentation).
+    package static let version = 2
+
     /// Folds `s` to the search key bytes (UTF-8).
-    package static func key(_ s: String) -> [UInt8] {
+    package static func key(_ s: String, version: Int = Fold.version) -> [UInt8] {
+        var unused: [Int]? = nil
+        return fold(s, version: version, boundaries: &unused)
+    }
+
+    /// The offsets (> 0) in `key(name)` at which a later word of `name` starts: after a space
+    /// (or hyphen), a slash or `(`, and after a dropped apostrophe or period, so `L'Aquila`
+    /// is found by `aquila` and `N'Djamena` by `djamena`.
+    ///
+    /// `"Winston-Salem"` → `[8]`, `"Ho Chi Minh City"` → `[3, 7, 12]`, `"N'Djamena"` → `[1]`.
+    package static func wordStarts(of name: String) -> [Int] {
+        var dropped: [Int]? = []
+        let folded = fold(name, version: version, boundaries: &dropped)
+        var starts = wordStarts(folded)
+        for b in dropped ?? [] where b > 0 && b < folded.count && startsLetterOrDigit(folded, at: b) {
+            starts.append(b)
+        }
+        if dropped?.isEmpty == false { starts = Array(Set(starts)).sorted() }
+        return starts
+    }
+
+    /// The folding loop. `boundaries`, when not nil, collects the output offsets at which an
+    /// apostrophe or period was dropped.
+    private static func fold(_ s: String, version: Int, boundaries: inout [Int]?) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count)
         var pendingSpace = false
+        let loose = version >= 2
 
         for scalar in s.unicodeScalars {
             let v = scalar.value
@@ -32,8 +63,12 @@ package enum Fold {
             // ASCII fast path.
             if v < 0x80 {
                 let b = UInt8(truncatingIfNeeded: v)
-                if b == 0x20 || (b &- 0x09) < 5 {  // space, \t \n \v \f \r
+                if b == 0x20 || (b &- 0x09) < 5 || (loose && b == 0x2D) {  // space, \t \n \v \f \r; hyphen
                     pendingSpace = true
+                    continue
+                }
+                if loose && (b == 0x27 || b == 0x2E || b == 0x60) {  // ' . `
+                    boundaries?.append(out.count)
                     continue
                 }
                 if pendingSpace {
@@ -47,11 +82,17 @@ package enum Fold {
             // Table keys are never marks, spaces or format characters, so look them up first:
             // this is the common case for non-ASCII letters in Latin names.
             if let i = tableIndex(v) {
+                let start = Int(foldTableOffsets[i]), end = Int(foldTableOffsets[i + 1])
+                if loose && end == start + 1 {
+                    // Typographic apostrophes fold to ', Unicode hyphens to -.
+                    let b = foldTableBytes[start]
+                    if b == 0x27 || b == 0x2E { boundaries?.append(out.count); continue }
+                    if b == 0x2D { pendingSpace = true; continue }
+                }
                 if pendingSpace {
                     if !out.isEmpty { out.append(0x20) }
                     pendingSpace = false
                 }
-                let start = Int(foldTableOffsets[i]), end = Int(foldTableOffsets[i + 1])
                 out.append(contentsOf: foldTableBytes[start..<end])
                 continue
             }

@@ -117,7 +117,7 @@ extension WX.AQI {
       let ctx = try Context.make(display: display.value)
       let histories = try ctx.home.aqi.histories().filter { $0.latest != nil }
       if json {
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             (
               "items",
@@ -141,7 +141,7 @@ extension WX.AQI {
       t.rightAligned = [1]
       for h in histories {
         let s = h.latest!
-        t.rows.append([h.city, AQIText.value(s.aqi), AQIText.category(s.category, ctx.terminal), AQIText.ago(ctx.now - s.time)])
+        t.rows.append([h.city.visible, AQIText.value(s.aqi), AQIText.category(s.category, ctx.terminal), AQIText.ago(ctx.now - s.time)])
       }
       let n = histories.count
       Terminal.out(
@@ -173,7 +173,7 @@ extension WX.AQI {
         func reading(_ s: AQISample) -> JSONOut {
           .object([("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name))])
         }
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             ("city", .string(history.city)), ("readings", .array(history.samples.map(reading))),
             ("min", .number(lo)), ("max", .number(hi)), ("latest", reading(latest)),
@@ -182,7 +182,7 @@ extension WX.AQI {
       }
       let t = ctx.terminal
       let n = history.samples.count
-      var out = t.bold(history.city) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
+      var out = t.bold(history.city.visible) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
       out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
       out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest.category, t))"
       out += t.dim(" (\(AQIText.ago(ctx.now - latest.time))) · min \(AQIText.value(lo)) · max \(AQIText.value(hi))")
@@ -303,13 +303,13 @@ final class SignalStop: @unchecked Sendable {
     if seen > 1 { hardExit() }
     let restore = self.restore
     queue.asyncAfter(deadline: .now() + 3) {
-      Terminal.out(restore, newline: false)
+      Terminal.control(restore)
       _exit(0)
     }
   }
 
   private func hardExit() {
-    Terminal.out(restore, newline: false)
+    Terminal.control(restore)
     _exit(0)
   }
 
@@ -412,7 +412,7 @@ struct LiveView {
     var out = ""
     let stamp = Clock.iso8601(time)
     for r in readings {
-      out += "\(stamp) \(r.city) \(AQIText.value(r.aqi)) \(AQIText.category(r.category, terminal))\n"
+      out += "\(stamp) \(r.city.visible) \(AQIText.value(r.aqi)) \(AQIText.category(r.category, terminal))\n"
     }
     Terminal.out(out)
   }
@@ -423,7 +423,7 @@ struct LiveView {
     let (width, height) = Self.screenSize()
     let now = Clock.now()
     var lines: [String] = []
-    lines.append(terminal.bold("Air quality") + terminal.dim(" · \(url)"))
+    lines.append(terminal.bold("Air quality") + terminal.dim(" · \(url.visible)"))
     // Rows are keyed by folded name: sorting the keys orders the cities without folding again.
     let sorted = rows.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.value)
     if sorted.isEmpty {
@@ -435,7 +435,7 @@ struct LiveView {
       let room = max(1, height - 7)
       for r in sorted.prefix(room) {
         t.rows.append([
-          r.city, AQIText.value(r.aqi), AQIText.category(AQICategory(aqi: r.aqi), terminal),
+          r.city.visible, AQIText.value(r.aqi), AQIText.category(AQICategory(aqi: r.aqi), terminal),
           "updated " + AQIText.ago(now - r.time),
         ])
       }
@@ -446,9 +446,9 @@ struct LiveView {
     }
     var info = "\(frames) frame\(frames == 1 ? "" : "s")"
     if bad > 0 { info += " · \(bad) bad skipped" }
-    let status = statusIsWarning ? terminal.paint(statusLine, "33") : statusLine
+    let status = statusIsWarning ? terminal.paint(statusLine.visible, "33") : statusLine.visible
     lines.append(terminal.dim(info + " · ") + status)
-    if let lastProblem { lines.append(terminal.dim("last: " + lastProblem)) }
+    if let lastProblem { lines.append(terminal.dim("last: " + lastProblem.visible)) }
     lines.append(terminal.dim("Ctrl-C to quit"))
     var out = drawnLines > 0 ? "\r\u{1B}[\(drawnLines)A" : "\r"
     out += "\u{1B}[J"
@@ -463,7 +463,8 @@ struct LiveView {
     Self.write(out)
   }
 
-  static func write(_ s: String) { Terminal.out(s, newline: false) }
+  /// The live block: its own cursor moves, with every untrusted field already escaped.
+  static func write(_ s: String) { Terminal.control(s) }
 
   static func screenSize() -> (width: Int, height: Int) {
     var ws = winsize()

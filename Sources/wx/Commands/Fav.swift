@@ -25,13 +25,21 @@ extension WX.Fav {
     func execute() async throws {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
-      let found = try cities.map { try catalogue.lookup($0).city }
+      let found: [City]
+      if cities.count > 1, case .found(_, let city) = try catalogue.resolve(cities.joined(separator: " ")) {
+        // `wx fav add New York`: the words name one city, not one city each.
+        Terminal.err("wx: read \(cities.joined(separator: " ").quoted()) as one city name (quote names to add several)")
+        found = [city]
+      } else {
+        found = try cities.map { try catalogue.lookup($0).city }
+      }
       catalogue.close()
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
       var out = ""
       for (city, new) in zip(found, added) {
-        out += new ? "added \(city.name), \(city.country)\n" : "\(city.name), \(city.country) is already a favourite\n"
+        let name = "\(city.name.visible), \(city.country.visible)"
+        out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
       Terminal.out(out)
     }
@@ -52,11 +60,17 @@ extension WX.Fav {
       let ctx = try Context.make()
       let favourites = try ctx.home.favourites.list()
       var identities: [CityIdentity] = []
-      for query in cities {
-        identities.append(try Self.match(query, favourites: favourites, ctx: ctx))
+      let joined = cities.joined(separator: " ")
+      if cities.count > 1, let one = try? Self.match(joined, favourites: favourites, ctx: ctx) {
+        Terminal.err("wx: read \(joined.quoted()) as one city name (quote names to remove several)")
+        identities = [one]
+      } else {
+        for query in cities {
+          identities.append(try Self.match(query, favourites: favourites, ctx: ctx))
+        }
       }
       try ctx.home.favourites.remove(identities)
-      Terminal.out(identities.map { "removed \($0.name), \($0.country)" }.joined(separator: "\n"))
+      Terminal.out(identities.map { "removed \($0.name.visible), \($0.country.visible)" }.joined(separator: "\n"))
     }
 
     /// Matches among the favourites first (a city gone from the catalogue stays removable),
@@ -108,7 +122,7 @@ extension WX.Fav {
       }
       let unit = ctx.unit(display)
       if json {
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             (
               "items",
@@ -134,8 +148,8 @@ extension WX.Fav {
       t.rightAligned = [2]
       for (f, c) in rows {
         t.rows.append([
-          f.name, f.country, c.map { ctx.terminal.temperature($0.temperatureC, unit) } ?? "–",
-          c?.description ?? ctx.terminal.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
+          f.name.visible, f.country.visible, c.map { ctx.terminal.temperature($0.temperatureC, unit) } ?? "–",
+          c?.description.visible ?? ctx.terminal.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
         ])
       }
       Terminal.out(t.render(ctx.terminal) + ctx.terminal.dim("\(rows.count) favourite\(rows.count == 1 ? "" : "s") · " + ctx.freshness(catalogue.meta)))

@@ -8,13 +8,13 @@ extension WX {
       discussion: "With --hottest, only the days without rain or showers, hottest first.")
 
     @Argument(help: "City name, \"Name, Country\" or id (default: the last city shown).", completion: .custom(cityCompletions))
-    var city: String?
+    var city: [String] = []
     @Flag(help: "Only rain-free days, hottest first.") var hottest = false
     @Flag(help: "Print JSON instead of a table.") var json = false
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      try Self.perform(city: city, hottest: hottest, json: json, display: display.value)
+      try Self.perform(city: city.joinedName, hottest: hottest, json: json, display: display.value)
     }
 
     /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
@@ -30,14 +30,14 @@ extension WX {
       }
       let unit = ctx.unit(display)
       if json {
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
             ("unit", .string(unit.rawValue)), ("days", .array(days.map { CityView.forecastItem($0, unit) })),
           ]).text)
         return
       }
-      var out = ctx.terminal.bold("\(city.name), \(city.country)") + (hottest ? " · rain-free days, hottest first" : "") + "\n"
+      var out = ctx.terminal.bold("\(city.name.visible), \(city.country.visible)") + (hottest ? " · rain-free days, hottest first" : "") + "\n"
       out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, ctx.terminal, numbered: true)
       Terminal.out(out + ctx.terminal.dim(ctx.freshness(catalogue.meta)))
     }

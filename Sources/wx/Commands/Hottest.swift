@@ -24,8 +24,11 @@ extension WX {
       try page.check()
       let cities = try catalogue.dry(offset: page.offset, limit: page.perPage)
       let unit = ctx.unit(display)
-      Terminal.out(
-        Render.page(page, cities, unit, json: json, ctx, catalogue.meta, one: "rain-free city", many: "rain-free cities"))
+      if cities.isEmpty && !json {
+        Terminal.out("No rain-free cities in the catalogue: it is raining everywhere.\n" + ctx.terminal.dim(ctx.freshness(catalogue.meta)))
+        return
+      }
+      Render.page(page, cities, unit, json: json, ctx, catalogue.meta, one: "rain-free city", many: "rain-free cities")
     }
   }
 }

@@ -25,7 +25,7 @@ extension WX {
       try page.check()
       let cities = try catalogue.page(order: sort, offset: page.offset, limit: page.perPage)
       let unit = ctx.unit(display)
-      Terminal.out(Render.page(page, cities, unit, json: json, ctx, catalogue.meta))
+      Render.page(page, cities, unit, json: json, ctx, catalogue.meta)
     }
   }
 }

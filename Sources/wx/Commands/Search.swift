@@ -11,17 +11,23 @@ extension WX {
         New York), each group alphabetical. Exits 1 when nothing matches.
         """)
 
-    @Argument(help: "The start of a city name.") var prefix: String
+    @Argument(help: "The start of a city name (the words of an unquoted query are joined).") var words: [String] = []
+    var prefix: String { words.joined(separator: " ") }
     @OptionGroup var paging: PageOptions
     @Flag(help: "Print JSON instead of a table.") var json = false
     @OptionGroup var display: DisplayOptions
 
     func validate() throws {
-      if Fold.key(prefix).isEmpty { throw ValidationError("PREFIX must contain at least one letter or digit") }
+      if !Self.searchable(prefix) { throw ValidationError("PREFIX must contain at least one letter or digit") }
     }
 
     func execute() async throws {
       try Self.perform(prefix: prefix, page: paging.page, perPage: paging.perPage, json: json, display: display.value)
+    }
+
+    /// A query needs a letter or a digit: punctuation and spaces alone match nothing (exit 64).
+    static func searchable(_ prefix: String) -> Bool {
+      prefix.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
     }
 
     /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
@@ -35,14 +41,14 @@ extension WX {
       if result.total > 0 { try page.check() }
       let unit = ctx.unit(display)
       if json {
-        Terminal.out(Render.pageJSON(page, result.cities, unit, query: prefix))
+        Terminal.data(Render.pageJSON(page, result.cities, unit, query: prefix))
       } else if result.total > 0 {
         Terminal.out(
           Render.table(result.cities, first: offset + 1, unit, ctx.terminal)
             + ctx.terminal.dim(Render.footer(page, ctx.freshness(catalogue.meta))))
       }
       if result.total == 0 {
-        Terminal.err("wx: no city starts with \"\(prefix)\"")
+        Terminal.err("wx: no city name or word in it starts with \(prefix.quoted())")
         throw NoMatch()
       }
     }

@@ -10,13 +10,13 @@ extension WX {
         or an id. Without CITY, the last city shown.
         """)
 
-    @Argument(help: "City name, \"Name, Country\" or id.", completion: .custom(cityCompletions))
-    var city: String?
+    @Argument(help: "City name, \"Name, Country\" or id (the words of an unquoted name are joined).", completion: .custom(cityCompletions))
+    var city: [String] = []
     @Flag(help: "Print JSON instead of text.") var json = false
     @OptionGroup var display: DisplayOptions
 
     func execute() async throws {
-      try Self.perform(city: city, json: json, display: display.value)
+      try Self.perform(city: city.joinedName, json: json, display: display.value)
     }
 
     /// The command itself, shared by the argument parser and the fast path (FastPath.swift).
@@ -26,9 +26,14 @@ extension WX {
       defer { catalogue.close() }
       let city = try ctx.resolveCity(argument, in: catalogue)
       let unit = ctx.unit(display)
-      Terminal.out(json ? CityView.json(city, unit) : CityView.text(city, unit, ctx, meta: catalogue.meta))
+      if json { Terminal.data(CityView.json(city, unit)) } else { Terminal.out(CityView.text(city, unit, ctx, meta: catalogue.meta)) }
     }
   }
+}
+
+extension [String] {
+  /// The words of a city argument typed without quotes (`wx show New York`), as one name.
+  var joinedName: String? { isEmpty ? nil : joined(separator: " ") }
 }
 
 extension Context {
@@ -83,8 +88,8 @@ enum CityView {
     let condition = Condition(description: c.description)
     let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
     let facts = [
-      term.bold("\(c.name), \(c.country)") + term.dim("  id \(c.id)"),
-      c.description,
+      term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)"),
+      c.description.visible,
       term.temperature(c.temperatureC, unit),
       "humidity \(TemperatureUnit.oneDecimal(c.humidity))% · wind \(unit.formatWind(c.windKmh))",
       term.dim(coordinates(c)),
@@ -107,9 +112,12 @@ enum CityView {
     guard !days.isEmpty else { return "No forecast in the catalogue for this city.\n" }
     var t = Table(headers: ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
     t.rightAligned = [3, 4, 5]
+    t.maxWidths = [(2, 24)]
+    t.minWidths = [(2, 8)]
+    t.fitting = [.drop(4), .drop(0), .drop(5), .shrink]
     for (k, d) in days.enumerated() {
       t.rows.append([
-        "Day \(k + 1)", d.date, d.description, term.temperature(d.temperatureC, unit),
+        "Day \(k + 1)", d.date.visible, d.description.visible, term.temperature(d.temperatureC, unit),
         "\(TemperatureUnit.oneDecimal(d.humidity))%", unit.formatWind(d.windKmh),
       ])
     }

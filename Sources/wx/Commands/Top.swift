@@ -9,7 +9,7 @@ extension WX {
 
     static let counts = 1...1000
 
-    @Option(help: "How many cities (1–1000).") var count = 5
+    @Option(parsing: .unconditional, help: "How many cities (1–1000).") var count = 5
     @Flag(help: "Print JSON instead of a table.") var json = false
     @OptionGroup var display: DisplayOptions
 
@@ -29,7 +29,7 @@ extension WX {
       let cities = try catalogue.page(order: .catalogue, offset: 0, limit: count)
       let unit = ctx.unit(display)
       if json {
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             ("unit", .string(unit.rawValue)),
             (
@@ -47,7 +47,9 @@ extension WX {
       }
       var t = Table(headers: ["City", "Temperature"])
       t.rightAligned = [1]
-      for c in cities { t.rows.append([c.name, ctx.terminal.temperature(c.temperatureC, unit)]) }
+      t.minWidths = [(0, 10)]
+      t.fitting = [.shrink]
+      for c in cities { t.rows.append([c.name.visible, ctx.terminal.temperature(c.temperatureC, unit)]) }
       Terminal.out(ctx.terminal.bold("Weather") + "\n" + t.render(ctx.terminal) + ctx.terminal.dim(ctx.freshness(catalogue.meta)))
     }
   }

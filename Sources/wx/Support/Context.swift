@@ -143,8 +143,9 @@ struct Paging {
 
 /// `--page` / `--per-page`.
 struct PageOptions: ParsableArguments {
-  @Option(help: "Page to show (from 1).") var page = 1
-  @Option(name: .customLong("per-page"), help: "Rows per page (1–1000).") var perPage = 20
+  // `.unconditional`: `--page -1` is a bad page number, not a missing value.
+  @Option(parsing: .unconditional, help: "Page to show (from 1).") var page = 1
+  @Option(name: .customLong("per-page"), parsing: .unconditional, help: "Rows per page (1–1000).") var perPage = 20
 
   func validate() throws {
     if page < 1 { throw ValidationError("--page must be 1 or more") }

@@ -41,10 +41,14 @@ enum ExitStatus: Int32 {
       return (.config, e.description)
     case let e as LookupError:
       switch e {
-      case .ambiguous: return (.usage, e.description)
-      case .notFound, .noLastCity: return (.noSuchCity, e.description)
+      case .ambiguous: return (.usage, message(e))
+      case .notFound, .noLastCity: return (.noSuchCity, message(e))
       }
-    case let e as FavouritesError: return (.noSuchCity, e.description)
+    case let e as FavouritesError:
+      switch e {
+      case .notAFavourite(let names):
+        return (.noSuchCity, "not a favourite: \(names.map { $0.quoted() }.joined(separator: ", ")); nothing was removed")
+      }
     case let e as UsageError: return (.usage, e.message)
     case let e as ConfigError: return (.config, e.message)
     case let e as AQIError:
@@ -55,6 +59,24 @@ enum ExitStatus: Int32 {
       }
     default: return (.ioError, "unexpected error: \(error)")
     }
+  }
+}
+
+/// The words for a city argument that names no city, or several: the query is cut to 60
+/// characters and, like every name, escaped.
+private func message(_ e: LookupError) -> String {
+  func named(_ c: City) -> String { "\(c.name.visible), \(c.country.visible)" }
+  switch e {
+  case .ambiguous(let query, let candidates):
+    let list = candidates.prefix(8).map { "\(named($0)) (id \($0.id))" }.joined(separator: "; ")
+    let more = candidates.count > 8 ? "; …" : ""
+    return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: \(list)\(more)"
+      + " — pick one with \"Name, Country\" or its id"
+  case .notFound(let query, let suggestions):
+    guard !suggestions.isEmpty else { return "no city named \(query.quoted()) in the catalogue" }
+    return "no city named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
+  case .noLastCity:
+    return "no city given and none shown before; try `wx show London`"
   }
 }
 

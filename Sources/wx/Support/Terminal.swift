@@ -14,6 +14,9 @@ struct Terminal {
   let unicode: Bool
   let stdoutIsTTY: Bool
   let stderrIsTTY: Bool
+  /// Columns to fit text output in: `COLUMNS` when set, else the terminal's width when stdout
+  /// is a terminal; nil (no limit) in a pipe.
+  let width: Int?
 
   /// Colour only when asked, or when `auto` and stdout is a terminal other than `dumb`
   /// and NO_COLOR is unset (https://no-color.org).
@@ -28,6 +31,17 @@ struct Terminal {
     let locale = Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C"
     let l = locale.lowercased()
     unicode = !ascii && (l.contains("utf-8") || l.contains("utf8"))
+    width = Self.columns(tty: stdoutIsTTY)
+    Self.screen = Screen(width: width, colors: color, unicode: unicode)
+  }
+
+  /// `COLUMNS` (a positive number) wins; else the window size of a terminal on stdout.
+  static func columns(tty: Bool) -> Int? {
+    if let raw = Environment.get("COLUMNS"), let n = Int(raw), n > 0 { return max(n, 20) }
+    guard tty else { return nil }
+    var size = winsize()
+    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return max(Int(size.ws_col), 20)
   }
 
   func paint(_ text: String, _ code: String) -> String {
@@ -50,10 +64,44 @@ struct Terminal {
     paint(unit.format(celsius), Self.band(celsius))
   }
 
-  /// Writes to stdout in one call (plus a final newline unless `newline` is false).
-  static func out(_ text: String, newline: Bool = true) { write(1, text, newline: newline) }
+  /// What the last ``Terminal`` made found out about the screen: the writers below apply it.
+  struct Screen {
+    var width: Int?
+    var colors = false
+    var unicode = true
+  }
+  nonisolated(unsafe) static var screen = Screen()
 
-  static func err(_ text: String, newline: Bool = true) { write(2, text, newline: newline) }
+  /// Text for people on stdout, in one write: controls escaped (the colours the runner
+  /// painted kept when colour is on), `°` `·` `…` `–` spelled in ASCII without Unicode, and
+  /// each line cut to the screen's width (never wrapped). A final newline is added unless
+  /// `newline` is false.
+  static func out(_ text: String, newline: Bool = true) {
+    write(1, shape(text, colors: screen.colors, width: screen.width), newline: newline)
+  }
+
+  /// A message on stderr: like ``out(_:newline:)`` but never coloured and never cut.
+  static func err(_ text: String, newline: Bool = true) {
+    write(2, shape(text, colors: false, width: nil), newline: newline)
+  }
+
+  /// JSON, or a completion script: written exactly as given (JSON escapes its own controls).
+  static func data(_ text: String) { write(1, text, newline: true) }
+
+  /// The program's own control sequences (cursor moves, clearing a line), written as given.
+  static func control(_ sequence: String, toStderr: Bool = false) { write(toStderr ? 2 : 1, sequence, newline: false) }
+
+  static func shape(_ text: String, colors: Bool, width: Int?) -> String {
+    var t = Escape.visible(text, newlines: true, keepingColors: colors)
+    if !screen.unicode { t = ASCII.spell(t) }
+    guard let width else { return t }
+    if !t.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) && !t.split(separator: "\n").contains(where: { $0.utf8.count > width }) {
+      return t
+    }
+    return t.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { DisplayWidth.truncate(String($0), to: width, ellipsis: screen.unicode ? "…" : "~") }
+      .joined(separator: "\n")
+  }
 
   private static func write(_ fd: Int32, _ text: String, newline: Bool) {
     var t = text
@@ -67,6 +115,27 @@ struct Terminal {
         off += n
       }
     }
+  }
+}
+
+/// Plain-ASCII spellings of the typography wx prints, for `--ascii` and non-UTF-8 locales.
+enum ASCII {
+  static func spell(_ s: String) -> String {
+    guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+    var out = ""
+    for ch in s {
+      switch ch {
+      case "°": continue
+      case "·": out += "-"
+      case "…": out += "..."
+      case "–", "―", "‒": out += "-"
+      case "—": out += "--"
+      case "’", "‘": out += "'"
+      case "“", "”": out += "\""
+      default: out.append(ch)
+      }
+    }
+    return out
   }
 }
 
@@ -108,19 +177,43 @@ enum DisplayWidth {
     return right ? fill + s : s + fill
   }
 
-  /// Cuts `s` to at most `width` columns, ending with "…" when cut.
-  static func truncate(_ s: String, to width: Int) -> String {
+  /// Cuts `s` to at most `width` columns, ending with `ellipsis` when cut. Colour sequences
+  /// cost no columns and are kept; a colour left open is closed.
+  static func truncate(_ s: String, to width: Int, ellipsis: String = "…") -> String {
     guard of(s) > width else { return s }
+    let room = width - of(ellipsis)
     var out = ""
+    var used = 0
+    var inEscape = false
+    var painted = false
     for ch in s {
-      if of(out + String(ch)) > width - 1 { break }
+      if inEscape {
+        out.append(ch)
+        if ch == "m" { inEscape = false }
+        continue
+      }
+      if ch == "\u{1B}" {
+        inEscape = true
+        painted = true
+        out.append(ch)
+        continue
+      }
+      let w = of(String(ch))
+      if used + w > room { break }
       out.append(ch)
+      used += w
     }
-    return out + "…"
+    return out + (painted ? "\u{1B}[0m" : "") + ellipsis
   }
 }
 
-/// A plain text table: header, rows, columns sized to content.
+/// A plain text table: header, rows, columns sized to content, fitted to the screen.
+///
+/// Cells hold text for people: untrusted parts are escaped (``String/visible``) by whoever
+/// builds the row, so widths are measured on what will be shown. When the terminal is
+/// narrower than the table, ``fitting`` says what gives way, in order: a column dropped, or
+/// the ``minWidths`` columns shortened (widest first, with "…"). What still does not fit is
+/// cut at the screen's edge by ``Terminal/out(_:newline:)``.
 struct Table {
   var headers: [String]
   /// Columns aligned right. (Arrays, not Set/Dictionary: see `Catalogue.blocks`.)
@@ -128,26 +221,55 @@ struct Table {
   var rows: [[String]] = []
   /// (column, widest) limits; longer cells end with "…".
   var maxWidths: [(column: Int, width: Int)] = []
+  /// (column, narrowest) for the `.shrink` step.
+  var minWidths: [(column: Int, width: Int)] = []
+  var fitting: [Fit] = []
+
+  enum Fit {
+    case drop(Int)
+    case shrink
+  }
 
   func render(_ term: Terminal) -> String {
-    let cells = rows.map { row in
+    var cells = rows.map { row in
       row.enumerated().map { (i, c) in
         maxWidths.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
       }
     }
+    var heads = headers
     var widths = headers.map(DisplayWidth.of)
     for row in cells {
       for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) }
     }
+    var shown = Array(headers.indices)
+    if let limit = term.width {
+      func total() -> Int { shown.reduce(0) { $0 + widths[$1] } + 2 * max(0, shown.count - 1) }
+      for step in fitting where total() > limit {
+        switch step {
+        case .drop(let column): shown.removeAll { $0 == column }
+        case .shrink:
+          while total() > limit {
+            let spare = minWidths.filter { shown.contains($0.column) && widths[$0.column] > $0.width }
+            guard let widest = spare.max(by: { widths[$0.column] - $0.width < widths[$1.column] - $1.width }) else { break }
+            widths[widest.column] -= 1
+          }
+        }
+      }
+      for (column, _) in minWidths {
+        heads[column] = DisplayWidth.truncate(heads[column], to: widths[column])
+        for r in cells.indices { cells[r][column] = DisplayWidth.truncate(cells[r][column], to: widths[column]) }
+      }
+    }
     func line(_ row: [String]) -> String {
       var parts: [String] = []
-      for (i, c) in row.enumerated() {
-        let last = i == row.count - 1
+      for (k, i) in shown.enumerated() {
+        let c = row[i]
+        let last = k == shown.count - 1
         parts.append(last && !rightAligned.contains(i) ? c : DisplayWidth.pad(c, to: widths[i], right: rightAligned.contains(i)))
       }
       return parts.joined(separator: "  ")
     }
-    var out = term.bold(line(headers)) + "\n"
+    var out = term.bold(line(heads)) + "\n"
     for row in cells { out += line(row) + "\n" }
     return out
   }

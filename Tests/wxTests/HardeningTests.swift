@@ -1,0 +1,298 @@
+import Foundation
+import Testing
+import WXCore
+
+/// A catalogue written straight through WXCore, as an older wx or a foreign file could have
+/// left it: nothing of sync's own cleaning applies, so the renderers are on their own.
+func publish(_ cities: [City], in home: TempHome) throws {
+  let h = Home(directory: home.path, sampleCandidates: [])
+  try h.publishCatalogue(
+    cities,
+    meta: CatalogueMeta(
+      generation: 1, source: "test", provider: "test", syncedAt: Clock.now(), count: cities.count, isSample: false))
+}
+
+func city(_ id: Int, _ name: String, _ country: String, _ description: String = "Sunny", temperature: Double = 20)
+  -> City
+{
+  City(
+    id: id, name: name, country: country, latitude: 1.5, longitude: -2.5, temperatureC: temperature,
+    description: description, humidity: 50, windKmh: 10,
+    forecast: [
+      ForecastDay(date: "2026-11-24", temperatureC: temperature + 1, description: description, humidity: 40, windKmh: 5),
+      ForecastDay(date: "2026-11-25", temperatureC: temperature - 1, description: "Cloudy", humidity: 60, windKmh: 7),
+    ])
+}
+
+/// Every control a hostile API or file could slip into a text field.
+let hostileBits = [
+  "\u{1B}]0;pwned\u{07}", "\u{1B}[2J", "\r", "\n", "\u{0}", "\u{9B}31m", "\u{85}", "\u{202E}", "\u{2066}", "\t",
+  "\u{7F}", "\u{1B}[31m", "\u{8}",
+]
+
+/// The bytes that may not reach a terminal: C0 but newline, DEL, C1, bidi controls; ESC only
+/// as a colour sequence, and only when colour was asked for.
+func unsafeBytes(_ s: String, colours: Bool) -> [String] {
+  var found: [String] = []
+  var t = s
+  if colours {
+    t = t.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression)
+  }
+  for u in t.unicodeScalars {
+    let v = u.value
+    if (v < 0x20 && v != 0x0A) || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v)
+      || (0x2066...0x2069).contains(v)
+    {
+      found.append(String(format: "U+%04X", v))
+    }
+  }
+  return found
+}
+
+@Suite struct EscapingTests {
+  static let cities: [City] = hostileBits.enumerated().map { (i, bit) in
+    var c = city(
+      900 + i, "Evil\(bit)City\(i)", "Bad\(bit)Land", "Rain\(bit)y", temperature: Double(i))
+    c.forecast[0].date = "2026\(bit)-11-24"
+    c.forecast[1].description = "Cl\(bit)oud"
+    return c
+  } + [city(1, "Oslo", "Norway")]
+
+  func hostileHome() throws -> TempHome {
+    let home = TempHome()
+    try publish(Self.cities, in: home)
+    try FavouritesStore(path: home.favourites, writers: .init(directory: home.path, deadline: 5))
+      .add(Array(Self.cities.prefix(5)), now: 1_700_000_000)
+    return home
+  }
+
+  static let commands: [[String]] = [
+    ["list"], ["list", "--sort", "name"], ["list", "--sort", "temperature", "--per-page", "50"], ["show", "900"],
+    ["show", "Evil"], ["show", "Evil\u{1B}[2J\u{7}nothing"], ["forecast", "901"], ["forecast", "902", "--hottest"],
+    ["search", "evil"], ["search", "bad\u{1B}]0;x\u{7}zzz"], ["top", "--count", "20"], ["hottest"], ["fav"],
+    ["fav", "list", "--sort", "name"], ["fav", "remove", "Nowhere\u{1B}[2J"], ["status"], ["doctor"],
+    ["show", "--ascii", "903"], ["fav", "add", "904"],
+  ]
+
+  @Test(arguments: commands)
+  func noControlByteReachesTheTerminal(_ args: [String]) throws {
+    let home = try hostileHome()
+    let takesColour = !["status", "doctor"].contains(args[0]) && !(args[0] == "fav" && args.count > 1 && args[1] != "list")
+    for colours in takesColour ? [false, true] : [false] {
+      let r = try home.run(args + (colours ? ["--color", "always"] : []))
+      #expect(!r.signalled, "\(args) \(r)")
+      #expect(unsafeBytes(r.stdout, colours: colours).isEmpty, "\(args) stdout: \(r.stdout.debugDescription)")
+      #expect(unsafeBytes(r.stderr, colours: false).isEmpty, "\(args) stderr: \(r.stderr.debugDescription)")
+    }
+  }
+
+  @Test func textShowsTheControlsAsEscapes() throws {
+    let home = try hostileHome()
+    let r = try home.wx("show", "901")
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stdout.contains("Evil\\x1b[2JCity1"), "\(r.stdout.debugDescription)")
+    let e = try home.wx("show", "900", "--json")
+    let json = try e.json()
+    #expect(json["city"] as? String == "Evil\u{1B}]0;pwned\u{07}City0", "JSON keeps the data, escaped by JSON")
+    #expect(!e.stdout.contains("\u{1B}"))
+  }
+
+  @Test func hostileAirQualityNamesAreEscaped() throws {
+    let home = TempHome()
+    let store = AQIStore(path: home.path + "/aqi.gdbm", writers: .init(directory: home.path, deadline: 5))
+    try store.record([AQIReading(city: "Del\u{1B}[2Jhi\u{202E}", aqi: 150)], at: Clock.now())
+    for args in [["aqi", "list"], ["aqi", "show", "del\u{1B}[2Jhi\u{202E}"], ["aqi", "show", "nowhere\u{1B}[2J"]] {
+      let r = try home.run(args)
+      #expect(unsafeBytes(r.stdout + r.stderr, colours: false).isEmpty, "\(args) \(r)")
+    }
+  }
+
+  @Test func echoedArgumentsAreCut() throws {
+    let home = TempHome()
+    let long = String(repeating: "q", count: 100 * 1024)  // the kernel takes at most 128 KiB an argument
+    for args in [["show", long], ["search", long], ["fav", "remove", long], ["forecast", long]] {
+      let r = try home.run(args)
+      #expect(r.status != 0)
+      #expect(r.stderr.utf8.count < 1000, "\(args.first!): \(r.stderr.utf8.count) bytes")
+      #expect(r.stderr.contains("qqq…"), "\(r.stderr.prefix(200))")
+    }
+  }
+}
+
+@Suite struct WidthTests {
+  static let commands: [[String]] = [
+    ["list"], ["list", "--per-page", "60"], ["show", "Ho Chi Minh City"], ["forecast", "São Tomé"], ["top", "--count", "60"],
+    ["hottest"], ["search", "s"], ["fav"], ["show", "Paris"], ["status"],
+  ]
+
+  func widest(_ s: String) -> Int {
+    s.split(separator: "\n").map { line in
+      line.replacingOccurrences(of: #"\u{1B}\[[0-9;]*m"#, with: "", options: .regularExpression).count
+    }.max() ?? 0
+  }
+
+  @Test(arguments: commands)
+  func fortyColumnsNeverWrap(_ args: [String]) throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Ho Chi Minh City", "São Tomé", "Winston-Salem")
+    for columns in ["40", "52", "80"] {
+      let r = try home.run(args, env: ["COLUMNS": columns])
+      #expect(widest(r.stdout) <= Int(columns)!, "\(args) at \(columns): \(r.stdout)")
+    }
+  }
+
+  @Test func narrowListsKeepCityTemperatureAndDropColumnsInOrder() throws {
+    let home = TempHome()
+    let wide = try home.wx("list")
+    #expect(wide.stdout.contains("Humidity") && wide.stdout.contains("Wind"), "a pipe keeps full rows")
+    let r = try home.run(["list"], env: ["COLUMNS": "40"])
+    let header = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.hasPrefix("City"), "\(header)")
+    #expect(header.contains("Temp") && !header.contains("Humidity") && !header.contains("Wind"), "\(header)")
+    #expect(r.stdout.contains("…"), "long names are cut with an ellipsis")
+    let mid = try home.run(["list"], env: ["COLUMNS": "64"])
+    #expect(mid.stdout.contains("Conditions") && !mid.stdout.contains("Humidity"), "\(mid.stdout)")
+  }
+
+  @Test func aRealFortyColumnTerminal() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let r = try runProcess(
+      "/usr/bin/script", ["-qec", "stty cols 40 rows 30; '\(wxBinary)' list", "/dev/null"],
+      environment: ["WX_HOME": home.path, "LANG": "C.UTF-8", "TERM": "xterm", "PATH": "/usr/bin:/bin", "TZ": "UTC"])
+    let text = r.stdout.replacingOccurrences(of: "\r", with: "")
+    #expect(text.contains("Temp"), "\(text)")
+    #expect(widest(text) <= 40, "\(text)")
+  }
+
+  @Test func asciiSpellsTheTypography() throws {
+    let home = TempHome()
+    for args in [["show", "Paris, France", "--ascii"], ["list", "--ascii"], ["forecast", "Lima", "--ascii"]] {
+      let r = try home.run(args, env: ["COLUMNS": "40"])
+      #expect(r.status == 0, "\(r)")
+      for ch in ["°", "·", "…", "–", "’"] { #expect(!r.stdout.contains(ch), "\(args) prints \(ch): \(r.stdout)") }
+    }
+    let c = try home.run(["show", "Paris, France"], env: ["LANG": "C", "LC_ALL": "C"])
+    #expect(!c.stdout.contains("°"), "a C locale gets ASCII too")
+  }
+}
+
+@Suite struct NameMatchingTests {
+  static let extra: [City] = [
+    city(1, "N'Djamena", "Chad"), city(2, "Winston-Salem", "United States"), city(3, "Saint-Étienne", "France"),
+    city(4, "St. Louis", "United States"), city(5, "L’Aquila", "Italy"), city(6, "Hawaiʻi Kai", "United States"),
+    city(7, "Paris", "France"), city(8, "Paris", "United States"), city(9, "東京", "Japan"),
+    city(10, "London", "United Kingdom"), city(11, "Sydney", "Australia"), city(12, "Sydney", "Canada"),
+    city(13, "Vienna", "Austria"), city(14, "New York", "United States"), city(15, "York", "United Kingdom"),
+    city(16, "Salem", "United States"), city(17, "Oslo", "Norway"), city(18, "Lima", "Peru"),
+  ]
+
+  func home() throws -> TempHome {
+    let h = TempHome()
+    try publish(Self.extra, in: h)
+    return h
+  }
+
+  @Test(arguments: [
+    ("ndj", "N'Djamena"), ("ndjamena", "N'Djamena"), ("n’dja", "N'Djamena"), ("djamena", "N'Djamena"),
+    ("winston salem", "Winston-Salem"), ("winstonsalem", nil), ("saint etienne", "Saint-Étienne"),
+    ("saint-etienne", "Saint-Étienne"), ("st louis", "St. Louis"), ("st. louis", "St. Louis"), ("aquila", "L’Aquila"),
+    ("laquila", "L’Aquila"), ("l'aquila", "L’Aquila"), ("hawaii", "Hawaiʻi Kai"), ("salem", "Salem"),
+  ] as [(String, String?)])
+  func punctuationDoesNotMatter(_ query: String, _ expected: String?) throws {
+    let h = try home()
+    let r = try h.run(["search", query, "--json"])
+    let names = ((try? r.json())?["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } ?? []
+    if let expected {
+      #expect(names.contains(expected), "search \(query): \(names) \(r)")
+    } else {
+      #expect(!names.contains("Winston-Salem"), "search \(query): \(names)")
+    }
+  }
+
+  @Test func showFavAndForecastMatchTheSameWay() throws {
+    let h = try home()
+    for q in ["ndjamena", "winston salem", "saint etienne", "st louis", "laquila"] {
+      let r = try h.run(["show", q, "--json"])
+      #expect(r.status == 0, "show \(q): \(r)")
+    }
+    #expect(try h.wx("fav", "add", "ndjamena").status == 0)
+    #expect(try h.wx("forecast", "winston salem").status == 0)
+    let favs = try h.wx("fav", "--json").json()["items"] as? [[String: Any]]
+    #expect(favs?.first?["city"] as? String == "N'Djamena")
+    #expect(try h.wx("fav", "remove", "n djamena").status == 66, "a space is not an apostrophe")
+    #expect(try h.wx("fav", "remove", "ndjamena").status == 0)
+  }
+
+  @Test(arguments: [
+    ("Paris, US", 8), ("Paris, usa", 8), ("Paris, United States", 8), ("Paris, FR", 7), ("Paris, fra", 7),
+    ("Paris, France", 7), ("Paris, Fr", 7), ("東京, JP", 9), ("東京, jpn", 9), ("London, UK", 10), ("London, GB", 10),
+    ("London, gbr", 10), ("Sydney, AU", 11), ("Sydney, Aus", 11), ("Sydney, CA", 12), ("Sydney, Can", 12),
+  ])
+  func countryCodesAndShortNames(_ query: String, _ id: Int) throws {
+    let r = try home().run(["show", query, "--json"])
+    #expect(r.status == 0, "\(query): \(r)")
+    #expect((try? r.json())?["id"] as? Int == id, "\(query): \(r.stdout)")
+  }
+
+  @Test func aCountryThatFitsNoneSaysSo() throws {
+    let r = try home().run(["show", "Paris, DE"])
+    #expect(r.status == 66, "\(r)")
+    #expect(r.stderr.contains("Paris, France") && r.stderr.contains("Paris, United States"), "\(r.stderr)")
+  }
+
+  @Test func unquotedWordsAreOneName() throws {
+    let h = try home()
+    let show = try h.run(["show", "New", "York", "--json"])
+    #expect(show.status == 0 && (try? show.json())?["id"] as? Int == 14, "\(show)")
+    #expect(try h.wx("forecast", "New", "York").status == 0)
+    #expect(try h.wx("show", "Paris,", "US", "--json").status == 0)
+    let add = try h.wx("fav", "add", "New", "York")
+    #expect(add.status == 0, "\(add)")
+    #expect(add.stderr.contains("one city name"), "\(add.stderr)")
+    var favs = try h.wx("fav", "--json").json()["items"] as? [[String: Any]] ?? []
+    #expect(favs.map { $0["city"] as? String } == ["New York"], "\(favs)")
+    let two = try h.wx("fav", "add", "Oslo", "Lima")
+    #expect(two.status == 0 && two.stdout.contains("added Oslo") && two.stdout.contains("added Lima"), "\(two)")
+    #expect(try h.wx("fav", "remove", "New", "York").status == 0)
+    favs = try h.wx("fav", "--json").json()["items"] as? [[String: Any]] ?? []
+    #expect(favs.count == 2, "\(favs)")
+  }
+}
+
+@Suite struct SmallThingsTests {
+  @Test func negativePagesAreBadPagesNotMissingValues() throws {
+    let home = TempHome()
+    for args in [["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"]] {
+      let r = try home.run(args)
+      #expect(r.status == 64, "\(args) \(r)")
+      #expect(!r.stderr.contains("Missing value"), "\(args) \(r.stderr)")
+    }
+  }
+
+  @Test func searchNeedsALetterOrDigit() throws {
+    let home = TempHome()
+    for q in ["", ".", "-", "'", "  ", "?!"] {
+      let r = try home.run(["search", q])
+      #expect(r.status == 64, "search \(q.debugDescription): \(r)")
+    }
+    let none = try home.wx("search", "qqqq")
+    #expect(none.status == 1)
+    #expect(none.stderr.contains("no city name or word in it starts with \"qqqq\""), "\(none.stderr)")
+  }
+
+  @Test func helpForAnUnknownCommandIsAUsageError() throws {
+    let r = try TempHome().wx("help", "bogus")
+    #expect(r.status == 64 && r.stderr.contains("bogus"), "\(r)")
+    #expect(try TempHome().wx("help", "list").status == 0)
+  }
+
+  @Test func hottestWithNothingDrySaysSo() throws {
+    let home = TempHome()
+    try publish([city(1, "Wetville", "Norway", "Heavy rain"), city(2, "Dampton", "Norway", "Showers")], in: home)
+    let r = try home.wx("hottest")
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stdout.contains("No rain-free cities"), "\(r.stdout)")
+    #expect(try home.wx("hottest", "--json").json()["total"] as? Int == 0)
+  }
+}

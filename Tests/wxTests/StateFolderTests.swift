@@ -204,9 +204,9 @@ import Testing
   static func wipeIndex(_ path: String) throws -> [UInt8] {
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
     let firstValue = try #require(bytes.indices.first { bytes[$0] == 0xB7 && bytes[$0 + 1] == 1 && bytes[$0 + 2] == 0x46 })
-    let blockSize = Int(bytes[8]) | Int(bytes[9]) << 8 | Int(bytes[10]) << 16
-    let start = max(64, min(blockSize, 4096) / 2)
-    for i in start..<(firstValue - 64) { bytes[i] = 0 }
+    // The header's block size (offset 4, host order): the directory starts at or after it.
+    let blockSize = bytes[4..<8].reversed().reduce(0) { $0 << 8 | Int($1) }
+    for i in min(blockSize, firstValue / 2)..<(firstValue - 64) { bytes[i] = 0 }
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return bytes
   }

@@ -150,7 +150,7 @@ import Testing
     let home = TempHome()
     let mount = home.path + "/tiny"
     try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-    let m = try runProcess("/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mount],
+    let m = try runProcess("/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", mount],
       environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
     guard m.status == 0 else { return }  // no privilege to mount here: the injected faults above cover it
     defer { _ = try? runProcess("/usr/bin/env", ["umount", mount], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]) }

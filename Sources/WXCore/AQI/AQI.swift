@@ -229,6 +229,13 @@ package struct AQIStore: Sendable {
     self.writers = writers
   }
 
+  /// The key a salvaged payload is filed under, or nil if it is not a history (repair).
+  package static func key(salvaging payload: [UInt8]) -> [UInt8]? {
+    guard let history = try? AQIHistory(decoding: payload) else { return nil }
+    let key = Fold.key(history.city)
+    return key.isEmpty ? nil : key
+  }
+
   /// Every city's history, by folded name (the store's keys).
   package func histories() throws(StoreError) -> [AQIHistory] {
     var out: [AQIHistory] = []

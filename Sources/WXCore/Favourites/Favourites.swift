@@ -61,6 +61,11 @@ package struct FavouritesStore: Sendable {
     self.writers = writers
   }
 
+  /// The key a salvaged payload is filed under, or nil if it is not a favourite (repair).
+  package static func key(salvaging payload: [UInt8]) -> [UInt8]? {
+    (try? Favourite(decoding: payload))?.identity.key
+  }
+
   /// All favourites in the order they were added.
   package func list() throws(StoreError) -> [Favourite] {
     try Self.decode(try store.read(), path: store.path)

@@ -22,6 +22,14 @@ package struct PreferencesStore: Sendable {
   static let unitKey = Array("unit".utf8)
   static let lastKey = Array("last".utf8)
 
+  /// The key a salvaged payload is filed under, or nil if it is not a setting (repair).
+  package static func key(salvaging payload: [UInt8]) -> [UInt8]? {
+    if TemperatureUnit(rawValue: String(decoding: payload, as: UTF8.self)) != nil { return unitKey }
+    var r = ByteReader(payload)
+    guard let name = try? r.string(), (try? r.string()) != nil, r.isAtEnd, !name.isEmpty else { return nil }
+    return lastKey
+  }
+
   /// Reads the two settings directly (no whole-store read on the read path).
   package func load() throws(StoreError) -> Preferences {
     let v = try store.values([Self.unitKey, Self.lastKey])

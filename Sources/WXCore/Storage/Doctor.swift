@@ -2,31 +2,95 @@
   import Glibc
 #endif
 
-/// The health of one store file.
+/// The health of one store file (or of the state folder, the lock).
 package enum Health: Equatable, Sendable {
   case absent
   case healthy(records: Int, detail: String)
+  /// Readable and intact, but others may read or write it (`mode`); repair sets 0600.
+  case exposed(records: Int, mode: UInt32)
   case broken(StoreError)
 }
 
-/// Checks and repairs wx's store files (`wx doctor`).
+/// One small store: its name in reports, file, value kind, and how a salvaged payload is keyed.
+package struct SmallStoreFile: Sendable {
+  package var name: String
+  package var path: String
+  package var kind: Envelope.Kind
+  package var key: @Sendable ([UInt8]) -> [UInt8]?
+}
+
+/// Checks and repairs wx's state folder and store files (`wx doctor`).
 ///
 /// A check reads every key and every value and validates each value's envelope; GDBM itself
 /// has no checksums, so this is the only full check. Repair keeps the damaged file as
-/// `<file>.broken-<time>` and writes a clean store with what could be salvaged:
-/// `gdbm_recover` rebuilds the structure on a copy, and values that fail their checksum are
-/// dropped and counted.
+/// `<file>.broken-<time>` and writes a clean store with every intact record a raw scan of the
+/// file finds (``Salvage``: it does not need GDBM's structures), counting the damaged ones.
 package struct Doctor: Sendable {
   package let home: Home
 
   package init(home: Home) { self.home = home }
 
-  /// The small stores and the kind their values carry.
-  package var smallStores: [(name: String, path: String, kind: Envelope.Kind)] {
+  /// The small stores.
+  package var smallStores: [SmallStoreFile] {
     [
-      ("preferences", home.preferencesPath, .preference), ("favourites", home.favouritesPath, .favourite),
-      ("air quality", home.aqiPath, .aqi),
+      SmallStoreFile(name: "preferences", path: home.preferencesPath, kind: .preference, key: PreferencesStore.key(salvaging:)),
+      SmallStoreFile(name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:)),
+      SmallStoreFile(name: "air quality", path: home.aqiPath, kind: .aqi, key: AQIStore.key(salvaging:)),
     ]
+  }
+
+  /// The state folder: absent, healthy (it is a folder wx can list and write in, private or
+  /// ours to make private), or what is wrong with it.
+  package func checkFolder() -> Health {
+    let dir = home.directory
+    var st = stat()
+    if stat(dir, &st) != 0 {
+      let e = errno
+      if e == ENOENT { return .absent }
+      if e == ENOTDIR { return .broken(.unusable(path: dir, reason: "part of its path is a file, not a folder; check WX_HOME")) }
+      return .broken(e == EACCES ? .permission(path: dir) : .io(path: dir, operation: "inspecting", errno: e))
+    }
+    guard st.st_mode & S_IFMT == S_IFDIR else {
+      return .broken(.unusable(path: dir, reason: "the state folder is not a folder; set WX_HOME to a folder"))
+    }
+    guard let handle = opendir(dir) else { return .broken(.permission(path: dir)) }
+    closedir(handle)
+    if access(dir, W_OK | X_OK) != 0 {
+      let e = errno
+      let why = e == EROFS ? "it is on a read-only file system" : "wx may not write in it (\(SystemError.describe(e)))"
+      return .broken(.unusable(path: dir, reason: "\(why): wx can show data but not save a sync, favourites or settings"))
+    }
+    let mode = st.st_mode & 0o7777
+    if st.st_uid != geteuid() && mode & 0o022 != 0 || mode & S_ISVTX != 0 && mode & 0o002 != 0 {
+      return .broken(.unusable(path: dir, reason: "others can write to it; set WX_HOME to a private folder (mode 0700)"))
+    }
+    if st.st_uid == geteuid() && mode & 0o077 != 0 { return .exposed(records: 0, mode: UInt32(mode)) }
+    return .healthy(records: 0, detail: "")
+  }
+
+  /// `wx.lock`: absent, healthy, or refused (a link, folder, FIFO, someone else's file…).
+  package func checkLock() -> Health {
+    guard FileSystem.exists(home.lockPath) else { return .absent }
+    if let refusal = StateFile.refusal(home.lockPath, .lock) { return .broken(refusal) }
+    return .healthy(records: 0, detail: "")
+  }
+
+  /// Sets a refused lock file aside so a writer can create a proper one. Safe without the
+  /// lock: no wx can hold a lock on a file it refuses. Returns the backup name.
+  package func repairLock() throws(StoreError) -> String? {
+    guard case .broken = checkLock() else { return nil }
+    return try moveAside(home.lockPath)
+  }
+
+  /// Temp files in the state folder: those of killed writers, or of one running now.
+  package func temps() -> [String] { FileSystem.list(home.directory).filter(FileSystem.isTempName) }
+
+  /// `.exposed` in place of `.healthy` when others may read or write `path`.
+  private func withMode(_ health: Health, _ path: String) -> Health {
+    guard case .healthy(let records, _) = health, case .success(let st)? = StateFile.inspect(path),
+      st.st_mode & 0o077 != 0
+    else { return health }
+    return .exposed(records: records, mode: UInt32(st.st_mode & 0o7777))
   }
 
   package func checkCatalogue() -> Health {
@@ -42,7 +106,8 @@ package struct Doctor: Sendable {
         }
       }
       let meta = catalogue.meta
-      return .healthy(records: cities.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
+      let health = Health.healthy(records: cities.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
+      return withMode(health, home.cataloguePath)
     } catch {
       return .broken(error)
     }
@@ -52,7 +117,7 @@ package struct Doctor: Sendable {
     guard FileSystem.exists(path) else { return .absent }
     do throws(StoreError) {
       let records = try SmallStore(path: path, kind: kind).read()
-      return .healthy(records: records.count, detail: "")
+      return withMode(.healthy(records: records.count, detail: ""), path)
     } catch {
       return .broken(error)
     }
@@ -74,39 +139,29 @@ package struct Doctor: Sendable {
     return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample; run `wx sync`")
   }
 
+  /// Sets an exposed store (or the state folder) back to 0600 (0700).
+  package func tighten(_ path: String, folder: Bool = false) throws(StoreError) {
+    if chmod(path, folder ? 0o700 : 0o600) != 0 { throw .io(path: path, operation: "changing the mode of", errno: errno) }
+  }
+
   /// Salvages a small store. The caller holds the lock.
-  package func repair(path: String, kind: Envelope.Kind) throws -> Repair {
-    if case .broken(.permission) = check(path: path, kind: kind), chmod(path, 0o600) == 0,
-      case .healthy = check(path: path, kind: kind)
+  package func repair(_ store: SmallStoreFile) throws -> Repair {
+    let health = check(path: store.path, kind: store.kind)
+    if case .broken(.permission) = health, chmod(store.path, 0o600) == 0,
+      case .healthy = check(path: store.path, kind: store.kind)
     {
       return Repair(recovered: 0, lost: 0, backup: nil, note: "mode reset to 0600")
     }
-    var salvaged: [[UInt8]: [UInt8]] = [:]
-    var lost = 0
-    var note = ""
-    let copy = FileSystem.directoryName(path) + "/." + FileSystem.baseName(path) + ".salvage.\(getpid())"
-    defer { FileSystem.remove(copy) }
-    if copyFile(path, to: copy), let db = try? GDBMDatabase(path: copy, mode: .writer, lockDeadline: 0, allowRecovery: true) {
-      if let report = try? db.recover() {
-        lost += report.failedKeys
-        if let b = report.backup { FileSystem.remove(b) }
-      }
-      for key in (try? db.keys()) ?? [] {
-        guard let raw = try? db.fetch(key) else { lost += 1; continue }
-        if let r = try? Envelope.open(kind, raw) { salvaged[key] = Array(r.buffer[r.offset...]) } else { lost += 1 }
-      }
-      try? db.close()
-    } else if copyFile(path, to: copy) {
-      // Open failed even as a writer: GDBM may still salvage via gdbm_recover on a writer
-      // open that needs recovery, which the open refused; nothing more to save.
-      note = "the file could not be opened as a GDBM store"
-    } else {
-      note = "the file could not be read"
+    var note = "rebuilt"
+    var salvaged = Salvage.Result()
+    do throws(StoreError) {
+      salvaged = Salvage.scan(try FileSystem.read(store.path, followLinks: false), kind: store.kind, key: store.key)
+    } catch {
+      note = "nothing could be read from it"
     }
-    let backup = try moveAside(path)
-    try SmallStore(path: path, kind: kind).write(salvaged)
-    if note.isEmpty { note = "rebuilt" }
-    return Repair(recovered: salvaged.count, lost: lost, backup: backup, note: note)
+    let backup = try moveAside(store.path)
+    try SmallStore(path: store.path, kind: store.kind).write(salvaged.records)
+    return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note)
   }
 
   /// Renames a damaged file (or folder) to `<name>.broken-<time>`, keeping it for the user.
@@ -115,21 +170,5 @@ package struct Doctor: Sendable {
     let backup = FileSystem.brokenName(path)
     try FileSystem.rename(path, to: backup)
     return backup
-  }
-
-  private func copyFile(_ from: String, to: String) -> Bool {
-    guard let bytes = try? FileSystem.read(from) else { return false }
-    let fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    return bytes.withUnsafeBytes { raw in
-      var off = 0
-      while off < raw.count {
-        let n = write(fd, raw.baseAddress! + off, raw.count - off)
-        if n <= 0 { return false }
-        off += n
-      }
-      return true
-    }
   }
 }

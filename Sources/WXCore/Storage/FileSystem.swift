@@ -21,19 +21,26 @@ package enum FileSystem {
 
   package static func size(_ path: String) -> Int64? {
     var st = stat()
-    guard stat(path, &st) == 0 else { return nil }
+    guard lstat(path, &st) == 0 else { return nil }
     return Int64(st.st_size)
   }
 
-  /// Creates `path` and its parents with mode 0700 where missing; tightens an existing
-  /// wx folder that is group- or world-accessible.
+  /// Creates `path` and its parents with mode 0700 where missing, and makes sure an existing
+  /// state folder is private: one of ours that others may read or write is tightened to 0700;
+  /// a shared one (sticky and world-writable, like /tmp) or someone else's that others may
+  /// write to is refused. A state folder may be reached through a symbolic link (or live
+  /// under one); its files may not (see ``StateFile``).
   package static func makeDirectory(_ path: String) throws(StoreError) {
     var st = stat()
     if stat(path, &st) == 0 {
       guard (st.st_mode & S_IFMT) == S_IFDIR else {
-        throw .notAStore(path: path, reason: "the state folder is not a folder")
+        throw .unusable(path: path, reason: "the state folder is not a folder; set WX_HOME to a folder")
       }
+      try secure(path, st)
       return
+    }
+    if errno == ENOTDIR {
+      throw .unusable(path: path, reason: "part of the state folder's path is a file, not a folder; check WX_HOME")
     }
     // Create each missing ancestor in turn: "/a/b/c" -> "/a", "/a/b", "/a/b/c".
     let bytes = Array(path.utf8)
@@ -41,9 +48,31 @@ package enum FileSystem {
       let prefix = String(decoding: bytes[...(bytes[end] == UInt8(ascii: "/") ? end - 1 : end)], as: UTF8.self)
       if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
         let e = errno
-        if e == EACCES || e == EPERM || e == EROFS { throw .permission(path: prefix) }
+        if e == EACCES || e == EPERM { throw .permission(path: prefix) }
+        if e == ENOTDIR {
+          throw .unusable(path: path, reason: "part of the state folder's path is a file, not a folder; check WX_HOME")
+        }
         throw .io(path: prefix, operation: "creating", errno: e)
       }
+    }
+  }
+
+  /// The state folder's permission rules (see ``makeDirectory(_:)``).
+  private static func secure(_ path: String, _ st: stat) throws(StoreError) {
+    let mode = st.st_mode & 0o7777
+    let others = mode & 0o022 != 0
+    if st.st_uid != geteuid() {
+      if others {
+        throw .unusable(
+          path: path, reason: "the state folder belongs to uid \(st.st_uid) and others can write to it; use a private folder (mode 0700)")
+      }
+      return
+    }
+    if mode & S_ISVTX != 0 && mode & 0o002 != 0 {
+      throw .unusable(path: path, reason: "it is a shared folder (like /tmp); set WX_HOME to a private folder")
+    }
+    if mode & 0o077 != 0 && chmod(path, mode & ~0o077) != 0 && others {
+      throw .unusable(path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700")
     }
   }
 
@@ -76,9 +105,10 @@ package enum FileSystem {
     return names
   }
 
-  /// Reads a whole file (the bundled sample, test fixtures).
-  package static func read(_ path: String) throws(StoreError) -> [UInt8] {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+  /// Reads a whole file: the bundled sample, test fixtures, or (with `followLinks: false`) a
+  /// store being salvaged.
+  package static func read(_ path: String, followLinks: Bool = true) throws(StoreError) -> [UInt8] {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW | O_NONBLOCK))
     guard fd >= 0 else {
       let e = errno
       if e == ENOENT { throw .missing(path: path) }
@@ -99,30 +129,25 @@ package enum FileSystem {
     return out
   }
 
-  /// Writes a small file atomically (temp, fsync, rename, fsync dir), mode 0600.
-  package static func writeAtomically(_ path: String, _ bytes: [UInt8]) throws(StoreError) {
-    let dir = directoryName(path)
-    let tmp = "\(dir)/.\(baseName(path)).tmp.\(getpid())"
-    let fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw .io(path: tmp, operation: "creating", errno: errno) }
-    var ok = true
-    var e: Int32 = 0
-    bytes.withUnsafeBytes { raw in
-      var off = 0
-      while off < raw.count {
-        let n = write(fd, raw.baseAddress! + off, raw.count - off)
-        if n <= 0 { ok = false; e = errno; return }
-        off += n
-      }
+  /// A fresh temp name beside `path`: `.<name>.tmp.<pid>.<random>` (created with O_EXCL).
+  package static func tempName(for path: String) -> String {
+    "\(directoryName(path))/.\(baseName(path)).tmp.\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+  }
+
+  /// Whether `name` is one of wx's temp files (`.<name>.tmp.<…>`).
+  package static func isTempName(_ name: String) -> Bool {
+    name.hasPrefix(".") && name.dropFirst().contains(".tmp.")
+  }
+
+  /// Removes the temp files killed writers left in `directory`; returns how many. Only safe
+  /// under the ``WriterLock``: a live writer's temp file looks the same.
+  @discardableResult
+  package static func removeTemps(in directory: String) -> Int {
+    var removed = 0
+    for name in list(directory) where isTempName(name) {
+      if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
-    if ok && fsync(fd) != 0 { ok = false; e = errno }
-    Glibc.close(fd)
-    guard ok else {
-      unlink(tmp)
-      throw .io(path: path, operation: "writing", errno: e)
-    }
-    try rename(tmp, to: path)
-    try syncDirectory(dir)
+    return removed
   }
 
   package static func directoryName(_ path: String) -> String {

@@ -20,7 +20,7 @@ package final class GDBMDatabase {
     case reader
     /// Exclusive access to a new, empty file (truncating one that exists).
     case create
-    /// Exclusive read-write access to an existing file (used by repair only).
+    /// Exclusive read-write access to an existing file.
     case writer
   }
 
@@ -28,10 +28,18 @@ package final class GDBMDatabase {
   private var handle: OpaquePointer?
 
   /// Opens `path`. Readers retry a held GDBM lock until `lockDeadline` (seconds) passes.
-  /// `allowRecovery` keeps a handle that needs recovery open (for ``recover()``).
-  package init(path: String, mode: Mode, lockDeadline: Double = 2, allowRecovery: Bool = false) throws(StoreError) {
+  package init(path: String, mode: Mode, lockDeadline: Double = 2) throws(StoreError) {
     self.path = path
-    if mode != .create { try Self.preflight(path) }
+    // GDBM opens by name, following links; wx opens the file itself (O_NOFOLLOW, checked
+    // with fstat: see StateFile) and hands GDBM the descriptor, so what was checked is what
+    // GDBM reads. A temp file is created with O_EXCL.
+    let (fd, info) = try StateFile.open(path, mode == .create ? .create : mode == .writer ? .write : .read)
+    do throws(StoreError) {
+      if mode != .create { try Self.preflight(path, fd: fd, size: Int64(info.st_size)) }
+    } catch {
+      Glibc.close(fd)
+      throw error
+    }
     var flags: Int32
     switch mode {
     // Readers do not map the file: a read command makes a few dozen fetches, and mapping,
@@ -44,19 +52,20 @@ package final class GDBMDatabase {
     flags |= GDBM_CLOEXEC
     var backoff = Backoff(deadline: lockDeadline)
     while true {
-      if let h = gdbm_open(path, 0, flags, 0o600, nil) {
+      // Without GDBM_CLOERROR a failed gdbm_fd_open leaves the descriptor open (ours to close).
+      if let h = gdbm_fd_open(fd, path, 0, flags, nil) {
         handle = h
         break
       }
       let code = Int(gdbm_errno_location().pointee)
       let sys = errno
-      if code == Int(GDBM_CANT_BE_READER) || code == Int(GDBM_CANT_BE_WRITER) {
-        if backoff.wait() { continue }
-        throw .busy(path: path, holder: nil)
-      }
+      if (code == Int(GDBM_CANT_BE_READER) || code == Int(GDBM_CANT_BE_WRITER)) && backoff.wait() { continue }
+      Glibc.close(fd)
+      if mode == .create { unlink(path) }
+      if code == Int(GDBM_CANT_BE_READER) || code == Int(GDBM_CANT_BE_WRITER) { throw .busy(path: path, holder: nil) }
       throw Self.openError(path: path, code: code, errno: sys)
     }
-    if gdbm_needs_recovery(handle) != 0 && !allowRecovery {
+    if gdbm_needs_recovery(handle) != 0 {
       gdbm_close(handle)
       handle = nil
       throw .damaged(path: path, detail: "the file was left half-written")
@@ -157,20 +166,6 @@ package final class GDBMDatabase {
     return Int(n)
   }
 
-  /// Runs `gdbm_recover` keeping a backup (`<file>.~N~`). Writer handles only.
-  package func recover() throws(StoreError) -> RecoveryReport {
-    let h = try live()
-    var rcvr = gdbm_recovery()
-    let flags = Int32(GDBM_RCVR_BACKUP | GDBM_RCVR_FORCE)
-    let rc = gdbm_recover(h, &rcvr, flags)
-    defer { if let b = rcvr.backup_name { free(b) } }
-    if rc != 0 { throw failure("repairing", code: Int(gdbm_last_errno(h))) }
-    return RecoveryReport(
-      recoveredKeys: Int(rcvr.recovered_keys), failedKeys: Int(rcvr.failed_keys),
-      failedBuckets: Int(rcvr.failed_buckets),
-      backup: rcvr.backup_name.map { String(cString: $0) })
-  }
-
   private func live() throws(StoreError) -> OpaquePointer {
     guard let handle else { throw .io(path: path, operation: "using a closed handle for", errno: EBADF) }
     return handle
@@ -206,45 +201,20 @@ package final class GDBMDatabase {
     }
   }
 
-  /// Rejects what GDBM would open wrongly or not at all, before calling it: a missing file,
-  /// a folder, an empty file (a writer open would silently make it a new database), a file
-  /// shorter than a GDBM header, and foreign magic numbers.
-  private static func preflight(_ path: String) throws(StoreError) {
-    var st = stat()
-    if stat(path, &st) != 0 {
-      let e = errno
-      if e == ENOENT { throw .missing(path: path) }
-      if e == EACCES { throw .permission(path: path) }
-      throw .io(path: path, operation: "inspecting", errno: e)
-    }
-    if (st.st_mode & S_IFMT) == S_IFDIR { throw .notAStore(path: path, reason: "it is a folder") }
-    if (st.st_mode & S_IFMT) != S_IFREG { throw .notAStore(path: path, reason: "it is not a regular file") }
-    if st.st_size == 0 { throw .notAStore(path: path, reason: "the file is empty") }
-    if st.st_size < 40 { throw .notAStore(path: path, reason: "the file is too short for a GDBM header") }
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    if fd < 0 {
-      let e = errno
-      if e == EACCES || e == EPERM { throw .permission(path: path) }
-      throw .io(path: path, operation: "opening", errno: e)
-    }
-    defer { _ = Glibc.close(fd) }
+  /// Rejects what GDBM would open wrongly or not at all, before calling it: an empty file (a
+  /// writer open would silently make it a new database), a file shorter than a GDBM header,
+  /// and foreign magic numbers. (StateFile has already refused links, folders and FIFOs.)
+  private static func preflight(_ path: String, fd: Int32, size: Int64) throws(StoreError) {
+    if size == 0 { throw .notAStore(path: path, reason: "the file is empty") }
+    if size < 40 { throw .notAStore(path: path, reason: "the file is too short for a GDBM header") }
     var magic: UInt32 = 0
-    let n = read(fd, &magic, 4)
-    guard n == 4 else { throw .notAStore(path: path, reason: "unreadable header") }
+    guard pread(fd, &magic, 4, 0) == 4 else { throw .notAStore(path: path, reason: "unreadable header") }
     switch magic {
     case 0x1357_9ACF, 0x1357_9AD1, 0x1357_9ACE: return
     case 0xCF9A_5713, 0xD19A_5713, 0xCE9A_5713: throw .notAStore(path: path, reason: "byte-swapped GDBM file")
     default: throw .notAStore(path: path, reason: "no GDBM magic number")
     }
   }
-}
-
-/// What `gdbm_recover` salvaged.
-package struct RecoveryReport: Equatable, Sendable {
-  package var recoveredKeys: Int
-  package var failedKeys: Int
-  package var failedBuckets: Int
-  package var backup: String?
 }
 
 /// Exponential backoff with jitter: 1 ms doubling to a 50 ms cap, until a deadline.

@@ -7,8 +7,8 @@
 /// and a crash at any point leaves the old file untouched.
 ///
 /// Sequence: temp file in the same folder → `gdbm_sync` + `fsync` → close → `rename` →
-/// `fsync` of the folder. The caller must hold the ``WriterLock`` (stale temp files from
-/// killed writers are removed here, which is only safe under it).
+/// `fsync` of the folder. The caller must hold the ``WriterLock`` (which removed the stale
+/// temp files of killed writers when it was taken).
 package final class StoreBuilder {
   package let finalPath: String
   package let tempPath: String
@@ -17,10 +17,7 @@ package final class StoreBuilder {
 
   package init(finalPath: String) throws(StoreError) {
     self.finalPath = finalPath
-    let dir = FileSystem.directoryName(finalPath)
-    let stem = "." + FileSystem.baseName(finalPath) + ".tmp."
-    Self.removeStaleTemps(in: dir, stem: stem)
-    tempPath = "\(dir)/\(stem)\(getpid()).\(UInt32.random(in: 0...UInt32.max))"
+    tempPath = FileSystem.tempName(for: finalPath)
     database = try GDBMDatabase(path: tempPath, mode: .create)
   }
 
@@ -54,12 +51,5 @@ package final class StoreBuilder {
     finished = true
     try? database.close()
     FileSystem.remove(tempPath)
-  }
-
-  /// Removes temp files that killed writers left behind in `dir`.
-  package static func removeStaleTemps(in dir: String, stem: String) {
-    for name in FileSystem.list(dir) where name.hasPrefix(stem) {
-      FileSystem.remove(dir + "/" + name)
-    }
   }
 }

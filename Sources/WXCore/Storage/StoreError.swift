@@ -12,11 +12,14 @@ package enum StoreError: Error, Equatable, Sendable {
   case permission(path: String)
   /// A system call failed (disk full, I/O error, read-only filesystem…).
   case io(path: String, operation: String, errno: Int32)
+  /// wx refuses to use the file or folder: a symbolic link, someone else's file, a FIFO in
+  /// place of the lock, a shared folder… `reason` says what it is and what to do.
+  case unusable(path: String, reason: String)
 
   package var path: String {
     switch self {
     case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
-      .io(let p, _, _):
+      .io(let p, _, _), .unusable(let p, _):
       return p
     }
   }
@@ -38,6 +41,8 @@ extension StoreError: CustomStringConvertible {
       return "permission denied for \(path); check its owner and mode (wx uses 0600 files in a 0700 folder)"
     case .io(let path, let operation, let errno):
       return "\(operation) \(path) failed: \(SystemError.describe(errno))"
+    case .unusable(let path, let reason):
+      return "refusing to use \(path): \(reason)"
     }
   }
 }

@@ -11,15 +11,19 @@
 package final class WriterLock {
   private var fd: Int32
 
-  /// Takes the lock, retrying with backoff until `deadline` seconds have passed.
+  /// Temp files of killed writers this holder removed on taking the lock.
+  package private(set) var removedTemps = 0
+
+  /// Takes the lock, retrying with backoff until `deadline` seconds have passed. Creates the
+  /// state folder (or tightens it to 0700: see ``FileSystem/makeDirectory(_:)``) first, and
+  /// removes the temp files killed writers left once it holds the lock.
+  ///
+  /// `wx.lock` is opened with `O_NOFOLLOW` and must be a regular file of this user with one
+  /// link (``StateFile``): a planted link or FIFO is refused, never followed or truncated.
   package init(directory: String, deadline: Double) throws(StoreError) {
+    try FileSystem.makeDirectory(directory)
     let path = directory + "/wx.lock"
-    fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    if fd < 0 {
-      let e = errno
-      if e == EACCES || e == EPERM { throw .permission(path: path) }
-      throw .io(path: path, operation: "opening", errno: e)
-    }
+    fd = try StateFile.open(path, .lock).fd
     var backoff = Backoff(deadline: deadline)
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let e = errno
@@ -36,6 +40,7 @@ package final class WriterLock {
     var pid = Array("\(getpid())\n".utf8)
     _ = ftruncate(fd, 0)
     _ = pwrite(fd, &pid, pid.count, 0)
+    removedTemps = FileSystem.removeTemps(in: directory)
   }
 
   deinit { release() }

@@ -192,4 +192,11 @@ package enum CRC32 {
       return c ^ 0xFFFF_FFFF
     }
   }
+
+  /// The checksum of the bytes `crc` covered followed by `byte`: `extend(checksum(a), b)
+  /// == checksum(a + [b])`, `checksum([])` being 0. For scanning without knowing a length.
+  package static func extend(_ crc: UInt32, _ byte: UInt8) -> UInt32 {
+    let c = crc ^ 0xFFFF_FFFF
+    return (tables[Int((c ^ UInt32(byte)) & 0xFF)] ^ (c >> 8)) ^ 0xFFFF_FFFF
+  }
 }

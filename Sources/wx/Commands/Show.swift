@@ -43,22 +43,32 @@ extension Context {
     if let argument {
       city = try catalogue.lookup(argument).city
     } else {
-      guard let last = try home.preferences.load().lastCity else { throw LookupError.noLastCity }
+      guard let last = savedPreferences().lastCity else { throw LookupError.noLastCity }
       guard let found = try catalogue.find(last)?.city else {
         throw LookupError.notFound(query: "\(last.name), \(last.country)", suggestions: [])
       }
       city = found
     }
-    try remember(city)
+    remember(city)
     return city
   }
 
-  /// Saves the last city, skipping the write (and the lock) when it is already saved.
-  func remember(_ city: City) throws {
+  /// Saves the last city, skipping the write (and the lock) when it is already saved. A read
+  /// command must not fail because its state folder is read-only, damaged or busy: a failure
+  /// to save is a warning, once.
+  func remember(_ city: City) {
     let prefs = home.preferences
-    if let current = try? prefs.load(), current.lastCity == city.identity { return }
-    try home.prepare()
-    try prefs.modify { $0.lastCity = city.identity }
+    do {
+      if try prefs.load().lastCity == city.identity { return }
+    } catch {
+      StateWarnings.warn(error, StateWarnings.usingDefaults)  // a damaged file: not rewritten here
+      return
+    }
+    do {
+      try prefs.modify { $0.lastCity = city.identity }
+    } catch {
+      StateWarnings.warn(error, "the last city was not saved")
+    }
   }
 }
 

@@ -13,7 +13,7 @@ extension WX {
       let catalogue = try ctx.catalogue()
       let meta = catalogue.meta
       catalogue.close()
-      let unit = (try? ctx.home.preferences.load().unit) ?? .celsius
+      let unit = ctx.unit(Display())
       let files = ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) }
       if json {
         Terminal.out(

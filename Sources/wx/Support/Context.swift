@@ -83,16 +83,10 @@ struct Context {
     return v
   }
 
-  /// The unit to show: the one-off `--unit`, else the saved preference.
+  /// The unit to show: the one-off `--unit`, else the saved preference (°C when the saved
+  /// preferences cannot be read: see ``savedPreferences()``).
   func unit(_ display: Display) -> TemperatureUnit {
-    if let u = display.unit { return u }
-    do {
-      return try home.preferences.load().unit
-    } catch {
-      // Damaged preferences must not stop a read; say so once and show °C.
-      Terminal.err("wx: warning: \(error); showing °C")
-      return .celsius
-    }
+    display.unit ?? savedPreferences().unit
   }
 
   /// The catalogue, seeded from the sample on first use (with a note on stderr).

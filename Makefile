@@ -2,6 +2,7 @@
 # or with sudo available): they install what they need first.
 PREFIX ?= /usr/local
 SWIFT ?= swift
+SHELL := /bin/bash
 # Release builds link libstdc++, libgcc and libgdbm statically as well as the Swift runtime:
 # the dynamic loader's relocations of libstdc++ were a third of every command's start-up
 # (`wx search par` 3.6 -> 2.5 ms). Only libc and libm stay shared, so `wx sync` can still
@@ -31,13 +32,16 @@ deps:
 	  $(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(APT_PACKAGES) libcurl4 >/dev/null; \
 	fi
 
-# Links the static archives into STATIC_LIBS; one that is missing is simply linked shared.
+# Links the static archives into STATIC_LIBS. A missing one stops the build: linking it shared
+# instead would ship a different binary from the one measured and tested.
 static-libs: deps
 	@mkdir -p $(STATIC_LIBS)
 	@for a in libstdc++.a libgdbm.a; do \
 	  p=$$(gcc -print-file-name=$$a 2>/dev/null); \
-	  case "$$p" in /*) [ -f "$$p" ] && ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a ;; esac; \
-	done; true
+	  case "$$p" in /*) [ -f "$$p" ] || p= ;; *) p= ;; esac; \
+	  if [ -z "$$p" ]; then echo "make: $$a not found (libstdc++-12-dev, libgdbm-dev): cannot link wx statically" >&2; exit 1; fi; \
+	  ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a; \
+	done
 
 # wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build).
 build: build-wx
@@ -45,14 +49,22 @@ build: build-wx
 
 build-wx: static-libs
 	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) --product wx
+	@if ldd $(BIN) | grep -Eq 'libgdbm|libstdc\+\+|libswiftCore'; then \
+	  echo "make: $(BIN) links libgdbm, libstdc++ or the Swift runtime dynamically" >&2; exit 1; fi
 
 # Shows the catalogue offline from the bundled sample, in a throw-away state folder.
 run: build-wx
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(CURDIR)/Data $(BIN) list
 
+# The whole suite on the debug build, then the end-to-end suite again on the binary exactly as
+# `make install` builds it (release, static, position-dependent). The project's own code must
+# compile without warnings (scripts/check-warnings.sh reads the build log).
 test: deps
-	$(SWIFT) build --build-tests
+	$(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
+	bash scripts/check-warnings.sh .build/build-tests.log
 	$(SWIFT) test --skip-build
+	$(MAKE) build
+	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
 
 # Benchmarks the binary as installed: release, static Swift stdlib, stripped.
 bench: build

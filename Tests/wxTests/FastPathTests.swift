@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import wx
@@ -40,10 +41,12 @@ import Testing
   /// and leaves everything else to ArgumentParser.
   @Test func takesThePlainFormsAndNothingElse() throws {
     let taken: [([String], String)] = [
-      (["list", "--page=3", "--per-page", "7", "--json"], "list"), (["show"], "show"), (["show", "Oslo", "--ascii"], "show"), (["show", "New", "York"], "show"), (["search", "winston", "sa"], "search"),
-      (["search", "par", "--unit", "f"], "search"), (["forecast", "London", "--hottest"], "forecast"), (["top"], "top"),
-      (["top", "--count", "1000"], "top"), (["hottest", "--page", "2"], "hottest"), (["fav"], "favourites"),
-      (["fav", "list", "--sort", "name", "--json"], "favourites"),
+      (["list", "--page=3", "--per-page", "7", "--json"], "ListRequest"), (["show"], "ShowRequest"),
+      (["show", "Oslo", "--ascii"], "ShowRequest"), (["show", "New", "York"], "ShowRequest"),
+      (["search", "winston", "sa"], "SearchRequest"), (["search", "par", "--unit", "f"], "SearchRequest"),
+      (["forecast", "London", "--hottest"], "ForecastRequest"), (["top"], "TopRequest"),
+      (["top", "--count", "1000"], "TopRequest"), (["hottest", "--page", "2"], "HottestRequest"), (["fav"], "FavListRequest"),
+      (["fav", "list", "--sort", "name", "--json"], "FavListRequest"),
     ]
     for (args, name) in taken {
       let invocation = try #require(FastPath.parse(args), "\(args)")
@@ -56,5 +59,42 @@ import Testing
       ["sync"], ["status"], ["unit", "f"], ["aqi"], ["--version"], [],
     ]
     for args in left { #expect(FastPath.parse(args) == nil, "\(args)") }
+  }
+
+  /// Every option of every request the fast path takes, against ArgumentParser's declarations
+  /// of the same command (`--experimental-dump-help`): the same names, the same defaults, a
+  /// positional argument on both sides or neither, and the same values accepted, so a range
+  /// or a choice cannot be narrowed in one parser only.
+  @Test(arguments: FastPath.requests.map(\.words).filter { $0 != ["fav"] })
+  func requestsDeclareWhatArgumentParserDeclares(_ words: [String]) throws {
+    let r = try TempHome().run(words + ["--experimental-dump-help"])
+    let tool = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+    let command = try #require(tool["command"] as? [String: Any])
+    let arguments = try #require(command["arguments"] as? [[String: Any]])
+    var declared: [String: String?] = [:]
+    var positional = false
+    for a in arguments {
+      let names = (a["names"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+      if a["kind"] as? String == "positional" { positional = true; continue }
+      guard let long = names.last, !["help", "version"].contains(long) else { continue }
+      declared[long] = a["defaultValue"] as? String
+    }
+    let type = try #require(FastPath.requests.first { $0.words == words }?.type)
+    func check<R: Request>(_: R.Type) {
+      let fast = R.options
+      #expect(Set(fast.map(\.name)) == Set(declared.keys), "\(words): option names")
+      for o in fast { #expect(declared[o.name] == o.describe(R()), "\(words) --\(o.name): default") }
+      #expect((R.words != nil) == positional, "\(words): positional")
+      let word = R.words == nil ? [] : ["par"]
+      for o in fast where !o.isFlag {
+        let values = ["0", "1", "2", "5", "20", "999", "1000", "1001", "5000", "bogus", "c", "f", "auto", "never", "name", "added"]
+        for v in values {
+          let args = words + word + ["--" + o.name, v]
+          let parsed = (try? WX.parseAsRoot(args)) != nil
+          #expect((FastPath.parse(args) != nil) == parsed, "\(args): fast path and ArgumentParser disagree")
+        }
+      }
+    }
+    check(type)
   }
 }

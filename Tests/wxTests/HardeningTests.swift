@@ -61,7 +61,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   func hostileHome() throws -> TempHome {
     let home = TempHome()
     try publish(Self.cities, in: home)
-    try FavouritesStore(path: home.favourites, writers: .init(directory: home.path, deadline: 5))
+    _ = try FavouritesStore(path: home.favourites, writers: .init(directory: home.path, deadline: 5))
       .add(Array(Self.cities.prefix(5)), now: 1_700_000_000)
     return home
   }

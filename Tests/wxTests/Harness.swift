@@ -5,8 +5,10 @@ import Testing
 let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
   .deletingLastPathComponent().path
 
-/// The `wx` binary built alongside the tests.
+/// The `wx` binary under test: `$WX_TEST_BINARY` (`make test` runs the end-to-end suites again
+/// on the release binary as `make install` builds it), else the one built alongside the tests.
 let wxBinary: String = {
+  if let path = ProcessInfo.processInfo.environment["WX_TEST_BINARY"], !path.isEmpty { return path }
   let candidates = [
     Bundle.main.bundleURL.appendingPathComponent("wx").path,
     Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("wx").path,
@@ -87,8 +89,8 @@ func runProcess(_ path: String, _ args: [String], environment: [String: String],
   defer { try? FileManager.default.removeItem(at: dir) }
   let out = dir.appendingPathComponent("out")
   let err = dir.appendingPathComponent("err")
-  FileManager.default.createFile(atPath: out.path, contents: nil)
-  FileManager.default.createFile(atPath: err.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+  _ = FileManager.default.createFile(atPath: err.path, contents: nil)
   let p = Process()
   p.executableURL = URL(fileURLWithPath: path)
   p.arguments = args

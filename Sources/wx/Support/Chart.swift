@@ -120,4 +120,11 @@ enum AQIText {
     let s = max(0, seconds)
     return s < 60 ? "\(s)s ago" : Clock.ago(s)
   }
+
+  /// `50 ms`, `1.5 s`, `30 s`.
+  static func seconds(_ s: Double) -> String {
+    if s < 1 { return "\(Int((s * 1000).rounded())) ms" }
+    if s >= 10 || s == s.rounded() { return "\(Int(s.rounded())) s" }
+    return TemperatureUnit.oneDecimal(s) + " s"
+  }
 }

@@ -121,28 +121,23 @@ extension WXCommand {
   }
 }
 
-/// Page arithmetic shared by list, search and hottest.
-struct Paging {
-  let page: Int
-  let perPage: Int
-  let total: Int
-  var pages: Int { max(1, (total + perPage - 1) / perPage) }
-  var offset: Int { (page - 1) * perPage }
-
-  /// Throws a usage error for a page past the end (page 1 of an empty list is fine).
-  func check() throws {
-    if page > pages { throw UsageError("page \(page) is past the end: there \(pages == 1 ? "is 1 page" : "are \(pages) pages")") }
-  }
-}
-
-/// `--page` / `--per-page`.
+/// `--page` / `--per-page` as ArgumentParser declares them; defaults from ``PageDefaults``,
+/// ranges checked by the request (``PagedRequest``).
 struct PageOptions: ParsableArguments {
   // `.unconditional`: `--page -1` is a bad page number, not a missing value.
-  @Option(parsing: .unconditional, help: "Page to show (from 1).") var page = 1
-  @Option(name: .customLong("per-page"), parsing: .unconditional, help: "Rows per page (1–1000).") var perPage = 20
+  @Option(parsing: .unconditional, help: "Page to show (from 1).") var page = PageDefaults.page
+  @Option(name: .customLong("per-page"), parsing: .unconditional, help: "Rows per page (1–1000).")
+  var perPage = PageDefaults.perPage
+}
 
-  func validate() throws {
-    if page < 1 { throw ValidationError("--page must be 1 or more") }
-    if perPage < 1 || perPage > 1000 { throw ValidationError("--per-page must be between 1 and 1000") }
+enum PageDefaults {
+  static let page = 1
+  static let perPage = 20
+}
+
+extension WXCommand {
+  /// A request's range check, worded as ArgumentParser words its own (`Error: …`, exit 64).
+  func check(_ request: some Request) throws {
+    do { try request.validate() } catch { throw ValidationError(error.message) }
   }
 }

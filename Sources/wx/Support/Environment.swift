@@ -22,8 +22,8 @@ enum Environment {
 
   static func currentDirectory() -> String {
     var buf = [CChar](repeating: 0, count: 4096)
-    guard getcwd(&buf, buf.count) != nil else { return "." }
-    return String(cString: buf)
+    guard let cwd = getcwd(&buf, buf.count) else { return "." }
+    return String(cString: cwd)
   }
 
   static func homeDirectory() -> String? {

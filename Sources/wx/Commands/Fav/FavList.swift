@@ -1,0 +1,80 @@
+import ArgumentParser
+import WXCore
+
+/// `wx fav` / `wx fav list`: favourites with their current weather.
+struct FavListRequest: DisplayRequest {
+  static let command = ["fav", "list"]
+  static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + displayOptions }
+  var sort = FavouriteOrder.added
+  var json = false
+  var display = Display()
+
+  func perform() throws {
+    let ctx = try Context.make(display: display)
+    let favourites = try ctx.home.favourites.list()
+    let catalogue = try ctx.catalogue()
+    defer { catalogue.close() }
+    var rows: [(Favourite, City?)] = []
+    for f in favourites { rows.append((f, try catalogue.find(f.identity)?.city)) }
+    switch sort {
+    case .added: break
+    case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
+    case .temperature: rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
+    }
+    let view = FavouritesView(rows: rows, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
+    Runner.show(view, json: json, ctx.terminal)
+  }
+}
+
+/// Favourites and, for those still in the catalogue, their weather.
+struct FavouritesView: View {
+  var rows: [(favourite: Favourite, city: City?)]
+  var unit: TemperatureUnit
+  var freshness: String
+
+  func json() -> JSONOut {
+    .object([
+      (
+        "items",
+        .array(
+          rows.map { f, c in
+            .object([
+              ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
+              ("added", .string(Clock.iso8601(f.added))),
+              ("temperature", c.map { .number(unit.jsonTemperature($0.temperatureC)) } ?? .null),
+              ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
+              ("in_catalogue", .bool(c != nil)),
+            ])
+          })
+      )
+    ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    guard !rows.isEmpty else { return "No favourites yet. Add one with `wx fav add CITY`." }
+    var t = Table(headers: ["City", "Country", "Temp", "Conditions", "Added"])
+    t.rightAligned = [2]
+    t.minWidths = [(0, 10), (1, 8), (3, 8)]
+    t.fitting = [.drop(4), .shrink, .drop(3), .drop(1)]
+    for (f, c) in rows {
+      t.rows.append([
+        f.name.visible, f.country.visible, c.map { term.temperature($0.temperatureC, unit) } ?? "–",
+        c?.description.visible ?? term.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
+      ])
+    }
+    return t.render(term) + term.dim("\(rows.count) favourite\(rows.count == 1 ? "" : "s") · " + freshness)
+  }
+}
+
+extension WX.Fav {
+  struct List: WXCommand {
+    static let configuration = CommandConfiguration(abstract: "List favourites with their current weather.")
+
+    @Option(help: "Order: added, name or temperature (warmest first).") var sort = FavListRequest().sort
+    @Flag(help: "Print JSON instead of a table.") var json = false
+    @OptionGroup var display: DisplayOptions
+
+    var request: FavListRequest { FavListRequest(sort: sort, json: json, display: display.value) }
+    func execute() async throws { try request.perform() }
+  }
+}

@@ -1,0 +1,105 @@
+import WXCore
+
+/// A command's plain form as a value. Both parsers fill the same request: ArgumentParser from
+/// its declarations, whose defaults are read from `Self()`, and the fast path (FastPath.swift)
+/// from ``options``. The request owns its defaults (its initial values) and its ranges
+/// (``validate()``); FastPathTests walks every option of every request against the
+/// ArgumentParser declarations, so names, defaults and ranges cannot drift apart.
+protocol Request {
+  /// The request with every default.
+  init()
+  /// The command's words (`["fav", "list"]`).
+  static var command: [String] { get }
+  /// Every option the command declares, as the fast path reads them.
+  static var options: [RequestOption<Self>] { get }
+  /// The positional words (a city or query typed without quotes), joined with spaces; nil
+  /// for a command that takes none.
+  static var words: WritableKeyPath<Self, String?>? { get }
+  /// Throws for a value out of range: the one check both parsers run.
+  func validate() throws(UsageError)
+  /// Runs the request: what it shows, printed by ``Runner``.
+  func perform() throws
+}
+
+extension Request {
+  static var words: WritableKeyPath<Self, String?>? { nil }
+  func validate() throws(UsageError) {}
+}
+
+/// One `--name` of a request: a flag, or an option with a value and a parser for it.
+struct RequestOption<R> {
+  let name: String
+  let isFlag: Bool
+  /// Stores `value` (ignored for a flag); false when the value is not one the option takes.
+  let set: (inout R, String) -> Bool
+  /// The value as `--help` shows the default; nil when there is none.
+  let describe: (R) -> String?
+
+  static func flag(_ name: String, _ path: WritableKeyPath<R, Bool>) -> Self {
+    Self(name: name, isFlag: true, set: { r, _ in r[keyPath: path] = true; return true }, describe: { _ in nil })
+  }
+
+  /// A whole number; its range is the request's ``Request/validate()``'s business.
+  static func int(_ name: String, _ path: WritableKeyPath<R, Int>) -> Self {
+    Self(
+      name: name, isFlag: false,
+      set: { r, v in
+        guard let n = Int(v) else { return false }
+        r[keyPath: path] = n
+        return true
+      }, describe: { String($0[keyPath: path]) })
+  }
+
+  static func choice<T: RawRepresentable<String>>(_ name: String, _ path: WritableKeyPath<R, T>) -> Self {
+    Self(
+      name: name, isFlag: false,
+      set: { r, v in
+        guard let t = T(rawValue: v) else { return false }
+        r[keyPath: path] = t
+        return true
+      }, describe: { $0[keyPath: path].rawValue })
+  }
+
+  static func parsed<T>(_ name: String, _ path: WritableKeyPath<R, T?>, _ parse: @escaping (String) -> T?) -> Self {
+    Self(
+      name: name, isFlag: false,
+      set: { r, v in
+        guard let t = parse(v) else { return false }
+        r[keyPath: path] = t
+        return true
+      }, describe: { _ in nil })
+  }
+}
+
+/// A request that prints cities: `--json`, `--unit`, `--color`, `--ascii`.
+protocol DisplayRequest: Request {
+  var json: Bool { get set }
+  var display: Display { get set }
+}
+
+extension DisplayRequest {
+  static var displayOptions: [RequestOption<Self>] {
+    [
+      .flag("json", \.json), .parsed("unit", \.display.unit, TemperatureUnit.init(argument:)),
+      .choice("color", \.display.color), .flag("ascii", \.display.ascii),
+    ]
+  }
+}
+
+/// `--page` and `--per-page`, with the ranges every paged command shares.
+protocol PagedRequest: DisplayRequest {
+  var page: Int { get set }
+  var perPage: Int { get set }
+}
+
+extension PagedRequest {
+  static var pageOptions: [RequestOption<Self>] { [.int("page", \.page), .int("per-page", \.perPage)] }
+  static var perPageRange: ClosedRange<Int> { 1...1000 }
+
+  func validate() throws(UsageError) { try validatePaging() }
+
+  func validatePaging() throws(UsageError) {
+    if page < 1 { throw UsageError("--page must be 1 or more") }
+    if !Self.perPageRange.contains(perPage) { throw UsageError("--per-page must be between 1 and 1000") }
+  }
+}

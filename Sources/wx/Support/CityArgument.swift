@@ -1,0 +1,43 @@
+import WXCore
+
+extension [String] {
+  /// The words of a city argument typed without quotes (`wx show New York`), as one name.
+  var joinedName: String? { isEmpty ? nil : joined(separator: " ") }
+}
+
+extension Context {
+  /// CITY, or the last city shown; remembers the result as the last city.
+  func resolveCity(_ argument: String?, in catalogue: Catalogue) throws -> City {
+    let city: City
+    if let argument {
+      city = try catalogue.lookup(argument).city
+    } else {
+      guard let last = savedPreferences().lastCity else { throw LookupError.noLastCity }
+      guard let found = try catalogue.find(last)?.city else {
+        throw LookupError.notFound(query: "\(last.name), \(last.country)", suggestions: [])
+      }
+      city = found
+    }
+    remember(city)
+    return city
+  }
+
+  /// Saves the last city, skipping the write (and the lock) when it is already saved. A read
+  /// command must not fail because its state folder is read-only, damaged or busy: a failure
+  /// to save is a warning, once.
+  func remember(_ city: City) {
+    let prefs = home.preferences
+    do {
+      if try prefs.load().lastCity == city.identity { return }
+    } catch {
+      StateWarnings.warn(error, StateWarnings.usingDefaults)  // a damaged file: not rewritten here
+      return
+    }
+    do {
+      try prefs.modify { $0.lastCity = city.identity }
+    } catch {
+      StateWarnings.warn(error, "the last city was not saved")
+    }
+  }
+}
+

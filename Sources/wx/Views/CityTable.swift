@@ -1,0 +1,75 @@
+import WXCore
+
+/// A page of cities as `list`, `search` and `hottest` show it: the table and its footer, or
+/// `{"page", "per_page", "pages", "total", "items"}` (with `"query"` for a search).
+struct CityPage: View {
+  var paging: Paging
+  var cities: [City]
+  var unit: TemperatureUnit
+  /// `synced … (3h ago)`, the footer's tail.
+  var freshness: String
+  var query: String? = nil
+  var one = "city"
+  var many = "cities"
+
+  func json() -> JSONOut {
+    var members: [(String, JSONOut)] = []
+    if let query { members.append(("query", .string(query))) }
+    members += [
+      ("page", .int(paging.page)), ("per_page", .int(paging.perPage)), ("pages", .int(paging.pages)),
+      ("total", .int(paging.total)), ("items", .array(cities.map { Self.item($0, unit) })),
+    ]
+    return .object(members)
+  }
+
+  /// The item object shared by `list`, `search` and `hottest` JSON.
+  static func item(_ c: City, _ unit: TemperatureUnit) -> JSONOut {
+    .object([
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
+      ("temperature", .number(unit.jsonTemperature(c.temperatureC))), ("unit", .string(unit.rawValue)),
+      ("description", .string(c.description)), ("humidity", .number(c.humidity)),
+      ("wind_speed", .number(unit.jsonWind(c.windKmh))),
+    ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    Self.table(cities, first: paging.offset + 1, unit, term) + term.dim(footer)
+  }
+
+  /// `page 2 of 3 · 51 cities · synced …`.
+  var footer: String {
+    "page \(paging.page) of \(paging.pages) · \(paging.total) \(paging.total == 1 ? one : many) · \(freshness)"
+  }
+
+  /// City · Country · Temp · Conditions · Humidity · Wind rows, numbered from `first`.
+  /// On a narrow screen Humidity, Wind and # go first, then City, Country and Conditions are
+  /// shortened (to 10, 8 and 8 columns), then Conditions and Country go.
+  static func table(_ cities: [City], first: Int, _ unit: TemperatureUnit, _ term: Terminal) -> String {
+    var t = Table(headers: ["#", "City", "Country", "Temp", "Conditions", "Humidity", "Wind"])
+    t.rightAligned = [0, 3, 5, 6]
+    t.maxWidths = [(1, 28), (2, 24), (4, 20)]
+    t.minWidths = [(1, 10), (2, 8), (4, 8)]
+    t.fitting = [.drop(5), .drop(6), .drop(0), .shrink, .drop(4), .drop(2)]
+    for (k, c) in cities.enumerated() {
+      t.rows.append([
+        String(first + k), c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit),
+        c.description.visible, "\(TemperatureUnit.oneDecimal(c.humidity))%", unit.formatWind(c.windKmh),
+      ])
+    }
+    return t.render(term)
+  }
+}
+
+/// Page arithmetic shared by list, search and hottest.
+struct Paging {
+  let page: Int
+  let perPage: Int
+  let total: Int
+  var pages: Int { max(1, (total + perPage - 1) / perPage) }
+  var offset: Int { (page - 1) * perPage }
+
+  /// Throws a usage error for a page past the end (page 1 of an empty list is fine).
+  func check() throws {
+    if page > pages { throw UsageError("page \(page) is past the end: there \(pages == 1 ? "is 1 page" : "are \(pages) pages")") }
+  }
+}

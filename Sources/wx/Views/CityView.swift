@@ -1,0 +1,73 @@
+import WXCore
+
+/// One city in detail, as `wx show` prints it: a picture of the conditions beside the facts,
+/// then the forecast; `{"id", "city", …, "forecast": [...]}`.
+struct CityView: View {
+  var city: City
+  var unit: TemperatureUnit
+  var freshness: String
+
+  func json() -> JSONOut {
+    let c = city
+    return .object([
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
+      ("latitude", .number(c.latitude)), ("longitude", .number(c.longitude)),
+      ("temperature", .number(unit.jsonTemperature(c.temperatureC))), ("unit", .string(unit.rawValue)),
+      ("description", .string(c.description)), ("humidity", .number(c.humidity)),
+      ("wind_speed", .number(unit.jsonWind(c.windKmh))),
+      ("forecast", .array(c.forecast.map { Self.forecastItem($0, unit) })),
+    ])
+  }
+
+  static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSONOut {
+    .object([
+      ("date", .string(d.date)), ("temperature", .number(unit.jsonTemperature(d.temperatureC))),
+      ("description", .string(d.description)), ("humidity", .number(d.humidity)),
+      ("wind_speed", .number(unit.jsonWind(d.windKmh))),
+    ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    var out = ""
+    for line in Self.summary(city, unit, term) { out += line + "\n" }
+    return out + "\n" + Self.forecastTable(city.forecast, unit, term) + term.dim(freshness)
+  }
+
+  /// The picture and the facts, side by side: five lines.
+  static func summary(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
+    let condition = Condition(description: c.description)
+    let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
+    let facts = [
+      term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)"),
+      c.description.visible,
+      term.temperature(c.temperatureC, unit),
+      "humidity \(TemperatureUnit.oneDecimal(c.humidity))% · wind \(unit.formatWind(c.windKmh))",
+      term.dim(coordinates(c)),
+    ]
+    return zip(art, facts).map { $0 + "  " + $1 }
+  }
+
+  static func coordinates(_ c: City) -> String {
+    let lat = "\(TemperatureUnit.oneDecimal(abs(c.latitude)))°\(c.latitude < 0 ? "S" : "N")"
+    let lon = "\(TemperatureUnit.oneDecimal(abs(c.longitude)))°\(c.longitude < 0 ? "W" : "E")"
+    return "\(lat) \(lon)"
+  }
+
+  /// `Day 1  2026-11-23  Partly cloudy  17 °C  62%  10 km/h` rows. On a narrow screen Humidity,
+  /// Day and Wind go, then Conditions is shortened.
+  static func forecastTable(_ days: [ForecastDay], _ unit: TemperatureUnit, _ term: Terminal) -> String {
+    guard !days.isEmpty else { return "No forecast in the catalogue for this city.\n" }
+    var t = Table(headers: ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
+    t.rightAligned = [3, 4, 5]
+    t.maxWidths = [(2, 24)]
+    t.minWidths = [(2, 8)]
+    t.fitting = [.drop(4), .drop(0), .drop(5), .shrink]
+    for (k, d) in days.enumerated() {
+      t.rows.append([
+        "Day \(k + 1)", d.date.visible, d.description.visible, term.temperature(d.temperatureC, unit),
+        "\(TemperatureUnit.oneDecimal(d.humidity))%", unit.formatWind(d.windKmh),
+      ])
+    }
+    return t.render(term)
+  }
+}

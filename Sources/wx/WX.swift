@@ -30,7 +30,8 @@ struct WX: AsyncParsableCommand {
 enum Main {
   /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
   static func main() {
-    if let status = FastPath.run(Array(CommandLine.arguments.dropFirst())) {
+    let args = Array(CommandLine.arguments.dropFirst())
+    if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
       exit(status)
     }
     Task {

@@ -59,8 +59,8 @@ enum CompletionScripts {
     end
     # fish matches what a function offers against the typed word once more, ignoring case but
     # not accents: a name that only matches folded (sao -> São Paulo) carries its folded
-    # form as its description, which fish matches too.
-    complete -c wx -f -a '(__wx_complete)'
+    # form as its description, which fish matches too. -k keeps wx's order (best matches first).
+    complete -c wx -f -k -a '(__wx_complete)'
 
     """#
 }

@@ -93,10 +93,14 @@ struct ShellLine {
   /// What to put in place of readline's text for a candidate (the whole word's value), or nil
   /// when the candidate cannot follow what readline keeps.
   func replacement(for candidate: String) -> String? {
-    if candidate.hasPrefix(kept) { return quote.quote(String(candidate.dropFirst(kept.count))) }
-    let head = String(candidate.prefix(kept.count))
-    guard head.count == kept.count, Fold.key(head) == Fold.key(kept) else { return nil }
-    return quote.quote(String(candidate.dropFirst(kept.count)))
+    if !candidate.hasPrefix(kept) {
+      let head = String(candidate.prefix(kept.count))
+      guard head.count == kept.count, Fold.key(head) == Fold.key(kept) else { return nil }
+    }
+    let text = quote.quote(String(candidate.dropFirst(kept.count)))
+    // readline does not double an opening quote: a replacement starting with the open quote
+    // character replaces that quote, so it gets one more. `N'Dj` becomes `N''\''Djamena'`.
+    return quote == .single && text.hasPrefix("'") ? "'" + text : text
   }
 
   /// Undoes quoting the way a shell would, leniently: an unclosed quote runs to the end.

@@ -18,14 +18,14 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswif
 WX_LINK_FLAGS ?= -Xlinker -no-pie
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES = libgdbm-dev groff-base
+APT_PACKAGES = libgdbm-dev groff-base zsh fish
 
 .PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions
 
 all: build
 
-# System packages: libgdbm (build + run), groff (man page lint). libcurl4, which `wx sync`
-# loads at run time, ships with the Swift toolchain's dependencies.
+# System packages: libgdbm (build + run), groff (man page lint), zsh and fish (the completion
+# tests drive them). libcurl4, which `wx sync` loads at run time, ships with the Swift toolchain's dependencies.
 deps:
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || [ ! -e /usr/include/gdbm.h ]; then \
 	  echo "installing $(APT_PACKAGES)"; \

@@ -31,7 +31,7 @@ enum Main {
   /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
   static func main() {
     let args = Array(CommandLine.arguments.dropFirst())
-    if let status = FastPath.run(args) {
+    if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
       exit(status)
     }
     // `wx help bogus` would print the top-level help and exit 0.

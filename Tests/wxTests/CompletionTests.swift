@@ -1,27 +1,268 @@
 import Foundation
 import Testing
 
-@Suite struct CompletionTests {
-  @Test(arguments: ["bash", "zsh", "fish"])
-  func scriptsCompleteCityArgumentsThroughWx(_ shell: String) throws {
-    let r = try TempHome().wx("completion", shell)
-    #expect(r.status == 0)
-    #expect(r.stdout.contains("---completion show"), "city completion for show")
-    #expect(r.stdout.contains("---completion fav add"), "city completion for fav add")
+/// A state folder seeded from the sample, a `bin/wx` link to the built binary and the
+/// completion scripts, for driving each real shell's completion machinery.
+final class CompletionBench: @unchecked Sendable {
+  let home = TempHome()
+  var bin: String { home.path + "/bin" }
+
+  init() throws {
+    try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: bin + "/wx", withDestinationPath: wxBinary)
+    try #require(try home.wx("list").status == 0)  // seeds the catalogue from the sample
+    for shell in ["bash", "zsh", "fish"] {
+      let r = try home.wx("completion", shell)
+      try #require(r.status == 0, "\(r)")
+      try r.stdout.write(toFile: script(shell), atomically: true, encoding: .utf8)
+    }
   }
 
-  @Test func cityNamesCompleteFromTheTrieOffline() throws {
-    let home = TempHome()
-    try home.wx("list")
-    func complete(_ words: [String]) throws -> [String] {
-      let r = try home.run(["---completion", "show", "--", "positional@0", "2", String(words.last!.count), "wx", "show"] + words)
-      return r.stdout.split(separator: "\n").map(String.init)
+  func script(_ shell: String) -> String { home.path + "/wx." + shell }
+
+  var environment: [String: String] {
+    [
+      "PATH": bin + ":/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
+      "WX_DATA_DIR": repositoryRoot + "/Data", "TERM": "dumb", "XDG_CONFIG_HOME": home.path + "/config",
+    ]
+  }
+
+  /// What `shell` offers for `line` (the cursor at its end): bash's COMPREPLY (quoted words),
+  /// the words zsh's `_wx` hands to `compadd`, fish's `complete -C` candidates.
+  func offers(_ shell: String, _ line: String) throws -> [String] {
+    var env = environment
+    env["LINE"] = line
+    env["SCRIPT"] = script(shell)
+    let r: Run
+    switch shell {
+    case "bash":
+      // The function `complete -p wx` registered, called as bash's programmable completion calls it.
+      r = try runProcess("/bin/bash", ["--norc", "--noprofile", "-c", #"""
+        source "$SCRIPT"
+        spec=$(complete -p wx); fn=${spec##*-F }; fn=${fn%% *}
+        COMP_LINE=$LINE; COMP_POINT=$(printf %s "$LINE" | LC_ALL=C wc -c)
+        read -ra COMP_WORDS <<<"$LINE"; [[ $LINE == *' ' ]] && COMP_WORDS+=('')
+        COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+        "$fn" wx "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+        (( ${#COMPREPLY[@]} )) && printf '%s\n' "${COMPREPLY[@]}"; true
+        """#], environment: env)
+    case "zsh":
+      // compinit, the script, and a compadd that prints what it is given.
+      r = try runProcess("/usr/bin/zsh", ["-f", "-c", #"""
+        autoload -Uz compinit && compinit -u -D
+        source "$SCRIPT"
+        compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -rl -- "$@" }
+        words=( ${(z)LINE} ); [[ $LINE == *' ' ]] && words+=('')
+        CURRENT=${#words}; PREFIX=${words[CURRENT]}
+        _wx
+        true
+        """#], environment: env)
+    default:
+      r = try runProcess("/usr/bin/fish", ["--no-config", "-c", "source $SCRIPT; complete -C $LINE"], environment: env)
     }
-    #expect(try complete(["zu"]) == ["Zurich", "Zürich"] || complete(["zu"]) == ["Zürich", "Zurich"])
-    #expect(try complete(["PAR"]) == ["Paris"])
-    #expect(try complete(["łód"]) == ["Łódź"])
-    #expect(try complete(["łó"]) == ["Łódź", "London"])  // folded: "lo"
-    #expect(try complete(["qqq"]).isEmpty)
+    #expect(r.status == 0 && r.stderr.isEmpty, "\(shell) \(line): \(r)")
+    return r.stdout.split(separator: "\n").map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }
+  }
+}
+
+extension CompletionBench {
+  /// The command line after typing `keys` (TAB included) into an interactive `shell` on a
+  /// pseudo-terminal, read back by a key binding: what the shell's own completion inserted.
+  func typed(_ shell: String, _ keys: String) throws -> String {
+    let setup: String
+    let argv: [String]
+    switch shell {
+    case "bash":
+      argv = ["bash", "--norc", "--noprofile", "-i"]
+      setup = #"source "$SCRIPT"; bind -x '"\C-x\C-t": printf "DUMP%s[%s]\n" : "$READLINE_LINE"'"#
+    case "zsh":
+      argv = ["zsh", "-f", "-i"]
+      setup = #"autoload -Uz compinit; compinit -u -D; source "$SCRIPT"; dump() { print -r -- "DUMP:[$BUFFER]" }; zle -N dump; bindkey "^X^T" dump"#
+    default:
+      argv = ["fish", "--no-config", "-i"]
+      setup = #"source $SCRIPT; bind \cx\ct 'echo DUMP(echo :)"["(commandline)"]"'"#
+    }
+    var env = environment
+    env["SCRIPT"] = script(shell)
+    env["TERM"] = "xterm"
+    env["KEYS"] = setup + "\n" + keys + "\u{18}\u{14}"  // C-x C-t (C-d would be end-of-file before the editor starts)
+    let r = try runProcess("/usr/bin/python3", ["-c", Self.ptyDriver] + argv, environment: env, timeout: 60)
+    #expect(r.status == 0, "\(shell) \(keys): \(r)")
+    return r.stdout
+  }
+
+  /// Types $KEYS into argv on a pseudo-terminal and prints the first `DUMP:[line]` it answers.
+  static let ptyDriver = #"""
+    import os, pty, re, select, sys, time
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execvp(sys.argv[1], sys.argv[1:])
+    os.write(fd, os.environ["KEYS"].encode())
+    out, deadline = b"", time.time() + 30
+    while time.time() < deadline:
+        m = re.search(rb"DUMP:\[(.*?)\]\r?\n", out)
+        if m:
+            break
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                break
+    os.kill(pid, 9)
+    sys.stdout.write(m.group(1).decode() if m else "no answer: " + repr(out[-400:]))
+    """#
+}
+
+@Suite(.serialized) struct CompletionTests {
+  static let shells = ["bash", "zsh", "fish"]
+
+  /// A name as the shell inserts it: bash's COMPREPLY holds quoted words.
+  static func inserted(_ shell: String, _ name: String) -> String {
+    shell == "bash" ? name.replacingOccurrences(of: " ", with: "\\ ").replacingOccurrences(of: "'", with: "\\'") : name
+  }
+
+  @Test(arguments: shells)
+  func cityNamesCompleteIgnoringCaseAndAccents(_ shell: String) throws {
+    let bench = try CompletionBench()
+    #expect(try bench.offers(shell, "wx show pa") == ["Paris"])
+    #expect(try bench.offers(shell, "wx forecast PAR") == ["Paris"])
+    #expect(try bench.offers(shell, "wx show sao") == ["São Paulo", "São Tomé"].map { Self.inserted(shell, $0) })
+    #expect(try bench.offers(shell, "wx show łód") == ["Łódź"])
+    #expect(try bench.offers(shell, "wx fav add qqq").isEmpty)
+    let zu = try bench.offers(shell, "wx show zu")
+    // fish keeps only the names that start with the word when some do (Zurich hides Zürich).
+    #expect(shell == "fish" ? zu == ["Zurich"] : Set(zu) == ["Zurich", "Zürich"], "\(zu)")
+  }
+
+  @Test(arguments: shells)
+  func namesWithSpacesAndApostrophesAreInsertedQuoted(_ shell: String) throws {
+    let bench = try CompletionBench()
+    #expect(try bench.offers(shell, "wx show new") == [Self.inserted(shell, "New York")])
+    #expect(try bench.offers(shell, "wx fav add ho") == [Self.inserted(shell, "Ho Chi Minh City")])
+    #expect(try bench.offers(shell, "wx show N\\'Dj") == [Self.inserted(shell, "N'Djamena")])
+    #expect(try bench.offers(shell, "wx show New\\ Y") == [Self.inserted(shell, "New York")])
+  }
+
+  @Test(arguments: shells)
+  func theShellInsertsTheCompletedNameQuoted(_ shell: String) throws {
+    let bench = try CompletionBench()
+    #expect(try bench.typed(shell, "wx show pa\t") == "wx show Paris ")
+    #expect(try bench.typed(shell, "wx show new\t") == "wx show New\\ York ")
+    #expect(try bench.typed(shell, "wx show sao\\ p\t") == "wx show São\\ Paulo ")
+    #expect(try bench.typed(shell, "wx show N\\'D\t") == "wx show N\\'Djamena ")
+    #expect(try bench.typed(shell, "wx unit fa\t") == "wx unit fahrenheit ")
+    if shell != "fish" {  // fish has no unclosed quotes on its command line
+      #expect(try bench.typed(shell, "wx show \"new y\t") == "wx show \"New York\" ")
+    }
+    if shell == "bash" {
+      #expect(try bench.typed(shell, "wx show 'n'\\''dj\t") == "wx show 'n'\\''Djamena' ")
+    }
+  }
+
+  @Test func bashCompletesInsideAnOpenQuote() throws {
+    let bench = try CompletionBench()
+    // readline replaces the text after the quote and closes the quote itself.
+    #expect(try bench.offers("bash", "wx show \"new y") == ["New York"])
+    #expect(try bench.offers("bash", "wx show 'new") == ["New York"])
+    #expect(try bench.offers("bash", "wx show 'n").contains("N'\\''Djamena"))
+    #expect(try bench.offers("bash", "wx show \"São P") == ["São Paulo"])
+  }
+
+  @Test(arguments: shells)
+  func subcommandsOptionsAndTheirValuesComplete(_ shell: String) throws {
+    let bench = try CompletionBench()
+    #expect(try bench.offers(shell, "wx fa") == ["fav"])
+    #expect(try Set(bench.offers(shell, "wx fav ")) == ["add", "remove", "rm", "list"])
+    #expect(try bench.offers(shell, "wx list --sort ") == ["catalogue", "name", "temperature"])
+    #expect(try bench.offers(shell, "wx fav list --sort ") == ["added", "name", "temperature"])
+    #expect(try bench.offers(shell, "wx unit ") == ["c", "f", "celsius", "fahrenheit"])
+    #expect(try bench.offers(shell, "wx show --unit ") == ["c", "f", "celsius", "fahrenheit"])
+    #expect(try bench.offers(shell, "wx top --color a") == ["auto", "always"])
+    #expect(try bench.offers(shell, "wx sync --provider ") == ["freetestapi", "accuweather"])
+    #expect(try bench.offers(shell, "wx completion ") == ["bash", "zsh", "fish"])
+    #expect(try bench.offers(shell, "wx aqi s") == ["show"])
+    #expect(try bench.offers(shell, "wx help fav r") == ["remove", "rm"])
+    #expect(try bench.offers(shell, "wx list --so") == ["--sort"])
+    #expect(try bench.offers(shell, "wx list --page ").isEmpty)
+    let sortEquals = try bench.offers(shell, "wx list --sort=te")
+    #expect(sortEquals == [shell == "bash" ? "temperature" : "--sort=temperature"], "\(sortEquals)")
+    let all = try bench.offers(shell, "wx ")
+    for command in ["list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "fav", "status", "doctor",
+      "completion", "aqi", "help"]
+    {
+      #expect(all.contains(command), "\(shell): \(command) in \(all)")
+    }
+  }
+
+  @Test(arguments: shells)
+  func favRemoveOffersOnlyFavourites(_ shell: String) throws {
+    let bench = try CompletionBench()
+    #expect(try bench.offers(shell, "wx fav remove ").isEmpty)
+    try #require(try bench.home.wx("fav", "add", "Oslo", "Paris, France", "Paris, Canada", "New York").status == 0)
+    #expect(try bench.offers(shell, "wx fav remove o") == ["Oslo"])
+    #expect(try bench.offers(shell, "wx fav rm pa") == ["Paris, France", "Paris, Canada"].map { Self.inserted(shell, $0) })
+    #expect(try bench.offers(shell, "wx fav remove ne") == [Self.inserted(shell, "New York")])
+    #expect(try bench.offers(shell, "wx fav remove lo").isEmpty, "London is no favourite")
+  }
+
+  @Test func completionPrintsOnlyPrintableNames() throws {
+    let bench = try CompletionBench()
+    var list = try records(sampleFile)
+    list[0]["city"] = "Evil\u{1B}]0;pwned\u{07}"
+    list[1]["city"] = "Evilbidi\u{202E}txt"
+    let file = bench.home.path + "/evil.json"
+    try JSONSerialization.data(withJSONObject: list).write(to: URL(fileURLWithPath: file))
+    let api = try FakeAPI(data: file)
+    try bench.home.wx("sync", "--url", api.url)  // stored, neutralised or refused: none may reach the terminal
+    let r = try bench.home.wx("__complete", "zsh", "--", "show", "evil")
+    #expect(r.status == 0 && !r.stdout.contains("\u{1B}") && !r.stdout.contains("\u{202E}"), "\(r)")
+    for shell in Self.shells {
+      #expect(try bench.offers(shell, "wx show evil").isEmpty)
+    }
+  }
+
+  /// The completion grammar (CompletionGrammar.swift) against ArgumentParser's own help: every
+  /// subcommand and every option a command's `--help` lists is offered.
+  @Test func theGrammarKnowsEveryCommandAndOption() throws {
+    let home = TempHome()
+    func offered(_ words: [String], _ current: String) throws -> Set<String> {
+      Set(try home.run(["__complete", "zsh", "--"] + words + [current]).stdout.split(separator: "\n").map(String.init))
+    }
+    func section(_ help: String, _ title: String) -> [String] {
+      guard let start = help.range(of: title + ":\n") else { return [] }
+      return help[start.upperBound...].components(separatedBy: "\n\n")[0].components(separatedBy: "\n")
+    }
+    var paths: [[String]] = [[]]
+    var checked = 0
+    while let path = paths.popLast() {
+      let help = try home.run(path + ["--help"]).stdout
+      // An entry's first line is indented by two spaces; wrapped text by more.
+      let entries = { (title: String) in section(help, title).filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") } }
+      let options = entries("OPTIONS").flatMap { line in
+        line.split(separator: " ").map(String.init).filter { $0.hasPrefix("--") && $0.count > 2 }.map {
+          String($0.prefix { $0 != "," && $0 != "=" })
+        }
+      }
+      #expect(!options.isEmpty, "\(path): \(help)")
+      let offeredOptions = try offered(path, "-")
+      // --version is offered where it means something: after `wx` alone.
+      for option in options where option != "--version" || path.isEmpty {
+        #expect(offeredOptions.contains(option), "wx \(path) \(option)")
+      }
+      let subcommands = entries("SUBCOMMANDS").compactMap { $0.split(separator: " ").first.map { String($0.prefix { $0 != "," }) } }
+      let offeredCommands = try offered(path, "")
+      for sub in subcommands {
+        #expect(offeredCommands.contains(sub), "wx \(path) \(sub)")
+        if sub != "help" { paths.append(path + [sub]) }
+      }
+      checked += 1
+    }
+    #expect(checked > 15)
+  }
+
+  @Test func theHiddenEntryPointRejectsABadCommandLine() throws {
+    let r = try TempHome().wx("__complete", "tcsh")
+    #expect(r.status == 64 && r.stdout.isEmpty && r.stderr.hasPrefix("wx: "), "\(r)")
   }
 
   @Test func anInstalledBinaryFindsTheSampleBesideItsShareFolder() throws {

@@ -61,9 +61,8 @@ extension WX {
   }
 }
 
-/// Shell completion of city names from the trie, offline.
+/// City names for ArgumentParser's own completion protocol (`---completion`), which
+/// `--generate-completion-script` scripts use; wx's scripts call `wx __complete` instead.
 @Sendable func cityCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-  guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
-  defer { catalogue.close() }
-  return (try? catalogue.completions(prefix, limit: 200)) ?? []
+  CompletionData.cities(prefix)
 }

@@ -1,0 +1,98 @@
+import WXCore
+
+/// The candidates for the word under the cursor, given the words before it.
+///
+/// Everything is matched here, once, so the shells need not (and must not) filter again:
+/// city names through the catalogue's trie (case, accents and the rest of `Fold` ignored, like
+/// `wx search`), every other word by a case-insensitive prefix. Candidates holding control or
+/// bidi-override characters (API data is untrusted) are dropped, so each is one printable line.
+struct Completer {
+  /// The words after `wx` and before the cursor's word, unquoted.
+  var words: [String]
+  /// The cursor's word up to the cursor, unquoted.
+  var current: String
+
+  /// A candidate: the whole word, and whether it is a name from the user's data.
+  struct Candidate: Equatable {
+    var word: String
+    var isName = false
+  }
+
+  func candidates() -> [Candidate] {
+    var command = CompletionGrammar.root
+    var path: [CompletionCommand] = []
+    var pending: CompletionOption?
+    var positionals: [String] = []
+    var onlyPositionals = false
+    for word in words {
+      if pending != nil {
+        pending = nil
+      } else if !onlyPositionals && word == "--" {
+        onlyPositionals = true
+      } else if !onlyPositionals && word.hasPrefix("-") && word.count > 1 {
+        if !word.contains("="), let option = command.option(word), option.value != nil { pending = option }
+      } else if positionals.isEmpty, let sub = command.subcommand(word) {
+        path.append(command)
+        command = sub
+      } else {
+        positionals.append(word)
+      }
+    }
+    if let option = pending { return complete(option.value ?? .none, help: positionals) }
+    if !onlyPositionals && current.hasPrefix("-") {
+      if current.hasPrefix("--"), let eq = current.firstIndex(of: "=") {
+        let name = String(current[..<eq])
+        guard let option = command.option(name), let source = option.value else { return [] }
+        let value = String(current[current.index(after: eq)...])
+        return Completer(words: [], current: value).complete(source, help: [])
+          .map { Candidate(word: name + "=" + $0.word, isName: $0.isName) }
+      }
+      return matching(command.allOptions.flatMap(\.names))
+    }
+    var out: [Candidate] = []
+    if positionals.isEmpty && !command.subcommands.isEmpty {
+      out = matching(CompletionGrammar.names(command))
+    }
+    return out + complete(command.argument(positionals.count), help: positionals)
+  }
+
+  /// Candidates from one source, for `current`.
+  func complete(_ source: CompletionSource, help positionals: [String]) -> [Candidate] {
+    switch source {
+    case .none: return []
+    case .words(let list): return matching(list)
+    case .commands:
+      var command = CompletionGrammar.root
+      for word in positionals {
+        guard let sub = command.subcommand(word) else { return [] }
+        command = sub
+      }
+      return matching(CompletionGrammar.names(command))
+    case .cities: return names(CompletionData.cities(current))
+    case .favourites: return names(CompletionData.favourites(current))
+    case .airQualityCities: return names(CompletionData.airQualityCities(current))
+    }
+  }
+
+  func matching(_ list: [String]) -> [Candidate] { Self.matching(list, current) }
+
+  static func matching(_ list: [String], _ prefix: String) -> [Candidate] {
+    let p = prefix.lowercased()
+    return list.filter { $0.lowercased().hasPrefix(p) }.map { Candidate(word: $0) }
+  }
+
+  private func names(_ list: [String]) -> [Candidate] {
+    var seen = Set<String>()
+    return list.filter { Self.isPrintable($0) && seen.insert($0).inserted }.map { Candidate(word: $0, isName: true) }
+  }
+
+  /// False for text holding C0/C1 controls, DEL, line/paragraph separators or bidi controls.
+  static func isPrintable(_ text: String) -> Bool {
+    !text.isEmpty
+      && !text.unicodeScalars.contains { s in
+        let v = s.value
+        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x200E...0x200F).contains(v) || (0x2028...0x202E).contains(v)
+          || (0x2066...0x2069).contains(v) || v == 0x061C
+      }
+  }
+}

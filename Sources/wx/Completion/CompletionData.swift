@@ -1,0 +1,33 @@
+import WXCore
+
+/// The user's data completion offers, read offline; any failure offers nothing (completion
+/// must never print an error into the middle of a command line).
+enum CompletionData {
+  /// How many names a city completion offers at most.
+  static let limit = 200
+
+  /// Catalogue names starting with `prefix` (folded, like `wx search`), from the trie.
+  static func cities(_ prefix: String) -> [String] {
+    guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
+    defer { catalogue.close() }
+    return (try? catalogue.completions(prefix, limit: limit)) ?? []
+  }
+
+  /// Favourites whose name starts with `prefix` (folded), in the order they were added;
+  /// "Name, Country" for a name two favourites share.
+  static func favourites(_ prefix: String) -> [String] {
+    guard let ctx = try? Context.make(), let all = try? ctx.home.favourites.list() else { return [] }
+    let key = Fold.key(prefix)
+    let hits = all.filter { Fold.key($0.name).starts(with: key) }
+    return hits.map { f in
+      hits.filter { $0.name == f.name }.count > 1 ? "\(f.name), \(f.country)" : f.name
+    }
+  }
+
+  /// Cities with air-quality readings whose name starts with `prefix` (folded).
+  static func airQualityCities(_ prefix: String) -> [String] {
+    guard let ctx = try? Context.make(), let all = try? ctx.home.aqi.histories() else { return [] }
+    let key = Fold.key(prefix)
+    return all.map(\.city).filter { Fold.key($0).starts(with: key) }
+  }
+}

@@ -1,0 +1,54 @@
+import WXCore
+
+/// `wx __complete SHELL …`, the hidden command the completion scripts call on every TAB.
+/// It runs before ArgumentParser starts (see `Main`), reads only the trie and the small
+/// stores, and prints one candidate a line:
+///
+/// - `wx __complete bash LINE POINT WORDBREAKS`: bash's `COMP_LINE`, `COMP_POINT` (a byte
+///   offset) and `COMP_WORDBREAKS`. wx splits the line itself and prints each candidate as the
+///   text that replaces readline's word, quoted (`New\ York`, `N\'Djamena`, or escaped for the
+///   quote the user opened).
+/// - `wx __complete zsh -- WORD… CURRENT`: unquoted words; zsh quotes what it inserts.
+/// - `wx __complete fish -- WORD… CURRENT`: unquoted words and the raw current token; a name
+///   that matches only when folded is followed by a tab and its folded form.
+enum CompletionEntry {
+  static let command = "__complete"
+
+  /// The exit status, or nil when `args` is not a `__complete` command line.
+  static func run(_ args: [String]) -> Int32? {
+    guard args.first == command else { return nil }
+    let rest = Array(args.dropFirst())
+    guard let lines = lines(rest) else {
+      Terminal.err("wx: usage: wx __complete bash LINE POINT WORDBREAKS | wx __complete zsh|fish -- WORD… CURRENT")
+      return ExitStatus.usage.rawValue
+    }
+    if !lines.isEmpty { Terminal.data(lines.joined(separator: "\n")) }
+    return 0
+  }
+
+  static func lines(_ args: [String]) -> [String]? {
+    switch (args.first, args.count) {
+    case ("bash", 3), ("bash", 4):
+      let point = Int(args[2]) ?? Int.max
+      let line = ShellLine(String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
+        breaks: args.count == 4 ? args[3] : " \t\n\"'><=;|&(:")
+      var found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
+      // readline replaces the word with what all candidates share; prefer those that extend
+      // what was typed exactly, so that sharing less (Zurich, Zürich) cannot shorten "Zu".
+      let exact = found.filter { $0.word.hasPrefix(line.current) }
+      if !exact.isEmpty { found = exact }
+      return found.compactMap { line.replacement(for: $0.word) }
+    case ("zsh", 2...) where args[1] == "--":
+      return Completer(words: Array(args.dropFirst(2).dropLast()), current: args.last ?? "").candidates().map(\.word)
+    case ("fish", 2...) where args[1] == "--":
+      let current = args.count > 2 ? ShellLine.unquote(args[args.count - 1]) : ""
+      let found = Completer(words: Array(args.dropFirst(2).dropLast()), current: current).candidates()
+      return found.map { c in
+        guard c.isName, !c.word.lowercased().contains(current.lowercased()) else { return c.word }
+        return c.word + "\t" + String(decoding: Fold.key(c.word), as: UTF8.self)
+      }
+    default:
+      return nil
+    }
+  }
+}

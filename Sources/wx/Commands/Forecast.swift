@@ -2,28 +2,23 @@ import ArgumentParser
 import WXCore
 
 /// `wx forecast`: a city's forecast days in date order, or rain-free days hottest first.
-struct ForecastRequest: DisplayRequest {
+struct ForecastRequest: CatalogueRequest {
   static let command = ["forecast"]
-  static var options: [RequestOption<Self>] { [.flag("hottest", \.hottest)] + displayOptions }
+  static var options: [RequestOption<Self>] { [.flag("hottest", \.hottest)] + outputOptions }
   static var words: WritableKeyPath<Self, String?>? { \.city }
   var city: String?
   var hottest = false
-  var json = false
-  var display = Display()
+  var output = Output()
 
-  func perform() throws {
-    let ctx = try Context.make(display: display)
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let found = try ctx.resolveCity(city, in: catalogue)
     var days = found.forecast.sorted { $0.date < $1.date }
     if hottest {
       days = days.filter { !Condition(description: $0.description).isRainy }
         .sorted { $0.temperatureC != $1.temperatureC ? $0.temperatureC > $1.temperatureC : $0.date < $1.date }
     }
-    let view = ForecastView(
-      city: found, days: days, hottest: hottest, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: json, ctx.terminal)
+    return ForecastView(
+      city: found, days: days, hottest: hottest, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
   }
 }
 
@@ -60,12 +55,9 @@ extension WX {
       help: "City name, \"Name, Country\" or id (default: the last city shown).", completion: .custom(cityCompletions))
     var city: [String] = []
     @Flag(help: "Only rain-free days, hottest first.") var hottest = false
-    @Flag(help: "Print JSON instead of a table.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: ForecastRequest {
-      ForecastRequest(city: city.joinedName, hottest: hottest, json: json, display: display.value)
-    }
+    var request: ForecastRequest { ForecastRequest(city: city.joinedName, hottest: hottest, output: output.value) }
     func execute() async throws { try request.perform() }
   }
 }

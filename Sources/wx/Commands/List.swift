@@ -4,22 +4,16 @@ import WXCore
 /// `wx list`: a page of the catalogue in one of three orders.
 struct ListRequest: PagedRequest {
   static let command = ["list"]
-  static var options: [RequestOption<Self>] { pageOptions + [.choice("sort", \.sort)] + displayOptions }
-  var page = PageDefaults.page
-  var perPage = PageDefaults.perPage
+  static var options: [RequestOption<Self>] { pageOptions + [.choice("sort", \.sort)] + outputOptions }
+  var pages = Pages()
   var sort = ListOrder.catalogue
-  var json = false
-  var display = Display()
+  var output = Output()
 
-  func perform() throws {
-    let ctx = try Context.make(display: display)
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
-    let paging = Paging(page: page, perPage: perPage, total: catalogue.meta.count)
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
+    let paging = Paging(pages, total: catalogue.meta.count)
     try paging.check()
-    let cities = try catalogue.page(order: sort, offset: paging.offset, limit: perPage)
-    let view = CityPage(paging: paging, cities: cities, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: json, ctx.terminal)
+    let cities = try catalogue.page(order: sort, offset: paging.offset, limit: paging.perPage)
+    return CityPage(paging: paging, cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
   }
 }
 
@@ -29,14 +23,11 @@ extension WX {
       abstract: "Page through the catalogue.",
       discussion: "Orders: catalogue (the provider's order), name (alphabetical), temperature (warmest first).")
 
-    @OptionGroup var paging: PageOptions
+    @OptionGroup var pages: PageOptions
     @Option(help: "Order: catalogue, name or temperature.") var sort = ListRequest().sort
-    @Flag(help: "Print JSON instead of a table.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: ListRequest {
-      ListRequest(page: paging.page, perPage: paging.perPage, sort: sort, json: json, display: display.value)
-    }
+    var request: ListRequest { ListRequest(pages: pages.value, sort: sort, output: output.value) }
     func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }

@@ -4,37 +4,34 @@ import WXCore
 /// `wx search`: cities whose name, or a later word of it, starts with the query.
 struct SearchRequest: PagedRequest {
   static let command = ["search"]
-  static var options: [RequestOption<Self>] { pageOptions + displayOptions }
+  static var options: [RequestOption<Self>] { pageOptions + outputOptions }
   static var words: WritableKeyPath<Self, String?>? { \.query }
   var query: String?
-  var page = PageDefaults.page
-  var perPage = PageDefaults.perPage
-  var json = false
-  var display = Display()
+  var pages = Pages()
+  var output = Output()
 
   /// A query needs a letter or a digit: punctuation and spaces alone match nothing (exit 64).
   func validate() throws(UsageError) {
     guard let query, query.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
     else { throw UsageError("PREFIX must contain at least one letter or digit") }
-    try validatePaging()
+    try pages.validate()
   }
 
-  func perform() throws {
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let query = query ?? ""
-    let ctx = try Context.make(display: display)
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
-    let result = try catalogue.search(query, offset: (page - 1) * perPage, limit: perPage)
-    let found = Paging(page: page, perPage: perPage, total: result.total)
-    if result.total > 0 { try found.check() }
+    let result = try catalogue.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
+    let paging = Paging(pages, total: result.total)
     let view = CityPage(
-      paging: found, cities: result.cities, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta),
+      paging: paging, cities: result.cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
       query: query)
-    if json || result.total > 0 { Runner.show(view, json: json, ctx.terminal) }
-    if result.total == 0 {
+    guard result.total > 0 else {
+      // Like grep: nothing found is exit 1, with an empty page for scripts.
+      if output.json { Runner.show(view, json: true, ctx.terminal) }
       Terminal.err("wx: no city name or word in it starts with \(query.quoted())")
       throw NoMatch()
     }
+    try paging.check()
+    return view
   }
 }
 
@@ -49,20 +46,11 @@ extension WX {
         """)
 
     @Argument(help: "The start of a city name (the words of an unquoted query are joined).") var words: [String] = []
-    @OptionGroup var paging: PageOptions
-    @Flag(help: "Print JSON instead of a table.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var pages: PageOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: SearchRequest {
-      SearchRequest(query: words.joinedName, page: paging.page, perPage: paging.perPage, json: json, display: display.value)
-    }
+    var request: SearchRequest { SearchRequest(query: words.joinedName, pages: pages.value, output: output.value) }
     func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }
-}
-
-/// City names for ArgumentParser's own completion protocol (`---completion`), which
-/// `--generate-completion-script` scripts use; wx's scripts call `wx __complete` instead.
-@Sendable func cityCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-  CompletionData.cities(prefix)
 }

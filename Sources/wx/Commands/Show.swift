@@ -2,21 +2,16 @@ import ArgumentParser
 import WXCore
 
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
-struct ShowRequest: DisplayRequest {
+struct ShowRequest: CatalogueRequest {
   static let command = ["show"]
-  static var options: [RequestOption<Self>] { displayOptions }
+  static var options: [RequestOption<Self>] { outputOptions }
   static var words: WritableKeyPath<Self, String?>? { \.city }
   var city: String?
-  var json = false
-  var display = Display()
+  var output = Output()
 
-  func perform() throws {
-    let ctx = try Context.make(display: display)
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let found = try ctx.resolveCity(city, in: catalogue)
-    let view = CityView(city: found, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: json, ctx.terminal)
+    return CityView(city: found, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
   }
 }
 
@@ -34,10 +29,9 @@ extension WX {
       help: "City name, \"Name, Country\" or id (the words of an unquoted name are joined).",
       completion: .custom(cityCompletions))
     var city: [String] = []
-    @Flag(help: "Print JSON instead of text.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: ShowRequest { ShowRequest(city: city.joinedName, json: json, display: display.value) }
+    var request: ShowRequest { ShowRequest(city: city.joinedName, output: output.value) }
     func execute() async throws { try request.perform() }
   }
 }

@@ -2,25 +2,20 @@ import ArgumentParser
 import WXCore
 
 /// `wx top`: the first cities of the catalogue with their temperature.
-struct TopRequest: DisplayRequest {
+struct TopRequest: CatalogueRequest {
   static let command = ["top"]
-  static var options: [RequestOption<Self>] { [.int("count", \.count)] + displayOptions }
+  static var options: [RequestOption<Self>] { [.int("count", \.count)] + outputOptions }
   static let counts = 1...1000
   var count = 5
-  var json = false
-  var display = Display()
+  var output = Output()
 
   func validate() throws(UsageError) {
     if !Self.counts.contains(count) { throw UsageError("--count must be between 1 and 1000") }
   }
 
-  func perform() throws {
-    let ctx = try Context.make(display: display)
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let cities = try catalogue.page(order: .catalogue, offset: 0, limit: count)
-    let view = TopView(cities: cities, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: json, ctx.terminal)
+    return TopView(cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
   }
 }
 
@@ -63,10 +58,9 @@ extension WX {
       discussion: "With an AccuWeather catalogue (`wx sync --provider accuweather`) these are its top cities.")
 
     @Option(parsing: .unconditional, help: "How many cities (1–1000).") var count = TopRequest().count
-    @Flag(help: "Print JSON instead of a table.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: TopRequest { TopRequest(count: count, json: json, display: display.value) }
+    var request: TopRequest { TopRequest(count: count, output: output.value) }
     func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }

@@ -31,3 +31,9 @@ enum CompletionData {
     return all.map(\.city).filter { Fold.key($0).starts(with: key) }
   }
 }
+
+/// City names for ArgumentParser's own completion protocol (`---completion`), which
+/// `--generate-completion-script` scripts use; wx's scripts call `wx __complete` instead.
+@Sendable func cityCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
+  CompletionData.cities(prefix)
+}

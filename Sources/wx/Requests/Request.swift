@@ -71,35 +71,53 @@ struct RequestOption<R> {
   }
 }
 
-/// A request that prints cities: `--json`, `--unit`, `--color`, `--ascii`.
-protocol DisplayRequest: Request {
-  var json: Bool { get set }
-  var display: Display { get set }
+/// `--json`, `--unit`, `--color` and `--ascii`: how a request's view is printed.
+struct Output {
+  var json = false
+  var display = Display()
 }
 
-extension DisplayRequest {
-  static var displayOptions: [RequestOption<Self>] {
+/// A request whose view is read from the catalogue.
+protocol CatalogueRequest: Request {
+  var output: Output { get set }
+  /// What the request shows, from the open catalogue.
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View
+}
+
+extension CatalogueRequest {
+  static var outputOptions: [RequestOption<Self>] {
     [
-      .flag("json", \.json), .parsed("unit", \.display.unit, TemperatureUnit.init(argument:)),
-      .choice("color", \.display.color), .flag("ascii", \.display.ascii),
+      .flag("json", \.output.json), .parsed("unit", \.output.display.unit, TemperatureUnit.init(argument:)),
+      .choice("color", \.output.display.color), .flag("ascii", \.output.display.ascii),
     ]
+  }
+
+  func perform() throws {
+    let ctx = try Context.make(display: output.display)
+    let catalogue = try ctx.catalogue()
+    defer { catalogue.close() }
+    Runner.show(try view(ctx, catalogue), json: output.json, ctx.terminal)
   }
 }
 
-/// `--page` and `--per-page`, with the ranges every paged command shares.
-protocol PagedRequest: DisplayRequest {
-  var page: Int { get set }
-  var perPage: Int { get set }
-}
+/// `--page` and `--per-page`.
+struct Pages {
+  var page = 1
+  var perPage = 20
+  static let perPageRange = 1...1000
 
-extension PagedRequest {
-  static var pageOptions: [RequestOption<Self>] { [.int("page", \.page), .int("per-page", \.perPage)] }
-  static var perPageRange: ClosedRange<Int> { 1...1000 }
-
-  func validate() throws(UsageError) { try validatePaging() }
-
-  func validatePaging() throws(UsageError) {
+  func validate() throws(UsageError) {
     if page < 1 { throw UsageError("--page must be 1 or more") }
     if !Self.perPageRange.contains(perPage) { throw UsageError("--per-page must be between 1 and 1000") }
   }
+}
+
+/// A request that pages through cities.
+protocol PagedRequest: CatalogueRequest {
+  var pages: Pages { get set }
+}
+
+extension PagedRequest {
+  static var pageOptions: [RequestOption<Self>] { [.int("page", \.pages.page), .int("per-page", \.pages.perPage)] }
+  func validate() throws(UsageError) { try pages.validate() }
 }

@@ -15,6 +15,14 @@ struct DisplayOptions: ParsableArguments {
   var value: Display { Display(unit: unit?.unit, color: color, ascii: ascii) }
 }
 
+/// `--json` and the display options, as ArgumentParser declares them.
+struct OutputOptions: ParsableArguments {
+  @Flag(help: "Print JSON instead of text.") var json = false
+  @OptionGroup var display: DisplayOptions
+
+  var value: Output { Output(json: json, display: display.value) }
+}
+
 /// How to show results: the one-off unit, colour and ASCII choices.
 struct Display {
   var unit: TemperatureUnit?
@@ -121,18 +129,15 @@ extension WXCommand {
   }
 }
 
-/// `--page` / `--per-page` as ArgumentParser declares them; defaults from ``PageDefaults``,
-/// ranges checked by the request (``PagedRequest``).
+/// `--page` / `--per-page` as ArgumentParser declares them: defaults from ``Pages``, ranges
+/// checked by the request.
 struct PageOptions: ParsableArguments {
   // `.unconditional`: `--page -1` is a bad page number, not a missing value.
-  @Option(parsing: .unconditional, help: "Page to show (from 1).") var page = PageDefaults.page
+  @Option(parsing: .unconditional, help: "Page to show (from 1).") var page = Pages().page
   @Option(name: .customLong("per-page"), parsing: .unconditional, help: "Rows per page (1–1000).")
-  var perPage = PageDefaults.perPage
-}
+  var perPage = Pages().perPage
 
-enum PageDefaults {
-  static let page = 1
-  static let perPage = 20
+  var value: Pages { Pages(page: page, perPage: perPage) }
 }
 
 extension WXCommand {

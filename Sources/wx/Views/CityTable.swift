@@ -11,6 +11,8 @@ struct CityPage: View {
   var query: String? = nil
   var one = "city"
   var many = "cities"
+  /// Said instead of an empty table (JSON stays a page with no items).
+  var empty: String? = nil
 
   func json() -> JSONOut {
     var members: [(String, JSONOut)] = []
@@ -33,7 +35,8 @@ struct CityPage: View {
   }
 
   func text(_ term: Terminal) -> String {
-    Self.table(cities, first: paging.offset + 1, unit, term) + term.dim(footer)
+    if cities.isEmpty, let empty { return empty + "\n" + term.dim(freshness) }
+    return Self.table(cities, first: paging.offset + 1, unit, term) + term.dim(footer)
   }
 
   /// `page 2 of 3 · 51 cities · synced …`.
@@ -65,6 +68,13 @@ struct Paging {
   let page: Int
   let perPage: Int
   let total: Int
+
+  init(_ pages: Pages, total: Int) {
+    page = pages.page
+    perPage = pages.perPage
+    self.total = total
+  }
+
   var pages: Int { max(1, (total + perPage - 1) / perPage) }
   var offset: Int { (page - 1) * perPage }
 

@@ -11,7 +11,7 @@ protocol View {
 
 /// Prints views.
 enum Runner {
-  static func show(_ view: some View, json: Bool, _ terminal: Terminal) {
+  static func show(_ view: any View, json: Bool, _ terminal: Terminal) {
     if json {
       Terminal.data(view.json().text)
     } else {

@@ -2,18 +2,14 @@ import ArgumentParser
 import WXCore
 
 /// `wx fav` / `wx fav list`: favourites with their current weather.
-struct FavListRequest: DisplayRequest {
+struct FavListRequest: CatalogueRequest {
   static let command = ["fav", "list"]
-  static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + displayOptions }
+  static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + outputOptions }
   var sort = FavouriteOrder.added
-  var json = false
-  var display = Display()
+  var output = Output()
 
-  func perform() throws {
-    let ctx = try Context.make(display: display)
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let favourites = try ctx.home.favourites.list()
-    let catalogue = try ctx.catalogue()
-    defer { catalogue.close() }
     var rows: [(Favourite, City?)] = []
     for f in favourites { rows.append((f, try catalogue.find(f.identity)?.city)) }
     switch sort {
@@ -21,8 +17,7 @@ struct FavListRequest: DisplayRequest {
     case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
     case .temperature: rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
     }
-    let view = FavouritesView(rows: rows, unit: ctx.unit(display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: json, ctx.terminal)
+    return FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
   }
 }
 
@@ -71,10 +66,9 @@ extension WX.Fav {
     static let configuration = CommandConfiguration(abstract: "List favourites with their current weather.")
 
     @Option(help: "Order: added, name or temperature (warmest first).") var sort = FavListRequest().sort
-    @Flag(help: "Print JSON instead of a table.") var json = false
-    @OptionGroup var display: DisplayOptions
+    @OptionGroup var output: OutputOptions
 
-    var request: FavListRequest { FavListRequest(sort: sort, json: json, display: display.value) }
+    var request: FavListRequest { FavListRequest(sort: sort, output: output.value) }
     func execute() async throws { try request.perform() }
   }
 }

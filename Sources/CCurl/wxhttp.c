@@ -18,7 +18,8 @@ enum {
   OPT_FOLLOWLOCATION = 52, OPT_MAXREDIRS = 68, OPT_HEADERFUNCTION = 20079, OPT_NOSIGNAL = 99,
   OPT_ACCEPT_ENCODING = 10102, OPT_TIMEOUT_MS = 155, OPT_CONNECTTIMEOUT_MS = 156,
   OPT_PROTOCOLS = 181, OPT_REDIR_PROTOCOLS = 182, OPT_HTTPGET = 80,
-  INFO_RESPONSE_CODE = 0x200000 + 2, INFO_CONTENT_TYPE = 0x100000 + 18,
+  INFO_RESPONSE_CODE = 0x200000 + 2, INFO_CONTENT_TYPE = 0x100000 + 18, INFO_EFFECTIVE_URL = 0x100000 + 1,
+  INFO_REDIRECT_COUNT = 0x200000 + 20,
   PROTO_HTTP = 1, PROTO_HTTPS = 2, GLOBAL_DEFAULT = 3, CURL_ERROR_SIZE = 256
 };
 
@@ -164,6 +165,11 @@ int wx_http_get(void *session, const char *url, long timeout_ms, size_t max_byte
   char *ct = NULL;
   if (p_easy_getinfo(c, INFO_CONTENT_TYPE, &ct) == 0 && ct)
     copy_header_value(out->content_type, sizeof out->content_type, ct, strlen(ct));
+  long redirects = 0;
+  if (p_easy_getinfo(c, INFO_REDIRECT_COUNT, &redirects) == 0) out->redirects = redirects;
+  char *last = NULL;
+  if (redirects > 0 && p_easy_getinfo(c, INFO_EFFECTIVE_URL, &last) == 0 && last)
+    snprintf(out->last_url, sizeof out->last_url, "%s", last);
   /* The error buffer points into this frame: detach it before returning. */
   p_easy_setopt(c, OPT_ERRORBUFFER, (char *)NULL);
   if (rc != 0) {

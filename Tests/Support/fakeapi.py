@@ -11,6 +11,9 @@ until killed (SIGTERM/SIGINT exit cleanly with status 0).
 
 freetestapi side: any path ending in /weathers, query page (1-based, default 1),
 limit (default: all), search (case-insensitive substring of city).
+Modes with an argument: status:CODE, truncate:N, truncate-frac:F,
+redirect-to:URL (302 to URL), retry-after:VALUE (first request 429 with that
+Retry-After, then paged), content-type:VALUE (paged, with that Content-Type).
 Control: GET /__mode (current mode), /__mode?set=MODE, /__hits, /__hits?reset=1,
 /__accu, /__accu?reset=1.
 AccuWeather side: GET .../locations/v1/topcities/{N}?apikey=K and
@@ -73,6 +76,8 @@ def parse_mode(mode):
         elif kind == "truncate-frac":
             if 0.0 <= float(arg) <= 1.0:
                 return mode
+        elif kind in ("redirect-to", "retry-after", "content-type"):
+            return mode
     raise ValueError(f"unknown mode: {mode!r}")
 
 
@@ -258,6 +263,11 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, b"[]")
         if mode == "redirect-loop":
             return self.send(302, b"", None, {"Location": self.path})
+        if mode.startswith("redirect-to:"):
+            return self.send(302, b"", None, {"Location": mode.split(":", 1)[1]})
+        if mode.startswith("retry-after:") and nth == 0:
+            return self.send_json(429, {"error": "too many requests"},
+                                  {"Retry-After": mode.split(":", 1)[1]})
         if mode == "redirect" and q.get("r") != "1":
             target = parts.path + "?" + (parts.query + "&" if parts.query else "") + "r=1"
             return self.send(302, b"", None, {"Location": target})
@@ -280,6 +290,8 @@ class Handler(BaseHTTPRequestHandler):
         ctype = JSON_CT
         if mode == "wrong-content-type":
             ctype = "image/png"
+        elif mode.startswith("content-type:"):
+            ctype = mode.split(":", 1)[1]
         elif mode.startswith("truncate:"):
             body = body[:int(mode.split(":", 1)[1])]
         elif mode.startswith("truncate-frac:"):

@@ -16,6 +16,8 @@ typedef struct wx_http_response {
   char content_type[128];    /* Content-Type header, "" when absent */
   char retry_after[64];      /* Retry-After header, "" when absent */
   char error[256];           /* libcurl's error text for curl_code */
+  long redirects;            /* redirects followed (or attempted: see last_url) */
+  char last_url[1024];       /* with redirects > 0: the URL of the last one, possibly refused */
   unsigned char *body;       /* malloc'd body; free with wx_http_response_free */
   size_t body_len;
 } wx_http_response;

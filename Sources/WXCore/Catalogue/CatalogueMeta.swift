@@ -3,7 +3,8 @@
 package struct CatalogueMeta: Equatable, Sendable {
   /// Random per build; readers can check that every value belongs to one version.
   package var generation: UInt64
-  /// Where the records came from: a URL, or `sample:<path>` for the bundled sample.
+  /// Where the records came from: a URL, or `sample:<path>` for the bundled sample. Always
+  /// as ``Redact/url(_:)`` leaves it: no userinfo, key or token, no control character.
   package var source: String
   /// The provider that produced it (`freetestapi`, `accuweather`, `sample`).
   package var provider: String
@@ -53,7 +54,9 @@ package struct CatalogueMeta: Equatable, Sendable {
 
   init(decoding r: inout ByteReader) throws(MalformedValue) {
     generation = try r.varint()
-    source = try r.string()
+    // Shown by status and doctor: a catalogue written before wx redacted its source may
+    // still hold a password or key.
+    source = Redact.url(try r.string())
     provider = try r.string()
     syncedAt = Int64(try r.int())
     count = try r.int()

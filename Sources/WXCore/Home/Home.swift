@@ -89,12 +89,23 @@ package struct Home: Sendable {
     return written
   }
 
-  /// Downloads from `provider`, then (and only then) takes the lock and publishes.
-  package func sync(from provider: any WeatherProvider, source: String) async throws -> CatalogueMeta {
+  /// Downloads from `provider`, then (and only then) takes the lock and publishes. Unless
+  /// `allowShrink`, refuses to replace a downloaded catalogue of the same provider with fewer
+  /// than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
+  package func sync(from provider: any WeatherProvider, source: String, allowShrink: Bool = false) async throws
+    -> CatalogueMeta
+  {
     let cities = try await provider.fetch()
     try prepare()
     let lock = try writers.acquire()
     defer { lock.release() }
+    if !allowShrink, let current = try? Catalogue(path: cataloguePath) {
+      let old = current.meta
+      current.close()
+      if !old.isSample, old.provider == provider.name, cities.count * 10 < old.count {
+        throw SyncError.shrinks(url: source, from: old.count, to: cities.count)
+      }
+    }
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
       syncedAt: Clock.now(), count: cities.count, isSample: false)

@@ -115,12 +115,20 @@ package struct AccuWeatherProvider: WeatherProvider {
     }
     var out: [Location] = []
     for (n, item) in items.enumerated() {
-      guard case .string(let key)? = item["Key"], !key.isEmpty, case .string(let name)? = item["EnglishName"],
-        !name.trimmingSpaces.isEmpty
+      guard case .string(let key)? = item["Key"], !key.isEmpty, case .string(let rawName)? = item["EnglishName"]
       else { throw .badPayload(url: url, reason: "location \(n + 1) lacks \"Key\" or \"EnglishName\"") }
-      var country = "Unknown"
-      if case .string(let c)? = item["Country"]?["EnglishName"] ?? item["Country"]?["LocalizedName"], !c.isEmpty {
-        country = c
+      var rawCountry = ""
+      if case .string(let c)? = item["Country"]?["EnglishName"] ?? item["Country"]?["LocalizedName"] { rawCountry = c }
+      let name: String
+      let country: String
+      do throws(StoredText.TooLong) {
+        name = try StoredText.clean(rawName)
+        country = try StoredText.clean(rawCountry)
+      } catch {
+        throw .badPayload(url: url, reason: "location \(n + 1): a name has \(error.scalars) characters, more than \(StoredText.maxScalars)")
+      }
+      guard !Fold.key(name).isEmpty else {
+        throw .badPayload(url: url, reason: "location \(n + 1): \"EnglishName\" has no letters")
       }
       var lat = 0.0
       var lon = 0.0
@@ -128,7 +136,10 @@ package struct AccuWeatherProvider: WeatherProvider {
         lat = a
         lon = b
       }
-      out.append(Location(key: key, name: name, country: country, latitude: lat, longitude: lon))
+      guard (-90...90).contains(lat), (-180...180).contains(lon) else {
+        throw .badPayload(url: url, reason: "location \(n + 1): GeoPosition \(JSONWriter.number(lat)), \(JSONWriter.number(lon)) is off the globe")
+      }
+      out.append(Location(key: key, name: name, country: country.isEmpty ? "Unknown" : country, latitude: lat, longitude: lon))
     }
     if out.isEmpty { throw .noRecords(url: url) }
     return out
@@ -137,12 +148,18 @@ package struct AccuWeatherProvider: WeatherProvider {
   static func decodeTemperature(_ body: [UInt8], url: String, city: String) throws(SyncError) -> Double {
     guard case .array(let hours)? = try? JSON.parse(body), let first = hours.first,
       case .number(let value, _)? = first["Temperature"]?["Value"], case .string(let unit)? = first["Temperature"]?["Unit"]
-    else { throw .badPayload(url: Redact.url(url), reason: "no Temperature.Value/Unit in the hourly forecast") }
+    else { throw .badPayload(url: url, reason: "no Temperature.Value/Unit in the hourly forecast") }
+    let celsius: Double
     switch unit.uppercased() {
-    case "C": return value
-    case "F": return ((value - 32) * 5 / 9 * 10).rounded() / 10
-    default: throw .badPayload(url: Redact.url(url), reason: "unknown temperature unit \"\(unit)\"")
+    case "C": celsius = value
+    case "F": celsius = ((value - 32) * 5 / 9 * 10).rounded() / 10
+    default: throw .badPayload(url: url, reason: "unknown temperature unit \(JSONWriter.quote(Redact.text(unit, limit: 16)))")
     }
+    // The range the freetestapi decoder accepts too.
+    guard (-100...70).contains(celsius) else {
+      throw .badPayload(url: url, reason: "temperature \(JSONWriter.number(value)) °\(unit.uppercased()) is outside -100…70 °C")
+    }
+    return celsius
   }
 
   /// Percent-encodes everything but unreserved characters.

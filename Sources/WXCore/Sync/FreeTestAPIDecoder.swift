@@ -9,7 +9,8 @@ package struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible
 ///
 /// Accepts what the live API really sends (ints or floats for numbers, unknown extra fields,
 /// forecasts of 0…366 days) and rejects what would poison the catalogue (wrong types,
-/// missing fields, empty names, values outside physical ranges), naming the record.
+/// missing fields, empty names, values outside physical ranges), naming the record. Every
+/// string goes through ``StoredText/clean(_:)``: no control or bidi character is stored.
 package enum FreeTestAPIDecoder {
   package static func decode(_ body: [UInt8]) throws(PayloadError) -> [City] {
     if body.isEmpty { throw PayloadError("the response body is empty") }
@@ -68,8 +69,8 @@ package enum FreeTestAPIDecoder {
       throw PayloadError("\(label()): field \"forecast\" must be an array, found \(other.typeName)")
     }
     return City(
-      id: id, name: name.trimmingSpaces, country: country.trimmingSpaces, latitude: lat, longitude: lon,
-      temperatureC: temp, description: desc.trimmingSpaces, humidity: hum, windKmh: wind, forecast: days)
+      id: id, name: name, country: country, latitude: lat, longitude: lon,
+      temperatureC: temp, description: desc, humidity: hum, windKmh: wind, forecast: days)
   }
 
   private static func field(_ o: JSON, _ key: String, _ label: () -> String) throws(PayloadError) -> JSON {
@@ -102,10 +103,16 @@ package enum FreeTestAPIDecoder {
     _ o: JSON, _ key: String, _ label: @autoclosure () -> String, nonEmpty: Bool
   ) throws(PayloadError) -> String {
     let v = try field(o, key, label)
-    guard case .string(let s) = v else {
+    guard case .string(let raw) = v else {
       throw PayloadError("\(label()): field \"\(key)\" must be a string, found \(v.typeName)")
     }
-    if nonEmpty && s.trimmingSpaces.isEmpty { throw PayloadError("\(label()): field \"\(key)\" is empty") }
+    let s: String
+    do throws(StoredText.TooLong) {
+      s = try StoredText.clean(raw)
+    } catch {
+      throw PayloadError("\(label()): field \"\(key)\" has \(error.scalars) characters, more than \(StoredText.maxScalars)")
+    }
+    if nonEmpty && s.isEmpty { throw PayloadError("\(label()): field \"\(key)\" is empty") }
     return s
   }
 }

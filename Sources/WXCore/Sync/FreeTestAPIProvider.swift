@@ -41,7 +41,12 @@ package struct FreeTestAPIProvider: WeatherProvider {
   package let options: FetchOptions
   package var name: String { "freetestapi" }
   package static let defaultURL = "https://freetestapi.com/api/v1/weathers"
+  /// More pages, or more records in all, is a server that never stops: bad data.
   static let maxPages = 100_000
+  static let maxRecords = 1_000_000
+  /// A page of at least this many records of which more than half repeat another record of
+  /// the same page is degenerate (bad data), not a catalogue.
+  static let degenerateMinimum = 10
 
   package init(options: FetchOptions) { self.options = options }
 
@@ -53,7 +58,10 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var page = 1
     // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead.
     var growingLimit = false
-    while page <= Self.maxPages {
+    while true {
+      guard page <= Self.maxPages else {
+        throw .badPayload(url: options.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
+      }
       let limit = growingLimit ? options.perPage * page : options.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
       let url = options.url + (options.url.contains("?") ? "&" : "?") + query
@@ -69,9 +77,21 @@ package struct FreeTestAPIProvider: WeatherProvider {
         break
       }
       var fresh = 0
-      for city in records where seen.insert(RecordIdentity(id: city.id, name: city.name, country: city.country)).inserted {
+      for city in records where seen.insert(RecordIdentity(city)).inserted {
         cities.append(city)
         fresh += 1
+      }
+      if fresh * 2 < records.count, records.count >= Self.degenerateMinimum {
+        // Records seen on earlier pages are how a server that ignores `page` shows itself;
+        // only repeats within this one page are degenerate.
+        let repeats = records.count - Set(records.map(RecordIdentity.init)).count
+        if repeats * 2 > records.count {
+          throw .badPayload(
+            url: url, reason: "page \(page): \(repeats) of its \(records.count) records repeat another record of the page")
+        }
+      }
+      if cities.count > Self.maxRecords {
+        throw .badPayload(url: url, reason: "more than \(Self.maxRecords) records")
       }
       options.progress?(page, cities.count)
       if records.count < limit { break }
@@ -91,6 +111,12 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var id: Int
     var name: String
     var country: String
+
+    init(_ city: City) {
+      id = city.id
+      name = city.name
+      country = city.country
+    }
   }
 
   /// Only http and https, with a host.
@@ -98,7 +124,8 @@ package struct FreeTestAPIProvider: WeatherProvider {
     let lower = url.lowercased()
     guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw .badURL(url) }
     let rest = lower.drop(while: { $0 != "/" }).dropFirst(2)
-    guard let first = rest.first, first != "/", first != "?", !url.contains(where: { $0 == " " || $0 == "\n" })
+    guard let first = rest.first, first != "/", first != "?",
+      !url.unicodeScalars.contains(where: { StoredText.isControlOrFormat($0) || $0.properties.isWhitespace })
     else { throw .badURL(url) }
   }
 
@@ -114,6 +141,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
         case .unreachable(let why): throw .unreachable(url: Redact.url(url), reason: why)
         case .timeout: throw .timeout(url: Redact.url(url), seconds: session.timeout)
         case .redirectLoop: throw .redirectLoop(url: Redact.url(url))
+        case .redirectRefused(let target): throw .redirectRefused(url: Redact.url(url), target: Redact.url(target))
         case .tooLarge(let limit): throw .tooLarge(url: Redact.url(url), limit: limit)
         case .badURL: throw .badURL(Redact.url(url))
         case .unavailable(let why): throw .libraryMissing(why)
@@ -125,8 +153,9 @@ package struct FreeTestAPIProvider: WeatherProvider {
         if !type.isEmpty && !type.contains("json") { throw .notJSON(url: Redact.url(url), contentType: response.contentType) }
         return response.body
       case 429:
+        // Seconds (an HTTP date or nothing counts as 1 s); NaN, negative or over 30 s: give up.
         let wait = Double(response.retryAfter.trimmingSpaces) ?? 1
-        if retried || wait > 30 || wait < 0 { throw .rateLimited(url: Redact.url(url)) }
+        if retried || !(0...30).contains(wait) { throw .rateLimited(url: Redact.url(url)) }
         retried = true
         var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
         nanosleep(&ts, nil)

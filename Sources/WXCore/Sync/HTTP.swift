@@ -13,6 +13,8 @@ package enum HTTPFailure: Error, Equatable, Sendable {
   case unreachable(String)
   case timeout
   case redirectLoop
+  /// A redirect to a scheme other than http(s): curl refused to follow it to `target`.
+  case redirectRefused(target: String)
   case tooLarge(limit: Int)
   case badURL(String)
   case unavailable(String)
@@ -40,20 +42,50 @@ package final class HTTPSession: @unchecked Sendable {
     }
     var r = wx_http_response()
     defer { wx_http_response_free(&r) }
-    let rc = wx_http_get(handle, url, Int(timeout * 1000), maxBytes, "wx/1.0 (+https://github.com/wx)", &r)
+    // libcurl reads a timeout of 0 as "none": never pass it one (nor a NaN or infinity).
+    let milliseconds = timeout.isFinite ? max(1, Int(min(timeout, 86_400) * 1000)) : 30_000
+    let rc = wx_http_get(handle, url, milliseconds, maxBytes, "wx/1.0 (+https://github.com/wx)", &r)
     if rc != 0 {
       if r.too_large != 0 { throw .tooLarge(limit: maxBytes) }
-      let message = withUnsafeBytes(of: r.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
       switch r.curl_code {
-      case 1, 3: throw .badURL(message)
+      case 1 where r.redirects > 0:
+        throw .redirectRefused(target: withUnsafeBytes(of: r.last_url) { Self.cString($0) })
+      case 1, 3: throw .badURL(Self.reason(r.curl_code))
       case 28: throw .timeout
       case 47: throw .redirectLoop
-      default: throw .unreachable(message)
+      default: throw .unreachable(Self.reason(r.curl_code))
       }
     }
-    let contentType = withUnsafeBytes(of: r.content_type) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-    let retryAfter = withUnsafeBytes(of: r.retry_after) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+    let contentType = withUnsafeBytes(of: r.content_type) { Self.cString($0) }
+    let retryAfter = withUnsafeBytes(of: r.retry_after) { Self.cString($0) }
     let body = r.body_len > 0 ? [UInt8](UnsafeBufferPointer(start: r.body, count: r.body_len)) : []
     return HTTPResponse(status: Int(r.status), contentType: contentType, retryAfter: retryAfter, body: body)
+  }
+
+  /// A NUL-terminated C array field as a String (invalid UTF-8 repaired).
+  static func cString(_ raw: UnsafeRawBufferPointer) -> String {
+    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+  }
+
+  /// Why a transfer failed, in wx's words: libcurl's own text is never printed (it is not
+  /// ours to word, and may quote what the server sent).
+  static func reason(_ curlCode: Int32) -> String {
+    switch curlCode {
+    case 1: return "unsupported protocol"
+    case 3: return "malformed URL"
+    case 5: return "cannot resolve the proxy"
+    case 6: return "cannot resolve the host name"
+    case 7: return "connection refused or no route to the host"
+    case 8: return "the server's answer is not HTTP"
+    case 16: return "HTTP/2 protocol error"
+    case 18, 56: return "the connection broke before the whole answer arrived"
+    case 23, 27: return "out of memory while receiving the answer"
+    case 35: return "the TLS handshake failed"
+    case 51, 60: return "the server's TLS certificate is not trusted"
+    case 52: return "the server closed the connection without answering"
+    case 55: return "the connection broke while sending the request"
+    case 61: return "the answer's content encoding is corrupt"
+    default: return "the transfer failed (libcurl error \(curlCode))"
+    }
   }
 }

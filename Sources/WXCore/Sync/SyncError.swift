@@ -6,6 +6,8 @@ package enum SyncError: Error, Equatable, Sendable {
   case unreachable(url: String, reason: String)
   case timeout(url: String, seconds: Double)
   case redirectLoop(url: String)
+  /// A redirect to a scheme wx does not follow (`file://`, `ftp://`…), naming its target.
+  case redirectRefused(url: String, target: String)
   /// A 5xx, or a 429 after the one retry.
   case serverError(url: String, status: Int)
   case rateLimited(url: String)
@@ -17,49 +19,46 @@ package enum SyncError: Error, Equatable, Sendable {
   case tooLarge(url: String, limit: Int)
   case badPayload(url: String, reason: String)
   case noRecords(url: String)
+  /// The download would replace a catalogue of `from` cities with `to`, fewer than a tenth.
+  case shrinks(url: String, from: Int, to: Int)
   case missingKey(provider: String)
   case libraryMissing(String)
 }
 
 extension SyncError: CustomStringConvertible {
+  /// The one-line message. Every URL in it goes through ``Redact/url(_:)`` here, whoever
+  /// built the error: no password, key or token, and no control character, is ever printed.
   package var description: String {
+    let r = Redact.url
     switch self {
-    case .badURL(let url): return "\(url) is not a usable URL (wx accepts http:// and https:// URLs)"
-    case .unreachable(let url, let reason): return "cannot reach \(url): \(reason); your catalogue is unchanged"
+    case .badURL(let url): return "\(r(url)) is not a usable URL (wx accepts http:// and https:// URLs)"
+    case .unreachable(let url, let reason): return "cannot reach \(r(url)): \(reason); your catalogue is unchanged"
     case .timeout(let url, let s):
-      return "no complete answer from \(url) within \(JSONWriter.number(s)) s; your catalogue is unchanged"
-    case .redirectLoop(let url): return "\(url) redirects in a loop; your catalogue is unchanged"
+      return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; your catalogue is unchanged"
+    case .redirectLoop(let url): return "\(r(url)) redirects in a loop; your catalogue is unchanged"
+    case .redirectRefused(let url, let target):
+      return "\(r(url)) redirects to \(r(target)), which wx does not follow (only http:// and https://); "
+        + "your catalogue is unchanged"
     case .serverError(let url, let status):
-      return "the API answered HTTP \(status) for \(url); try again later (your catalogue is unchanged)"
+      return "the API answered HTTP \(status) for \(r(url)); try again later (your catalogue is unchanged)"
     case .rateLimited(let url):
-      return "the API is rate-limiting requests (HTTP 429) at \(url); try again later"
+      return "the API is rate-limiting requests (HTTP 429) at \(r(url)); try again later"
     case .unauthorized(let url, let status):
-      return "the API refused the key (HTTP \(status)) at \(Redact.url(url)); check --api-key"
-    case .clientError(let url, let status): return "the API answered HTTP \(status) for \(url)"
+      return "the API refused the key (HTTP \(status)) at \(r(url)); check --api-key"
+    case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
     case .notJSON(let url, let type):
-      let what = type.lowercased().contains("html") ? "an HTML page" : "\(type.isEmpty ? "untyped data" : type)"
-      return "\(url) sent \(what) instead of JSON; your catalogue is unchanged"
+      let what = type.lowercased().contains("html") ? "an HTML page" : type.isEmpty ? "untyped data" : Redact.text(type)
+      return "\(r(url)) sent \(what) instead of JSON; your catalogue is unchanged"
     case .tooLarge(let url, let limit):
-      return "the response from \(url) is larger than \(limit / 1_048_576) MiB; refusing it"
-    case .badPayload(let url, let reason): return "bad data from \(url): \(reason); your catalogue is unchanged"
-    case .noRecords(let url): return "\(url) returned no weather records; keeping the current catalogue"
+      return "the response from \(r(url)) is larger than \(limit / 1_048_576) MiB; refusing it"
+    case .badPayload(let url, let reason): return "bad data from \(r(url)): \(reason); your catalogue is unchanged"
+    case .noRecords(let url): return "\(r(url)) returned no weather records; keeping the current catalogue"
+    case .shrinks(let url, let from, let to):
+      return "\(r(url)) sent \(to) \(to == 1 ? "city" : "cities") for a catalogue of \(from): "
+        + "refusing to drop more than 90 % of it (pass --allow-shrink if that is right); your catalogue is unchanged"
     case .missingKey(let provider):
       return "\(provider) needs an API key: pass --api-key or set WX_ACCUWEATHER_KEY"
-    case .libraryMissing(let why): return "cannot use the network: \(why) (install libcurl4)"
+    case .libraryMissing(let why): return "cannot use the network: \(Redact.text(why)) (install libcurl4)"
     }
-  }
-}
-
-/// Keeps API keys out of messages: `apikey=SECRET` becomes `apikey=…`.
-package enum Redact {
-  package static func url(_ url: String) -> String {
-    var out = ""
-    var rest = Substring(url)
-    while let r = rest.firstRange(of: "apikey=") {
-      out += rest[..<r.upperBound] + "…"
-      rest = rest[r.upperBound...]
-      if let amp = rest.firstIndex(of: "&") { rest = rest[amp...] } else { rest = "" }
-    }
-    return out + rest
   }
 }

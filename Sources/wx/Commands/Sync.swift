@@ -8,7 +8,8 @@ extension WX {
       discussion: """
         Fetches URL?page=P&limit=N until an empty or short page, or a page that only repeats \
         records already seen. Everything is downloaded and validated before the store is touched; \
-        on any failure the current catalogue stays exactly as it was.
+        on any failure the current catalogue stays exactly as it was. Control and bidi characters \
+        in the data become spaces or are removed; URL passwords and keys are never printed or stored.
         """)
 
     @Option(help: "API URL (default: $WX_API_URL or \(FreeTestAPIProvider.defaultURL)).") var url: String?
@@ -17,6 +18,8 @@ extension WX {
     @Option(name: .customLong("api-key"), help: "AccuWeather API key (default: $WX_ACCUWEATHER_KEY). Never printed.")
     var apiKey: String?
     @Option(help: "AccuWeather: how many top cities to keep (1–50).") var count = 5
+    @Flag(name: .customLong("allow-shrink"), help: "Accept a catalogue with fewer than a tenth of the current one's cities.")
+    var allowShrink = false
     @Flag(help: "Print nothing but errors.") var quiet = false
 
     func validate() throws {
@@ -26,7 +29,7 @@ extension WX {
 
     func execute() async throws {
       let ctx = try Context.make()
-      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30)
+      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let showProgress = ctx.terminal.stderrIsTTY && !quiet
       var progress: (@Sendable (Int, Int) -> Void)? = nil
       if showProgress {
@@ -49,12 +52,12 @@ extension WX {
         source = AccuWeatherProvider(base: sourceURL, apiKey: key, count: count, timeout: timeout)
       }
       let started = Clock.monotonic()
-      let meta = try await ctx.home.sync(from: source, source: sourceURL)
+      let meta = try await ctx.home.sync(from: source, source: sourceURL, allowShrink: allowShrink)
       if showProgress { Terminal.err("\r\u{1B}[K", newline: false) }
       if !quiet {
         let seconds = Clock.monotonic() - started
         Terminal.err(
-          "wx: synced \(meta.count) cities from \(meta.source) in \(TemperatureUnit.oneDecimal(seconds)) s")
+          "wx: synced \(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(TemperatureUnit.oneDecimal(seconds)) s")
       }
     }
   }

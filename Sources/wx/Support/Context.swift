@@ -83,10 +83,13 @@ struct Context {
     return list
   }
 
-  static func seconds(_ name: String, default value: Double) throws -> Double {
+  /// `allowZero: false` for a timeout, where 0 would mean none at all (WX_HTTP_TIMEOUT);
+  /// WX_LOCK_TIMEOUT=0 rightly means "do not wait".
+  static func seconds(_ name: String, default value: Double, allowZero: Bool = true) throws -> Double {
     guard let raw = Environment.get(name) else { return value }
-    guard let v = Double(raw), v >= 0, v <= 3600 else {
-      throw ConfigError("\(name)=\(raw) is not a number of seconds (0–3600)")
+    guard let v = Double(raw), allowZero ? v >= 0 : v >= 0.001, v <= 3600 else {
+      let range = allowZero ? "0–3600" : "more than 0, at most 3600"
+      throw ConfigError("\(name)=\(Redact.text(raw, limit: 40)) is not a number of seconds (\(range))")
     }
     return v
   }

@@ -32,9 +32,9 @@ enum ExitStatus: Int32 {
     case let e as SyncError:
       switch e {
       case .badURL, .unauthorized, .missingKey: return (.config, e.description)
-      case .unreachable, .timeout, .redirectLoop, .serverError, .rateLimited, .libraryMissing:
+      case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
         return (.unavailable, e.description)
-      case .clientError, .notJSON, .tooLarge, .badPayload, .noRecords: return (.badData, e.description)
+      case .clientError, .notJSON, .tooLarge, .badPayload, .noRecords, .shrinks: return (.badData, e.description)
       }
     case let e as HomeError:
       if case .badSample = e { return (.badData, e.description) }

@@ -40,7 +40,7 @@ extension WX.AQI {
         throw ConfigError(error.description + (url == nil ? " (from WX_AQI_URL)" : ""))
       }
       let backoff = try Self.initialBackoff()
-      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30)
+      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       guard let client = FeedProcess.locate() else { throw AQIError.clientMissing }
       try ctx.home.prepare()
       let limit = once ? 1 : count

@@ -34,6 +34,17 @@ enum Main {
     if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
       exit(status)
     }
+    // ArgumentParser's own (hidden) script generator would print its scripts, which filter
+    // the candidates again by case: answer with wx's.
+    if let first = args.first, first.hasPrefix("--generate-completion-script") {
+      let shell = first.contains("=") ? String(first.split(separator: "=", maxSplits: 1)[1]) : args.dropFirst().first ?? ""
+      guard let script = CompletionScripts.script(for: shell) else {
+        Terminal.err("wx: no completion script for \(shell.quoted()); try bash, zsh or fish")
+        exit(ExitStatus.usage.rawValue)
+      }
+      Terminal.data(script)
+      exit(0)
+    }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })

@@ -12,7 +12,7 @@ final class Scratch: @unchecked Sendable {
   }
   deinit { try? FileManager.default.removeItem(atPath: path) }
   func file(_ name: String) -> String { path + "/" + name }
-  func write(_ name: String, _ bytes: [UInt8]) { FileManager.default.createFile(atPath: file(name), contents: Data(bytes)) }
+  func write(_ name: String, _ bytes: [UInt8]) { _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes)) }
 }
 
 @Suite struct GDBMStoreTests {

@@ -83,5 +83,5 @@ package struct WebSocketURL: Equatable, Sendable, CustomStringConvertible {
 package struct WebSocketURLError: Error, Equatable, Sendable, CustomStringConvertible {
   package var url: String
   package var reason: String
-  package var description: String { "bad feed URL \(url): \(reason)" }
+  package var description: String { "bad feed URL \(Redact.url(url)): \(reason)" }
 }

@@ -38,7 +38,7 @@ package final class HTTPSession: @unchecked Sendable {
     guard handle != nil else {
       var err = [CChar](repeating: 0, count: 256)
       _ = wx_http_load(&err, err.count)
-      throw .unavailable(String(cString: err))
+      throw .unavailable(String(decoding: err.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
     var r = wx_http_response()
     defer { wx_http_response_free(&r) }

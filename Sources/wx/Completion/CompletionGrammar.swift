@@ -84,7 +84,7 @@ enum CompletionGrammar {
         options: [
           .option("--url"), .option("--per-page"),
           .option("--provider", .words(ProviderName.allCases.map(\.rawValue))), .option("--api-key"),
-          .option("--count"), .flag("--quiet"),
+          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"),
         ]),
       CompletionCommand(name: "unit", arguments: [.words(UnitArgument.allValueStrings)]),
       CompletionCommand(

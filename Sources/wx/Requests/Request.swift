@@ -77,14 +77,18 @@ struct Output {
   var display = Display()
 }
 
-/// A request whose view is read from the catalogue.
-protocol CatalogueRequest: Request {
+/// A request that prints a view: `--json` and the display options.
+protocol OutputRequest: Request {
   var output: Output { get set }
+}
+
+/// A request whose view is read from the catalogue.
+protocol CatalogueRequest: OutputRequest {
   /// What the request shows, from the open catalogue.
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View
 }
 
-extension CatalogueRequest {
+extension OutputRequest {
   static var outputOptions: [RequestOption<Self>] {
     [
       .flag("json", \.output.json), .parsed("unit", \.output.display.unit, TemperatureUnit.init(argument:)),
@@ -92,6 +96,9 @@ extension CatalogueRequest {
     ]
   }
 
+}
+
+extension CatalogueRequest {
   func perform() throws {
     let ctx = try Context.make(display: output.display)
     let catalogue = try ctx.catalogue()

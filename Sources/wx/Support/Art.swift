@@ -41,26 +41,23 @@ enum Art {
     }
   }
 
+  /// The Unicode pictures with their few non-ASCII strokes spelled in ASCII.
   private static func asciiArt(_ c: Condition) -> [String] {
-    switch c {
-    case .sunny:
-      return ["    \\   /    ", "     .-.     ", "  - (   ) -  ", "     `-'     ", "    /   \\    "]
-    case .clear:
-      return ["             ", "     .-.     ", "    (   )    ", "     `-'     ", "             "]
-    case .partlyCloudy:
-      return ["   \\  /      ", " _ /\"\".-.    ", "   \\_(   ).  ", "   /(___(__) ", "             "]
-    case .scatteredClouds:
-      return ["     .-.     ", "  .-(   ).   ", " (___.__)__) ", "   .--.      ", "  (____)     "]
-    case .cloudy:
-      return ["             ", "     .--.    ", "  .-(    ).  ", " (___.__)__) ", "             "]
-    case .rain:
-      return ["     .-.     ", "    (   ).   ", "   (___(__)  ", "   / / / /   ", "  / / / /    "]
-    case .showers:
-      return [" _`/\"\".-.    ", "  ,\\_(   ).  ", "   /(___(__) ", "     ' ' ' ' ", "    ' ' ' '  "]
-    case .snow:
-      return ["     .-.     ", "    (   ).   ", "   (___(__)  ", "    *  *  *  ", "   *  *  *   "]
-    case .unknown:
-      return ["    .-.      ", "     __)     ", "    (        ", "     `-'     ", "      *      "]
+    unicodeArt(c).map { line in
+      var out = ""
+      let chars = Array(line)
+      var k = 0
+      while k < chars.count {
+        switch chars[k] {
+        case "‚" where k + 1 < chars.count && chars[k + 1] == "ʻ": out += " /"; k += 1  // rain
+        case "―": out += "-"
+        case "’", "ʻ": out += "'"
+        case "•": out += "*"
+        case let ch: out.append(ch)
+        }
+        k += 1
+      }
+      return out
     }
   }
 }

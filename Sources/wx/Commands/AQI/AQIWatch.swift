@@ -48,7 +48,7 @@ extension WX.AQI {
       var arguments = ["--backoff-ms", String(backoff), "--timeout", "\(timeout)"]
       if limit != nil { arguments.append("--no-retry") }
       let session = WatchSession(
-        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: feedURL.description), limit: limit)
+        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)), limit: limit)
       try await session.run(client: client, arguments: arguments + [feedURL.description])
     }
 

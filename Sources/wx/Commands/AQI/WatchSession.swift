@@ -69,7 +69,7 @@ struct WatchSession {
       case .feed(.lost(let reason, let wasConnected, let ms, let failures)):
         view.lost(reason: reason, wasConnected: wasConnected, retryIn: Double(ms) / 1000, failures: failures)
       case .feed(.failed(let reason)):
-        throw AQIError.unreachable(url: url.description, reason: reason)
+        throw AQIError.unreachable(url: Redact.url(url.description), reason: reason)
       case .tick:
         view.redraw()
       case .feedEnded:

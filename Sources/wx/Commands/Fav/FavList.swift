@@ -2,14 +2,18 @@ import ArgumentParser
 import WXCore
 
 /// `wx fav` / `wx fav list`: favourites with their current weather.
-struct FavListRequest: CatalogueRequest {
+struct FavListRequest: OutputRequest {
   static let command = ["fav", "list"]
   static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + outputOptions }
   var sort = FavouriteOrder.added
   var output = Output()
 
-  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
+  /// The favourites first: what is wrong with their store is what `wx fav` reports.
+  func perform() throws {
+    let ctx = try Context.make(display: output.display)
     let favourites = try ctx.home.favourites.list()
+    let catalogue = try ctx.catalogue()
+    defer { catalogue.close() }
     var rows: [(Favourite, City?)] = []
     for f in favourites { rows.append((f, try catalogue.find(f.identity)?.city)) }
     switch sort {
@@ -17,7 +21,8 @@ struct FavListRequest: CatalogueRequest {
     case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
     case .temperature: rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
     }
-    return FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    let view = FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    Runner.show(view, json: output.json, ctx.terminal)
   }
 }
 

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads the index of an open catalogue file.
+package struct CityIndexReader {
+  let db: GDBMDatabase
+
+  package init(database: GDBMDatabase) { db = database }
+
+  struct Node {
+    var names: Range<Int>
+    var words: Range<Int>
+    var duplicates: Int
+    var children: [(byte: UInt8, names: Range<Int>, words: Range<Int>)]
+  }
+
+  func node(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
+    guard let raw = try db.fetch([UInt8(ascii: "t")] + prefix) else { return nil }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.trieNode, raw)
+      let names = try range(&r)
+      let words = try range(&r)
+      let dup = try r.count()
+      let n = try r.count(limit: 256)
+      var children: [(byte: UInt8, names: Range<Int>, words: Range<Int>)] = []
+      children.reserveCapacity(n)
+      for _ in 0..<n { children.append((try r.u8(), try range(&r), try range(&r))) }
+      return Node(names: names, words: words, duplicates: dup, children: children)
+    } catch {
+      throw .damaged(path: db.path, detail: "search index node is unreadable")
+    }
+  }
+
+  private func range(_ r: inout ByteReader) throws(MalformedValue) -> Range<Int> {
+    let lo = try r.count()
+    let hi = try r.count()
+    guard lo <= hi else { throw MalformedValue() }
+    return lo..<hi
+  }
+
+  /// The entries `range` of array `tag` (`n` or `w`).
+  package func entries(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> [CityIndex.Entry] {
+    var out: [CityIndex.Entry] = []
+    guard !range.isEmpty else { return out }
+    out.reserveCapacity(range.count)
+    let bs = CityIndex.blockSize
+    for b in (range.lowerBound / bs)...((range.upperBound - 1) / bs) {
+      let block = try self.block(tag, b)
+      for (k, e) in block.enumerated() where range.contains(b * bs + k) { out.append(e) }
+    }
+    return out
+  }
+
+  func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
+    guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
+      throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is missing")
+    }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.entryBlock, raw)
+      let n = try r.count(limit: CityIndex.blockSize)
+      var out: [CityIndex.Entry] = []
+      out.reserveCapacity(n)
+      for _ in 0..<n {
+        let key = Array(try r.bytes())
+        out.append(CityIndex.Entry(key: key, shadow: try r.count(), ref: try r.count()))
+      }
+      return out
+    } catch {
+      throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is unreadable")
+    }
+  }
+
+  /// Ranges matching the folded prefix `q` (non-empty).
+  package func match(_ q: [UInt8]) throws(StoreError) -> CityIndex.Match {
+    if let node = try node(q[...]) {
+      return CityIndex.Match(names: node.names, words: node.words, duplicates: node.duplicates)
+    }
+    // Walk down from the root to the deepest stored ancestor; the child towards `q` is small.
+    // A child has a node of its own exactly when it holds more than `burstThreshold` entries,
+    // so this costs one fetch per stored level: bounded by the trie's depth, not by the length
+    // of `q` (walking up from `q` cost one fetch per byte, quadratic over `resolve`'s retries).
+    guard var ancestor = try node(q[..<0]) else {
+      throw .damaged(path: db.path, detail: "search index root is missing")
+    }
+    var depth = 0
+    while true {
+      guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return .none }
+      guard depth + 1 < q.count, child.names.count + child.words.count > CityIndex.burstThreshold,
+        let next = try node(q[...depth])
+      else { return try narrow(q, names: child.names, words: child.words) }
+      ancestor = next
+      depth += 1
+    }
+  }
+
+  /// Filters small ranges down to the entries that start with `q`.
+  private func narrow(_ q: [UInt8], names: Range<Int>, words: Range<Int>) throws(StoreError) -> CityIndex.Match {
+    func sub(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> (Range<Int>, Int) {
+      let list = try entries(tag, range)
+      var lo = -1
+      var hi = -1
+      var dup = 0
+      for (k, e) in list.enumerated() where e.key.count >= q.count && e.key[..<q.count].elementsEqual(q) {
+        if lo < 0 { lo = range.lowerBound + k }
+        hi = range.lowerBound + k + 1
+        if tag == "w" && e.shadow >= q.count { dup += 1 }
+      }
+      return lo < 0 ? (range.lowerBound..<range.lowerBound, 0) : (lo..<hi, dup)
+    }
+    let (n, _) = try sub("n", names)
+    let (w, dup) = try sub("w", words)
+    return CityIndex.Match(names: n, words: w, duplicates: dup)
+  }
+
+  /// City positions for results `offset ..< offset+limit` of `match` for a query of `queryLength` bytes.
+  package func page(_ match: CityIndex.Match, queryLength: Int, offset: Int, limit: Int) throws(StoreError) -> [Int] {
+    var refs: [Int] = []
+    guard limit > 0 else { return refs }
+    let nStart = match.names.lowerBound + offset
+    if nStart < match.names.upperBound {
+      let end = min(match.names.upperBound, nStart + limit)
+      refs += try entries("n", nStart..<end).map(\.ref)
+    }
+    var remaining = limit - refs.count
+    guard remaining > 0 else { return refs }
+    var skip = max(0, offset - match.names.count)
+    if match.duplicates == 0 {
+      let start = match.words.lowerBound + skip
+      if start < match.words.upperBound {
+        refs += try entries("w", start..<min(match.words.upperBound, start + remaining)).map(\.ref)
+      }
+      return refs
+    }
+    // Duplicates present: walk the word range block by block, skipping them.
+    let bs = CityIndex.blockSize
+    var k = match.words.lowerBound
+    while k < match.words.upperBound && remaining > 0 {
+      let b = k / bs
+      let block = try self.block("w", b)
+      while k < match.words.upperBound && k / bs == b && remaining > 0 {
+        let e = block[k - b * bs]
+        if e.shadow < queryLength {
+          if skip > 0 { skip -= 1 } else { refs.append(e.ref); remaining -= 1 }
+        }
+        k += 1
+      }
+    }
+    return refs
+  }
+}

@@ -113,8 +113,9 @@ import Testing
   @Test func aDamagedRecordIsReportedNotShown() throws {
     let s = Scratch()
     let raw = SmallStore(path: s.file("aqi.gdbm"), kind: .aqi)
-    try FileSystem.makeDirectory(s.path)
-    try raw.write([Fold.key("Delhi"): [1, 2, 3]])
+    let lock = try WriterLock(directory: s.path, deadline: 5)
+    try raw.write([Fold.key("Delhi"): [1, 2, 3]], holding: lock)
+    lock.release()
     #expect(throws: StoreError.self) { try store(s).histories() }
     #expect(throws: StoreError.self) { try store(s).history("Delhi") }
     #expect(throws: StoreError.self) { try store(s).record([AQIReading(city: "Delhi", aqi: 1)], at: 1) }

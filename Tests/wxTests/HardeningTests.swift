@@ -6,10 +6,13 @@ import WXCore
 /// left it: nothing of sync's own cleaning applies, so the renderers are on their own.
 func publish(_ cities: [City], in home: TempHome) throws {
   let h = Home(directory: home.path, sampleCandidates: [])
+  let lock = try h.writers.acquire()
+  defer { lock.release() }
   try h.publishCatalogue(
     cities,
     meta: CatalogueMeta(
-      generation: 1, source: "test", provider: "test", syncedAt: Clock.now(), count: cities.count, isSample: false))
+      generation: 1, source: "test", provider: "test", syncedAt: Clock.now(), count: cities.count, isSample: false),
+    holding: lock)
 }
 
 func city(_ id: Int, _ name: String, _ country: String, _ description: String = "Sunny", temperature: Double = 20)

@@ -60,13 +60,13 @@ package struct Home: Sendable {
     let lock = try writers.acquire()
     defer { lock.release() }
     if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
-      try seedFromSample()
+      try seedFromSample(holding: lock)
     }
     return (try Catalogue(path: cataloguePath), true)
   }
 
-  /// Writes the bundled sample as the catalogue. The caller holds the lock.
-  package func seedFromSample() throws {
+  /// Writes the bundled sample as the catalogue, under `lock`.
+  package func seedFromSample(holding lock: WriterLock) throws {
     guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
     let cities: [City]
     do {
@@ -77,12 +77,14 @@ package struct Home: Sendable {
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: "sample:" + sample, provider: "sample",
       syncedAt: Clock.now(), count: cities.count, isSample: true)
-    try publishCatalogue(cities, meta: meta)
+    try publishCatalogue(cities, meta: meta, holding: lock)
   }
 
-  /// Publishes a complete new catalogue atomically. The caller holds the lock.
+  /// Publishes a complete new catalogue atomically, under `lock`.
   @discardableResult
-  package func publishCatalogue(_ cities: [City], meta: CatalogueMeta) throws(StoreError) -> CatalogueMeta {
+  package func publishCatalogue(_ cities: [City], meta: CatalogueMeta, holding lock: WriterLock) throws(StoreError)
+    -> CatalogueMeta
+  {
     let builder = try StoreBuilder(finalPath: cataloguePath)
     let written = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
     try builder.publish()
@@ -109,7 +111,7 @@ package struct Home: Sendable {
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
       syncedAt: Clock.now(), count: cities.count, isSample: false)
-    return try publishCatalogue(cities, meta: meta)
+    return try publishCatalogue(cities, meta: meta, holding: lock)
   }
 }
 

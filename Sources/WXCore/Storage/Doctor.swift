@@ -132,10 +132,10 @@ package struct Doctor: Sendable {
   }
 
   /// Replaces a broken catalogue with the bundled sample (the catalogue is derived data:
-  /// the next `wx sync` restores it). The caller holds the lock.
-  package func repairCatalogue() throws -> Repair {
+  /// the next `wx sync` restores it), under `lock`.
+  package func repairCatalogue(holding lock: WriterLock) throws -> Repair {
     let backup = try moveAside(home.cataloguePath)
-    try home.seedFromSample()
+    try home.seedFromSample(holding: lock)
     return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample; run `wx sync`")
   }
 
@@ -144,8 +144,8 @@ package struct Doctor: Sendable {
     if chmod(path, folder ? 0o700 : 0o600) != 0 { throw .io(path: path, operation: "changing the mode of", errno: errno) }
   }
 
-  /// Salvages a small store. The caller holds the lock.
-  package func repair(_ store: SmallStoreFile) throws -> Repair {
+  /// Salvages a small store, under `lock`.
+  package func repair(_ store: SmallStoreFile, holding lock: WriterLock) throws -> Repair {
     let health = check(path: store.path, kind: store.kind)
     if case .broken(.permission) = health, chmod(store.path, 0o600) == 0,
       case .healthy = check(path: store.path, kind: store.kind)
@@ -160,7 +160,7 @@ package struct Doctor: Sendable {
       note = "nothing could be read from it"
     }
     let backup = try moveAside(store.path)
-    try SmallStore(path: store.path, kind: store.kind).write(salvaged.records)
+    try SmallStore(path: store.path, kind: store.kind).write(salvaged.records, holding: lock)
     return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note)
   }
 

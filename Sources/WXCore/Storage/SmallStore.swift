@@ -72,13 +72,13 @@ package struct SmallStore: Sendable {
     var after = before
     let result = try change(&after)
     if after != before || !FileSystem.exists(path) {
-      try write(after)
+      try write(after, holding: lock)
     }
     return result
   }
 
-  /// Replaces the file with exactly `contents`. The caller holds the lock.
-  package func write(_ contents: [[UInt8]: [UInt8]]) throws(StoreError) {
+  /// Replaces the file with exactly `contents`, under `lock`.
+  package func write(_ contents: [[UInt8]: [UInt8]], holding lock: WriterLock) throws(StoreError) {
     let builder = try StoreBuilder(finalPath: path)
     for (key, payload) in contents {
       try builder.database.store(key, Envelope.seal(kind, payload))

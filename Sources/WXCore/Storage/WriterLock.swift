@@ -8,8 +8,13 @@
 /// themselves (a lock on a replaced inode protects nothing), so every writer, sync and
 /// favourites alike, first takes this lock, which lives in a file that is never renamed
 /// or deleted. The holder's pid is written into it so a busy message can name it.
+///
+/// Functions that replace a store take the held lock as their `holding:` argument: the
+/// compiler, not a comment, says who may call them.
 package final class WriterLock {
   private var fd: Int32
+  /// The state folder this lock serialises.
+  package let directory: String
 
   /// Temp files of killed writers this holder removed on taking the lock.
   package private(set) var removedTemps = 0
@@ -22,6 +27,7 @@ package final class WriterLock {
   /// link (``StateFile``): a planted link or FIFO is refused, never followed or truncated.
   package init(directory: String, deadline: Double) throws(StoreError) {
     try FileSystem.makeDirectory(directory)
+    self.directory = directory
     let path = directory + "/wx.lock"
     fd = try StateFile.open(path, .lock).fd
     var backoff = Backoff(deadline: deadline)

@@ -43,9 +43,9 @@ extension WX {
 
       let catalogueHealth = doctor.checkCatalogue()
       report.add("catalogue", catalogueHealth)
-      if repair {
+      if let lock {
         if case .broken = catalogueHealth {
-          let r = try doctor.repairCatalogue()
+          let r = try doctor.repairCatalogue(holding: lock)
           report.repaired("\(r.note)\(r.backup.map { "; damaged file kept as \($0)" } ?? "")")
         } else if case .exposed = catalogueHealth {
           try doctor.tighten(ctx.home.cataloguePath)
@@ -55,12 +55,12 @@ extension WX {
       for store in doctor.smallStores {
         let health = doctor.check(path: store.path, kind: store.kind)
         report.add(store.name, health)
-        guard repair else { continue }
+        guard let lock else { continue }
         if case .exposed = health {
           try doctor.tighten(store.path)
           report.repaired("mode set to 0600")
         } else if case .broken = health {
-          let r = try doctor.repair(store)
+          let r = try doctor.repair(store, holding: lock)
           report.repaired(
             "\(r.note): \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
               + (r.backup.map { "; damaged file kept as \($0)" } ?? ""))

@@ -39,35 +39,32 @@ struct RequestOption<R> {
     Self(name: name, isFlag: true, set: { r, _ in r[keyPath: path] = true; return true }, describe: { _ in nil })
   }
 
-  /// A whole number; its range is the request's ``Request/validate()``'s business.
-  static func int(_ name: String, _ path: WritableKeyPath<R, Int>) -> Self {
-    Self(
-      name: name, isFlag: false,
-      set: { r, v in
-        guard let n = Int(v) else { return false }
-        r[keyPath: path] = n
-        return true
-      }, describe: { String($0[keyPath: path]) })
-  }
-
-  static func choice<T: RawRepresentable<String>>(_ name: String, _ path: WritableKeyPath<R, T>) -> Self {
-    Self(
-      name: name, isFlag: false,
-      set: { r, v in
-        guard let t = T(rawValue: v) else { return false }
-        r[keyPath: path] = t
-        return true
-      }, describe: { $0[keyPath: path].rawValue })
-  }
-
-  static func parsed<T>(_ name: String, _ path: WritableKeyPath<R, T?>, _ parse: @escaping (String) -> T?) -> Self {
+  /// An option whose value `parse` reads into `path`; `describe` shows a default.
+  static func value<T>(
+    _ name: String, _ path: WritableKeyPath<R, T>, _ parse: @escaping (String) -> T?, describe: @escaping (T) -> String?
+  ) -> Self {
     Self(
       name: name, isFlag: false,
       set: { r, v in
         guard let t = parse(v) else { return false }
         r[keyPath: path] = t
         return true
-      }, describe: { _ in nil })
+      }, describe: { describe($0[keyPath: path]) })
+  }
+
+  /// A whole number; its range is the request's ``Request/validate()``'s business.
+  static func int(_ name: String, _ path: WritableKeyPath<R, Int>) -> Self {
+    value(name, path, { Int($0) }, describe: { String($0) })
+  }
+
+  static func choice<T: RawRepresentable<String>>(_ name: String, _ path: WritableKeyPath<R, T>) -> Self {
+    value(name, path, T.init(rawValue:), describe: \.rawValue)
+  }
+
+  /// An option with no default (`--unit`: the saved unit applies).
+  static func parsed<T>(_ name: String, _ path: WritableKeyPath<R, T?>, _ parse: @escaping (String) -> T?) -> Self {
+    // Spelled out: a nil from `parse` must stay "not a value", not become a value of nil.
+    value(name, path, { v -> T?? in parse(v).map { .some($0) } ?? nil }, describe: { _ in nil })
   }
 }
 

@@ -60,7 +60,7 @@ run: build-wx
 # `make install` builds it (release, static, position-dependent). The project's own code must
 # compile without warnings (scripts/check-warnings.sh reads the build log).
 test: deps
-	$(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
+	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
 	$(SWIFT) test --skip-build
 	$(MAKE) build

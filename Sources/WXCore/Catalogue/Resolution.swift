@@ -22,7 +22,7 @@ extension Catalogue {
       var fitting: [Int] = []
       var best = Countries.Fit.prefix
       for i in named {
-        let fit = Countries.fit(country, fold(try city(i).country), fold: fold)
+        let fit = Countries.fit(country, fold(try city(i).country), version: meta.foldVersion)
         if fit > best { (best, fitting) = (fit, []) }
         if fit == best { fitting.append(i) }
       }

@@ -17,7 +17,7 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswif
 WX_LINK_FLAGS ?= -Xlinker -no-pie
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES = libgdbm-dev groff-base
+APT_PACKAGES = libgdbm-dev groff-base python3-pyte
 
 .PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions
 

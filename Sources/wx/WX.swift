@@ -18,7 +18,7 @@ struct WX: AsyncParsableCommand {
     version: "wx 1.0.0",
     subcommands: [
       List.self, Show.self, Search.self, Forecast.self, Top.self, Hottest.self, Sync.self, Unit.self,
-      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self,
+      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self, Browse.self,
     ]
   )
 }
@@ -30,7 +30,10 @@ struct WX: AsyncParsableCommand {
 enum Main {
   /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
   static func main() {
-    let args = Array(CommandLine.arguments.dropFirst())
+    var args = Array(CommandLine.arguments.dropFirst())
+    // `wx` alone on a terminal is `wx browse`; in a pipe or CI it prints the help, as before,
+    // so nothing ever waits for keys that cannot come.
+    if args.isEmpty && TTY.isInteractive { args = ["browse"] }
     if let status = FastPath.run(args) {
       exit(status)
     }

@@ -64,18 +64,34 @@ final class BrowseData {
 
   func isFavourite(_ identity: CityIdentity) -> Bool { favouriteKeys.contains(identity.key) }
 
-  /// Adds or removes a favourite through the locked store `wx fav` uses. True when added.
-  func toggleFavourite(_ row: BrowseRow, now: Int64) throws -> Bool {
+  /// Shows `row` as (not) a favourite at once, before ``saveFavourite(_:adding:now:)``
+  /// writes it: a key is drawn first, the locked write (with its fsync) follows.
+  func previewFavourite(_ row: BrowseRow, adding: Bool, now: Int64) {
+    if adding {
+      let next = (favourites.map(\.sequence).max() ?? 0) + 1
+      let id = row.city?.id ?? 0
+      favourites.append(Favourite(name: row.identity.name, country: row.identity.country, id: id, added: now, sequence: next))
+      favouriteKeys.insert(row.identity.key)
+    } else {
+      favourites.removeAll { $0.identity == row.identity }
+      favouriteKeys.remove(row.identity.key)
+    }
+    cache.removeAll()
+  }
+
+  /// Adds or removes a favourite through the locked store `wx fav` uses (a concurrent
+  /// `wx fav add` is kept), then rereads the favourites, also when it fails.
+  func saveFavourite(_ row: BrowseRow, adding: Bool, now: Int64) throws {
+    defer {
+      try? loadFavourites()
+      cache.removeAll()
+    }
     try home.prepare()
-    let adding = !isFavourite(row.identity)
     if adding, let city = row.city {
       _ = try home.favourites.add([city], now: now)
     } else if !adding {
       try home.favourites.remove([row.identity])
     }
-    try loadFavourites()
-    cache.removeAll()
-    return adding
   }
 
   /// Rows `offset ..< offset+limit` of a list, and how many it has in all.

@@ -36,28 +36,36 @@ final class BrowseSession {
         continue
       }
       status = ""
-      var after: [BrowseAction] = []
+      var after: [Deferred] = []
       for key in keys {
         let action = model.apply(key)
         switch action {
         case .quit: return
-        case .toggleFavourite: toggleFavourite()
+        case .toggleFavourite:
+          if let row = selected {
+            let adding = !data.isFavourite(row.identity)
+            data.previewFavourite(row, adding: adding, now: Clock.now())
+            status = (adding ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
+            after.append(.saveFavourite(row, adding: adding))
+          }
         case .toggleUnit:
           unit = unit == .celsius ? .fahrenheit : .celsius
-          after.append(action)
-        case .opened: after.append(action)
+          after.append(.saveUnit)
+        case .opened: after.append(.remember)
         case .none: break
         }
       }
       try data.refresh()
       try draw()
-      // Saving (unit, last city) waits until the frame is out: a key is drawn at once.
-      for action in after { save(action) }
+      // Saving (favourites, unit, last city) waits until the frame is out: a key is drawn
+      // at once, and a failure is drawn after it.
+      let before = status
+      for work in after { save(work) }
       if let warnings = StateWarnings.captured, !warnings.isEmpty {
         status = warnings.joined(separator: "; ")
         StateWarnings.captured = []
-        try draw()
       }
+      if status != before || after.contains(where: \.changesList) { try draw() }
     }
   }
 
@@ -94,28 +102,36 @@ final class BrowseSession {
     return "\(String(host).visible) · \(Clock.ago(Clock.now() - meta.syncedAt))"
   }
 
-  private func toggleFavourite() {
-    guard let row = selected else { return }
-    do {
-      let added = try data.toggleFavourite(row, now: Clock.now())
-      status = (added ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
-    } catch {
-      status = ExitStatus.of(error).1
+  /// Writes that follow a drawn frame.
+  private enum Deferred {
+    case saveFavourite(BrowseRow, adding: Bool)
+    case saveUnit
+    case remember
+
+    /// The favourites reread after a write may differ from the preview (another wx wrote).
+    var changesList: Bool {
+      if case .saveFavourite = self { return true }
+      return false
     }
   }
 
-  private func save(_ action: BrowseAction) {
-    switch action {
-    case .toggleUnit:
+  private func save(_ work: Deferred) {
+    switch work {
+    case .saveFavourite(let row, let adding):
+      do {
+        try data.saveFavourite(row, adding: adding, now: Clock.now())
+      } catch {
+        status = (adding ? "not added: " : "not removed: ") + ExitStatus.of(error).1
+      }
+    case .saveUnit:
       do {
         try ctx.home.prepare()
         try ctx.home.preferences.modify { [unit] in $0.unit = unit }
       } catch {
         status = "the unit was not saved: " + ExitStatus.of(error).1
       }
-    case .opened:
+    case .remember:
       if let city = selected?.city { ctx.remember(city) }
-    default: break
     }
   }
 

@@ -23,13 +23,10 @@ import os
 import select
 import signal
 import statistics
-import struct
 import subprocess
 import sys
 import tempfile
 import time
-import fcntl
-import termios
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 QUIET = 0.025
@@ -87,18 +84,10 @@ def sync(wx, data, env):
 
 
 def measure(wx, env, rounds):
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 100, 0, 0))
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.setsid()
-            fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-            for fd in (0, 1, 2):
-                os.dup2(slave, fd)
-            os.execve(wx, [wx, "browse"], env)
-        finally:
-            os._exit(127)
+    sys.path.insert(0, os.path.join(ROOT, "Tests", "Support"))
+    from browse_driver import spawn  # the tests' pty set-up
+
+    pid, master, _ = spawn([wx, "browse"], env, 100, 40)
 
     def drain(first_wait):
         """Reads until QUIET seconds pass with nothing; the time of the last byte, or None."""

@@ -31,12 +31,6 @@ import termios
 import fcntl
 import time
 
-try:
-    import pyte
-except ImportError:  # pyenv's python3 does not see Debian's packages
-    sys.path.append("/usr/lib/python3/dist-packages")
-    import pyte
-
 TIMEOUT = 10.0
 
 
@@ -49,14 +43,13 @@ def stty(fd):
     return r.stdout.strip()
 
 
-def main():
-    with open(sys.argv[1]) as fh:
-        script = json.load(fh)
-    cols, rows = script.get("size", [80, 24])
-    env = script.get("env", {})
+def spawn(argv, env, cols, rows, before=None):
+    """Starts argv in a new session whose controlling terminal is a new cols x rows pty.
+    Returns (pid, master, slave); `before(slave)` runs first (to read the initial modes)."""
     master, slave = os.openpty()
     set_size(slave, cols, rows)
-    before_attrs, before = termios.tcgetattr(slave), stty(slave)
+    if before:
+        before(slave)
     pid = os.fork()
     if pid == 0:
         try:
@@ -65,9 +58,30 @@ def main():
             for fd in (0, 1, 2):
                 os.dup2(slave, fd)
             os.close(master)
-            os.execve(script["argv"][0], script["argv"], env)
+            os.execve(argv[0], argv, env)
         finally:
             os._exit(127)
+    return pid, master, slave
+
+
+def main():
+    try:
+        import pyte
+    except ImportError:  # pyenv's python3 does not see Debian's packages
+        sys.path.append("/usr/lib/python3/dist-packages")
+        import pyte
+
+    with open(sys.argv[1]) as fh:
+        script = json.load(fh)
+    cols, rows = script.get("size", [80, 24])
+    env = script.get("env", {})
+    initial = {}
+
+    def record(slave):
+        initial["attrs"], initial["stty"] = termios.tcgetattr(slave), stty(slave)
+
+    pid, master, slave = spawn(script["argv"], env, cols, rows, before=record)
+    before_attrs, before = initial["attrs"], initial["stty"]
 
     screen = pyte.Screen(cols, rows)
     stream = pyte.ByteStream(screen)

@@ -31,8 +31,12 @@ import WXCore
     return report
   }
 
-  struct Report {
+  struct Report: CustomStringConvertible {
     var raw: [String: Any]
+    var description: String {
+      "status \(status), modes \(raw["stty_before"] ?? "") → \(raw["stty_after"] ?? ""), screen:\n"
+        + final.joined(separator: "\n")
+    }
     init(_ raw: [String: Any]) { self.raw = raw }
     var errors: [String] { raw["errors"] as? [String] ?? [] }
     func screen(_ name: String) -> [String] { (raw["screens"] as? [String: [String]])?[name] ?? [] }

@@ -13,7 +13,8 @@ struct WX: AsyncParsableCommand {
     discussion: """
       wx downloads a weather catalogue once (`wx sync`) into GDBM files under $WX_HOME \
       (default ~/.local/share/wx) and answers every other command from them, online or not. \
-      Before the first sync it shows a bundled sample. See wx(1) for files, environment and exit codes.
+      Before the first sync it shows a bundled sample. `wx` alone on a terminal is `wx browse`. \
+      See wx(1) for files, environment and exit codes.
       """,
     version: "wx 1.0.0",
     subcommands: [

@@ -115,22 +115,7 @@ def main():
         status = {"signal": os.WTERMSIG(st)} if os.WIFSIGNALED(st) else {"code": os.WEXITSTATUS(st)}
         return True
 
-    def shown():
-        return "\n".join(screen.display)
-
-    def until(cond, what):
-        end = time.monotonic() + TIMEOUT
-        while time.monotonic() < end:
-            pump(0.02)
-            if cond():
-                return True
-            if reap(False):
-                pump(0.05)
-                return cond()
-        out["errors"].append(f"timed out waiting for {what}; screen:\n{shown()}")
-        return False
-
-    for step in script.get("steps", []):
+    def play(step):
         if "keys" in step:
             os.write(master, step["keys"].encode())
         elif "wait" in step:
@@ -153,6 +138,28 @@ def main():
             os.rename(*step["rename"])
         elif "exit" in step:
             until(lambda: reap(False), "the program to exit")
+
+    def shown():
+        return "\n".join(screen.display)
+
+    def until(cond, what):
+        end = time.monotonic() + TIMEOUT
+        while time.monotonic() < end:
+            pump(0.02)
+            if cond():
+                return True
+            if reap(False):
+                pump(0.05)
+                return cond()
+        out["errors"].append(f"timed out waiting for {what}; screen:\n{shown()}")
+        return False
+
+    for step in script.get("steps", []):
+        try:
+            play(step)
+        except OSError as e:  # a step that cannot be done ends the script; the program is killed
+            out["errors"].append(f"step {step}: {e}")
+            break
         pump(0)
 
     if not reap(False):

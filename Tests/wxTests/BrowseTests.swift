@@ -206,6 +206,19 @@ import WXCore
     #expect(r.status == (signals[way].map { ["signal": $0] } ?? ["code": 0]))
   }
 
+  @Test func anErrorRestoresTheTerminalAndIsOneLine() throws {
+    let home = TempHome()
+    let junk = home.path + "/junk"
+    try Data("not a catalogue".utf8).write(to: URL(fileURLWithPath: junk))
+    let r = try browse(home, [Self.ready, ["rename": [junk, home.catalogue]], Self.keys("j"), ["exit": true]])
+    #expect(r.status == ["code": 74])
+    #expect(r.flag("modes_restored") && r.flag("alternate_left") && r.flag("cursor_shown"))
+    // pyte keeps one screen, so the message lands where the last frame ended.
+    let text = r.final.joined()
+    #expect(text.components(separatedBy: "wx: ").count == 2, "\(r)")
+    #expect(text.contains("catalogue.gdbm is not a wx store"), "\(r)")
+  }
+
   @Test func hostileNamesAreEscaped() throws {
     let home = TempHome()
     var cities: [City] = []

@@ -18,7 +18,8 @@ extension WX {
         All / Favourites / Hottest (rain-free, hottest first), ? shows the keys, q, Esc or \
         Ctrl-C quits.
 
-        Needs a terminal of at least 40×10 on standard input and output; otherwise exits 64.
+        Needs a terminal on standard input and output (otherwise it exits 64); a window \
+        smaller than 40×10 shows a notice until it grows.
         """)
 
     @OptionGroup var display: DisplayOptions

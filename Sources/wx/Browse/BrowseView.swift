@@ -39,11 +39,27 @@ struct BrowseView {
   /// Each line cut to the width (ASCII spellings without Unicode), padded to `height` lines.
   private func finish(_ lines: [String]) -> [String] {
     var out = lines.map { line -> String in
-      let l = term.unicode ? line : ASCII.spell(line)
+      let l = term.unicode ? line : Self.spellArrows(ASCII.spell(line))
       return DisplayWidth.truncate(l, to: width, ellipsis: term.unicode ? "…" : "~")
     }
     while out.count < height { out.append("") }
     return Array(out.prefix(height))
+  }
+
+  /// The arrows of the key hints, in words for `--ascii` and non-UTF-8 locales.
+  static func spellArrows(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { (0x2190...0x2193).contains($0.value) }) else { return s }
+    var out = ""
+    for ch in s {
+      switch ch {
+      case "↑": out += "Up"
+      case "↓": out += out.hasSuffix("Up") ? "/Down" : "Down"
+      case "←": out += "Left"
+      case "→": out += "Right"
+      default: out.append(ch)
+      }
+    }
+    return out
   }
 
   private func header(_ m: BrowseModel) -> String {

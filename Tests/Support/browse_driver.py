@@ -4,13 +4,20 @@ terminal would show, through the `pyte` terminal emulator (Debian: python3-pyte)
 
     python3 Tests/Support/browse_driver.py SCRIPT.json
 
-SCRIPT: {"argv": [...], "env": {...}, "size": [cols, rows], "steps": [...]}. Steps, in order:
+SCRIPT: {"argv": [...], "env": {...}, "size": [cols, rows], "steps": [...], "job_control": false}.
+With job_control, a stand-in shell leads the terminal's session and runs the program in a
+foreground process group of its own, as an interactive shell does, so the program may stop
+on SIGTSTP (the group of a session leader is orphaned, and the kernel does not stop those);
+signals then go to that group. Steps, in order:
   {"keys": "text"}          write bytes to the terminal (JSON escapes: "\\u001b[B" is Down)
   {"wait": "text"}          until the screen shows text (10 s, else an error is recorded)
   {"gone": "text"}          until the screen no longer shows text
   {"snap": "name"}          keep the screen's lines under name
   {"resize": [cols, rows]}  set the window size (the kernel sends SIGWINCH)
   {"signal": "TERM"}        send a signal to the program
+  {"resumed": true}         after a SIGCONT: until the program is back on the alternate screen
+  {"stopped": "name"}       after a SIGTSTP: wait until the program has stopped and left the
+                            alternate screen, then keep `stty -g` under modes[name]
   {"run": [argv...]}        run a command to completion with the same environment (stdout kept)
   {"rename": [src, dst]}    rename a file (a sync publishing underneath)
   {"exit": true}            wait for the program to end (10 s)
@@ -32,6 +39,7 @@ import fcntl
 import time
 
 TIMEOUT = 10.0
+LIMIT = 90  # seconds for a whole script
 
 
 def set_size(fd, cols, rows):
@@ -43,7 +51,7 @@ def stty(fd):
     return r.stdout.strip()
 
 
-def spawn(argv, env, cols, rows, before=None):
+def spawn(argv, env, cols, rows, before=None, job_control=False):
     """Starts argv in a new session whose controlling terminal is a new cols x rows pty.
     Returns (pid, master, slave); `before(slave)` runs first (to read the initial modes)."""
     master, slave = os.openpty()
@@ -58,10 +66,31 @@ def spawn(argv, env, cols, rows, before=None):
             for fd in (0, 1, 2):
                 os.dup2(slave, fd)
             os.close(master)
+            if job_control:
+                shell(argv, env)
             os.execve(argv[0], argv, env)
         finally:
             os._exit(127)
     return pid, master, slave
+
+
+def shell(argv, env):
+    """The stand-in shell: runs argv in its own foreground group, passes its status on."""
+    child = os.fork()
+    if child == 0:
+        os.setpgid(0, 0)
+        os.execve(argv[0], argv, env)
+    os.setpgid(child, child)
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    os.tcsetpgrp(0, child)
+    while True:
+        _, st = os.waitpid(child, os.WUNTRACED)
+        if os.WIFSTOPPED(st):
+            continue
+        if os.WIFSIGNALED(st):
+            signal.signal(os.WTERMSIG(st), signal.SIG_DFL)
+            os.kill(os.getpid(), os.WTERMSIG(st))
+        os._exit(os.WEXITSTATUS(st))
 
 
 def main():
@@ -80,7 +109,16 @@ def main():
     def record(slave):
         initial["attrs"], initial["stty"] = termios.tcgetattr(slave), stty(slave)
 
-    pid, master, slave = spawn(script["argv"], env, cols, rows, before=record)
+    job_control = script.get("job_control", False)
+    pid, master, slave = spawn(script["argv"], env, cols, rows, before=record, job_control=job_control)
+
+    def give_up(*_):  # a program that never settles: kill it and say so, never hang a test run
+        os.killpg(os.getpgid(pid), signal.SIGKILL)
+        print(json.dumps({"errors": [f"the driver gave up after {LIMIT} s"], "final": []}))
+        os._exit(1)
+
+    signal.signal(signal.SIGALRM, give_up)
+    signal.alarm(LIMIT)
     before_attrs, before = initial["attrs"], initial["stty"]
 
     screen = pyte.Screen(cols, rows)
@@ -115,6 +153,15 @@ def main():
         status = {"signal": os.WTERMSIG(st)} if os.WIFSIGNALED(st) else {"code": os.WEXITSTATUS(st)}
         return True
 
+    groups = []
+
+    def program_group():
+        """The program's process group: the terminal's foreground group, read once it is set."""
+        if not groups:
+            until(lambda: os.tcgetpgrp(master) not in (0, pid), "the program's process group")
+            groups.append(os.tcgetpgrp(master))
+        return groups[0]
+
     def play(step):
         if "keys" in step:
             os.write(master, step["keys"].encode())
@@ -130,7 +177,20 @@ def main():
             set_size(master, c, r)
             screen.resize(r, c)
         elif "signal" in step:
-            os.kill(pid, getattr(signal, "SIG" + step["signal"]))
+            sig = getattr(signal, "SIG" + step["signal"])
+            os.killpg(program_group(), sig) if job_control else os.kill(pid, sig)
+        elif "resumed" in step:  # back on the alternate screen (raw mode is set before that)
+            until(lambda: raw.rfind(b"\x1b[?1049h") > raw.rfind(b"\x1b[?1049l"), "the program to resume")
+        elif "stopped" in step:
+            group = program_group()
+
+            def stopped():
+                with open(f"/proc/{group}/stat") as fh:
+                    state = fh.read().rsplit(")", 1)[1].split()[0]
+                return state == "T" and raw.rfind(b"\x1b[?1049l") > raw.rfind(b"\x1b[?1049h")
+
+            if until(stopped, "the program to stop"):
+                out.setdefault("modes", {})[step["stopped"]] = stty(slave)
         elif "run" in step:
             r = subprocess.run(step["run"], env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
             out["runs"].append({"code": r.returncode, "stdout": r.stdout, "stderr": r.stderr})

@@ -12,14 +12,16 @@ import WXCore
   /// Runs `wx ARGS` in a `size` terminal through `steps` and returns the driver's report.
   func browse(
     _ home: TempHome, _ steps: [[String: Any]], size: [Int] = [80, 24], args: [String] = ["browse"],
-    env extra: [String: String] = ["NO_COLOR": "1"]
+    env extra: [String: String] = ["NO_COLOR": "1"], jobControl: Bool = false
   ) throws -> Report {
     var env = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path,
       "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC", "TERM": "xterm-256color",
     ]
     for (k, v) in extra { env[k] = v }
-    let script: [String: Any] = ["argv": [wxBinary] + args, "env": env, "size": size, "steps": steps]
+    let script: [String: Any] = [
+      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps, "job_control": jobControl,
+    ]
     let file = home.path + "/../browse-\(UUID().uuidString).json"
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
@@ -204,6 +206,22 @@ import WXCore
     #expect(r.flag("modes_restored"), "\(r.raw["stty_before"] ?? "") → \(r.raw["stty_after"] ?? "")")
     let signals = ["TERM": 15, "HUP": 1, "INT": 2]
     #expect(r.status == (signals[way].map { ["signal": $0] } ?? ["code": 0]))
+  }
+
+  @Test func suspendsWithTheTerminalRestoredAndComesBack() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, Self.keys("par"), Self.wait("3 matches"), ["signal": "TSTP"], ["stopped": "signal"],
+        ["signal": "CONT"], ["resumed": true], Self.wait("3 matches"), Self.keys("\u{1A}"), ["stopped": "ctrl-z"],
+        ["signal": "CONT"], ["resumed": true], Self.wait("3 matches"), Self.snap("back"), Self.keys("\u{3}"), ["exit": true],
+      ], jobControl: true)
+    let modes = r.raw["modes"] as? [String: String]
+    #expect(modes?["signal"] == r.raw["stty_before"] as? String)
+    #expect(modes?["ctrl-z"] == r.raw["stty_before"] as? String)
+    #expect(r.screen("back")[1].hasPrefix("Search: par"))
+    #expect(r.flag("modes_restored") && r.flag("alternate_left"))
+    #expect(r.status == ["code": 0])
   }
 
   @Test func anErrorRestoresTheTerminalAndIsOneLine() throws {

@@ -16,7 +16,7 @@ extension WX {
         goes back to the same place. f adds or removes a favourite (in the list when no query \
         is typed, and in a city's view), u switches °C/°F and saves it, Tab (Shift-Tab) cycles \
         All / Favourites / Hottest (rain-free, hottest first), ? shows the keys, q, Esc or \
-        Ctrl-C quits.
+        Ctrl-C quits, Ctrl-Z suspends.
 
         Needs a terminal on standard input and output (otherwise it exits 64); a window \
         smaller than 40×10 shows a notice until it grows.

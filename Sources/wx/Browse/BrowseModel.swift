@@ -12,7 +12,7 @@ enum BrowseList: String, CaseIterable {
 
 /// What the loop must do after a key, besides redrawing.
 enum BrowseAction: Equatable {
-  case none, quit, toggleFavourite, toggleUnit
+  case none, quit, toggleFavourite, toggleUnit, suspend
   /// Entered the detail of the selected row: record it as the last city.
   case opened
 }
@@ -51,6 +51,7 @@ struct BrowseModel: Equatable {
 
   mutating func apply(_ key: Key) -> BrowseAction {
     if key == .ctrl(0x03) { return .quit }
+    if key == .ctrl(0x1A) { return .suspend }  // Ctrl-Z
     switch mode {
     case .help:
       mode = .list

@@ -52,6 +52,7 @@ final class BrowseSession {
           unit = unit == .celsius ? .fahrenheit : .celsius
           after.append(.saveUnit)
         case .opened: after.append(.remember)
+        case .suspend: TTY.suspend()
         case .none: break
         }
       }

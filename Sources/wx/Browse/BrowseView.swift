@@ -150,6 +150,7 @@ struct BrowseView {
       "  u                 switch between °C and °F (saved, like wx unit)",
       "  Tab Shift-Tab     All · Favourites · Hottest (rain-free, hottest first)",
       "  q Esc Ctrl-C      quit",
+      "  Ctrl-Z            suspend (fg brings it back)",
     ]
   }
 

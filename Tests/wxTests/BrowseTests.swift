@@ -147,6 +147,14 @@ import WXCore
     #expect(names == ["Oslo", "London"])
   }
 
+  @Test func aFavouriteKeyTypedAheadActsOnTheRowReached() throws {
+    let home = TempHome()
+    // 19 moves and f in one read: the selection crosses to page 2 before f is seen.
+    _ = try browse(home, [Self.ready, Self.keys(String(repeating: "j", count: 19) + "f"), Self.wait("added Tromsø")] + Self.quit)
+    let fav = try home.wx("fav", "--json").json()
+    #expect((fav["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } == ["Tromsø"])
+  }
+
   @Test func unitTogglesAndPersists() throws {
     let home = TempHome()
     let r = try browse(home, [Self.ready, Self.snap("c"), Self.keys("u"), Self.wait("°F"), Self.snap("f")] + Self.quit)

@@ -42,6 +42,7 @@ final class BrowseSession {
         switch action {
         case .quit: return
         case .toggleFavourite:
+          try loadPage()  // keys before it in this read may have moved to another page
           if let row = selected {
             let adding = !data.isFavourite(row.identity)
             data.previewFavourite(row, adding: adding, now: Clock.now())
@@ -76,16 +77,20 @@ final class BrowseSession {
     let view = BrowseView(
       width: width, height: height, term: ctx.terminal, unit: unit, about: about(),
       isFavourite: { [data] in data.isFavourite($0) })
-    if view.fits {
-      page = try data.page(model.list, query: model.query, offset: model.top, limit: view.pageSize)
-      let top = model.top
-      model.update(total: page.total, pageSize: view.pageSize)
-      if model.top != top {
-        page = try data.page(model.list, query: model.query, offset: model.top, limit: view.pageSize)
-      }
-    }
+    if view.fits { try loadPage(pageSize: view.pageSize) }
     let lines = view.lines(model, page, selected: selected, status: status)
     Terminal.control(screen.update(lines, width: width, height: height))
+  }
+
+  /// The page holding the selection (clamped to the result set).
+  private func loadPage(pageSize: Int? = nil) throws {
+    let size = pageSize ?? model.pageSize
+    page = try data.page(model.list, query: model.query, offset: model.top, limit: size)
+    let top = model.top
+    model.update(total: page.total, pageSize: size)
+    if model.top != top {
+      page = try data.page(model.list, query: model.query, offset: model.top, limit: size)
+    }
   }
 
   private var selected: BrowseRow? {

@@ -15,6 +15,9 @@ final class BrowseSession {
   private let screen = BrowseScreen()
   private var status = ""
   private var page = BrowseData.Page(total: 0, rows: [])
+  /// The city opened last, recorded as the last city once keys pause (or on the way out):
+  /// flicking through cities in the detail view costs no write (and fsync) per key.
+  private var opened: City?
 
   init(ctx: Context, data: BrowseData, unit: TemperatureUnit) {
     self.ctx = ctx
@@ -25,9 +28,11 @@ final class BrowseSession {
   /// Runs until a quit key, a hang-up (end of input) or an error (thrown).
   func run() throws {
     try draw()
+    defer { rememberOpened() }
     while true {
       guard let keys = waitForKeys() else { return }
       if keys.isEmpty {
+        rememberOpened()
         // A tick or a resize: redraw what changed (a new catalogue, favourites, the age).
         if TTY.resized { screen.invalidate() }
         TTY.resized = false
@@ -52,7 +57,7 @@ final class BrowseSession {
         case .toggleUnit:
           unit = unit == .celsius ? .fahrenheit : .celsius
           after.append(.saveUnit)
-        case .opened: after.append(.remember)
+        case .opened: after.append(.open)
         case .suspend: TTY.suspend()
         case .none: break
         }
@@ -112,7 +117,7 @@ final class BrowseSession {
   private enum Deferred {
     case saveFavourite(BrowseRow, adding: Bool)
     case saveUnit
-    case remember
+    case open
 
     /// The favourites reread after a write may differ from the preview (another wx wrote).
     var changesList: Bool {
@@ -136,15 +141,21 @@ final class BrowseSession {
       } catch {
         status = "the unit was not saved: " + ExitStatus.of(error).1
       }
-    case .remember:
-      if let city = selected?.city { ctx.remember(city) }
+    case .open:
+      opened = selected?.city
     }
   }
 
-  /// Keys typed, an empty list after a tick or a resize, or nil once input has ended.
+  private func rememberOpened() {
+    if let city = opened { ctx.remember(city) }
+    opened = nil
+  }
+
+  /// Keys typed, an empty list after a tick (a second, or 0.3 s with a city to remember) or
+  /// a resize, or nil once input has ended.
   private func waitForKeys() -> [Key]? {
     var fds = [pollfd(fd: 0, events: Int16(POLLIN), revents: 0), pollfd(fd: TTY.wakeFD, events: Int16(POLLIN), revents: 0)]
-    let n = poll(&fds, fds[1].fd >= 0 ? 2 : 1, 1000)
+    let n = poll(&fds, fds[1].fd >= 0 ? 2 : 1, opened == nil ? 1000 : 300)
     if n < 0 && errno != EINTR { return nil }
     if fds[1].revents != 0 { TTY.drainWake() }
     guard n > 0, fds[0].revents != 0 else { return [] }

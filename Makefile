@@ -18,7 +18,7 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswif
 WX_LINK_FLAGS ?= -Xlinker -no-pie
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES = libgdbm-dev groff-base zsh fish
+APT_PACKAGES = libgdbm-dev groff-base zsh fish python3-pyte
 
 .PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions
 
@@ -70,6 +70,7 @@ test: deps
 bench: build
 	strip -o $(dir $(BIN))wx-stripped $(BIN)
 	bash scripts/bench.sh $(dir $(BIN))wx-stripped
+	python3 scripts/bench-browse.py $(dir $(BIN))wx-stripped
 
 stress: deps
 	$(SWIFT) build --build-tests

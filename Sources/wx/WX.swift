@@ -13,12 +13,13 @@ struct WX: AsyncParsableCommand {
     discussion: """
       wx downloads a weather catalogue once (`wx sync`) into GDBM files under $WX_HOME \
       (default ~/.local/share/wx) and answers every other command from them, online or not. \
-      Before the first sync it shows a bundled sample. See wx(1) for files, environment and exit codes.
+      Before the first sync it shows a bundled sample. `wx` alone on a terminal is `wx browse`. \
+      See wx(1) for files, environment and exit codes.
       """,
     version: "wx 1.0.0",
     subcommands: [
       List.self, Show.self, Search.self, Forecast.self, Top.self, Hottest.self, Sync.self, Unit.self,
-      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self,
+      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self, Browse.self,
     ]
   )
 }
@@ -30,7 +31,10 @@ struct WX: AsyncParsableCommand {
 enum Main {
   /// Synchronous on purpose: the fast path runs before the concurrency runtime starts.
   static func main() {
-    let args = Array(CommandLine.arguments.dropFirst())
+    var args = Array(CommandLine.arguments.dropFirst())
+    // `wx` alone on a terminal is `wx browse`; in a pipe or CI it prints the help, as before,
+    // so nothing ever waits for keys that cannot come.
+    if args.isEmpty && TTY.isInteractive { args = ["browse"] }
     if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
       exit(status)
     }

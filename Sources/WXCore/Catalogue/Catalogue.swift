@@ -49,6 +49,10 @@ package final class Catalogue {
 
   package func close() { try? db.close() }
 
+  /// Drops the record blocks read so far. A long-lived reader (`wx browse`) calls it so
+  /// the cache stays a few blocks, not the whole file it has paged through.
+  package func forgetBlocks() { blocks.removeAll(keepingCapacity: true) }
+
   /// Folds text with the rules this catalogue's index was built with.
   func fold(_ s: String) -> [UInt8] { Fold.key(s, version: meta.foldVersion) }
 

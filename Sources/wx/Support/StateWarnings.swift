@@ -5,13 +5,18 @@ import WXCore
 enum StateWarnings {
   nonisolated(unsafe) private static var said: Set<String> = []
 
+  /// While `wx browse` owns the screen, warnings are kept here (and shown on its status
+  /// line) instead of being written over the screen.
+  nonisolated(unsafe) static var captured: [String]?
+
   static let usingDefaults = "using the default settings (°C, no last city)"
 
   /// `wx: warning: <what is wrong>; <consequence>` on stderr, once per file (or message).
   static func warn(_ error: any Error, _ consequence: String) {
     let key = (error as? StoreError)?.path ?? "\(error)"
     guard said.insert(key).inserted else { return }
-    Terminal.err("wx: warning: \(ExitStatus.of(error).1); \(consequence)")
+    let message = "warning: \(ExitStatus.of(error).1); \(consequence)"
+    if captured != nil { captured?.append(message) } else { Terminal.err("wx: " + message) }
   }
 }
 

@@ -1,0 +1,47 @@
+import ArgumentParser
+import WXCore
+
+extension WX {
+  struct Browse: WXCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Browse the catalogue full-screen: search as you type, page, open a city.",
+      discussion: """
+        A full-screen view of the local catalogue, offline: a list of cities with a search line \
+        on top and the forecast of the selected city on Enter. `wx` alone opens it on a terminal.
+
+        Keys: letters and digits search as you type (as `wx search` matches), Backspace and \
+        Ctrl-U edit the query, Esc clears it; / starts a query with any letter. ↑ ↓ (j k with no \
+        query), PgUp PgDn (Space), Home End move through the whole list, one page at a time. \
+        Enter (→) opens the selected city and records it as the last city; Esc (← Backspace) \
+        goes back to the same place. f adds or removes a favourite (in the list when no query \
+        is typed, and in a city's view), u switches °C/°F and saves it, Tab (Shift-Tab) cycles \
+        All / Favourites / Hottest (rain-free, hottest first), ? shows the keys, q, Esc or \
+        Ctrl-C quits, Ctrl-Z suspends.
+
+        Needs a terminal on standard input and output (otherwise it exits 64); a window \
+        smaller than 40×10 shows a notice until it grows.
+        """)
+
+    @OptionGroup var display: DisplayOptions
+
+    func execute() async throws {
+      try Self.perform(display: display.value)
+    }
+
+    static func perform(display: Display) throws {
+      guard TTY.isInteractive else {
+        throw UsageError("browse needs a terminal; use `wx list` or `wx search` in scripts and pipes")
+      }
+      let ctx = try Context.make(display: display)
+      let data = try BrowseData(home: ctx.home)
+      let session = BrowseSession(ctx: ctx, data: data, unit: ctx.unit(display))
+      guard TTY.enter() else { throw UsageError("browse cannot set up this terminal; use `wx list` or `wx search`") }
+      StateWarnings.captured = []
+      defer {
+        TTY.leave()
+        StateWarnings.captured = nil
+      }
+      try session.run()
+    }
+  }
+}

@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import WXCore
+
+/// One row of a browse list: a city of the catalogue, or a favourite the current catalogue
+/// no longer holds (`city == nil`).
+struct BrowseRow: Equatable {
+  var identity: CityIdentity
+  var city: City?
+}
+
+/// What `wx browse` reads, with a small cache: pages of the catalogue, search results,
+/// rain-free cities and favourites, one screenful per fetch.
+///
+/// The catalogue is reopened when a `wx sync` renamed a new one into place (its inode
+/// changed) and the favourites reread when another wx replaced them, checked by
+/// ``refresh()`` on every key and every second.
+final class BrowseData {
+  struct Page: Equatable {
+    var total: Int
+    var rows: [BrowseRow]
+  }
+
+  let home: Home
+  private(set) var catalogue: Catalogue
+  private var catalogueInode: (dev: UInt64, ino: UInt64)?
+  private var favouritesStamp: [Int64]?
+  private(set) var favourites: [Favourite] = []
+  private var favouriteKeys: Set<[UInt8]> = []
+  /// Recently shown pages, newest last: (list, query, offset, limit) → page.
+  private var cache: [(key: String, page: Page)] = []
+  private static let cachedPages = 8
+
+  init(home: Home) throws {
+    self.home = home
+    catalogue = try home.openCatalogue().catalogue
+    catalogueInode = Self.inode(home.cataloguePath)
+    try loadFavourites()
+  }
+
+  deinit { catalogue.close() }
+
+  /// Reopens the catalogue after a rename and rereads changed favourites. True when either
+  /// changed (the cached pages are then dropped).
+  @discardableResult
+  func refresh() throws -> Bool {
+    var changed = false
+    let now = Self.inode(home.cataloguePath)
+    if let now, now.dev != catalogueInode?.dev || now.ino != catalogueInode?.ino {
+      let fresh = try Catalogue(path: home.cataloguePath)
+      catalogue.close()
+      catalogue = fresh
+      catalogueInode = now
+      changed = true
+    }
+    if Self.stamp(home.favouritesPath) != favouritesStamp {
+      try loadFavourites()
+      changed = true
+    }
+    if changed { cache.removeAll() }
+    return changed
+  }
+
+  func isFavourite(_ identity: CityIdentity) -> Bool { favouriteKeys.contains(identity.key) }
+
+  /// Shows `row` as (not) a favourite at once, before ``saveFavourite(_:adding:now:)``
+  /// writes it: a key is drawn first, the locked write (with its fsync) follows.
+  func previewFavourite(_ row: BrowseRow, adding: Bool, now: Int64) {
+    if adding {
+      let next = (favourites.map(\.sequence).max() ?? 0) + 1
+      let id = row.city?.id ?? 0
+      favourites.append(Favourite(name: row.identity.name, country: row.identity.country, id: id, added: now, sequence: next))
+      favouriteKeys.insert(row.identity.key)
+    } else {
+      favourites.removeAll { $0.identity == row.identity }
+      favouriteKeys.remove(row.identity.key)
+    }
+    cache.removeAll()
+  }
+
+  /// Adds or removes a favourite through the locked store `wx fav` uses (a concurrent
+  /// `wx fav add` is kept), then rereads the favourites, also when it fails.
+  func saveFavourite(_ row: BrowseRow, adding: Bool, now: Int64) throws {
+    defer {
+      try? loadFavourites()
+      cache.removeAll()
+    }
+    try home.prepare()
+    if adding, let city = row.city {
+      _ = try home.favourites.add([city], now: now)
+    } else if !adding {
+      try home.favourites.remove([row.identity])
+    }
+  }
+
+  /// Rows `offset ..< offset+limit` of a list, and how many it has in all.
+  func page(_ list: BrowseList, query: String, offset: Int, limit: Int) throws -> Page {
+    let key = "\(list.rawValue)\u{0}\(query)\u{0}\(offset)\u{0}\(limit)"
+    if let hit = cache.firstIndex(where: { $0.key == key }) {
+      let entry = cache.remove(at: hit)
+      cache.append(entry)
+      return entry.page
+    }
+    catalogue.forgetBlocks()
+    let page = try fetch(list, query: query, offset: offset, limit: limit)
+    cache.append((key, page))
+    if cache.count > Self.cachedPages { cache.removeFirst() }
+    return page
+  }
+
+  private func fetch(_ list: BrowseList, query: String, offset: Int, limit: Int) throws -> Page {
+    func rows(_ cities: [City]) -> [BrowseRow] { cities.map { BrowseRow(identity: $0.identity, city: $0) } }
+    if list == .favourites {
+      let matching = query.isEmpty ? favourites : favourites.filter { Self.matches($0.name, query) }
+      var out: [BrowseRow] = []
+      for f in matching.dropFirst(offset).prefix(limit) {
+        out.append(BrowseRow(identity: f.identity, city: try catalogue.find(f.identity)?.city))
+      }
+      return Page(total: matching.count, rows: out)
+    }
+    if !query.isEmpty {
+      let result = try catalogue.search(query, offset: offset, limit: limit)
+      return Page(total: result.total, rows: rows(result.cities))
+    }
+    if list == .hottest {
+      return Page(total: catalogue.meta.dryCount, rows: rows(try catalogue.dry(offset: offset, limit: limit)))
+    }
+    return Page(total: catalogue.meta.count, rows: rows(try catalogue.page(order: .catalogue, offset: offset, limit: limit)))
+  }
+
+  /// The favourites filter: the folded name, or a later word of it, starts with the query.
+  static func matches(_ name: String, _ query: String) -> Bool {
+    let q = Fold.key(query)
+    guard !q.isEmpty else { return false }
+    let n = Fold.key(name)
+    return ([0] + Fold.wordStarts(n)).contains { n.count - $0 >= q.count && Array(n[$0..<($0 + q.count)]) == q }
+  }
+
+  private func loadFavourites() throws {
+    favouritesStamp = Self.stamp(home.favouritesPath)
+    favourites = try home.favourites.list()
+    favouriteKeys = Set(favourites.map(\.identity.key))
+  }
+
+  private static func inode(_ path: String) -> (dev: UInt64, ino: UInt64)? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return (UInt64(st.st_dev), UInt64(st.st_ino))
+  }
+
+  /// Device, inode, size and modification time: a file replaced or rewritten looks different.
+  private static func stamp(_ path: String) -> [Int64]? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return [Int64(st.st_dev), Int64(st.st_ino), Int64(st.st_size), Int64(st.st_mtim.tv_sec), Int64(st.st_mtim.tv_nsec)]
+  }
+}

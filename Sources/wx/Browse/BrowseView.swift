@@ -1,0 +1,179 @@
+import WXCore
+
+/// Draws `wx browse` for a window of `width` × `height`: exactly `height` lines, none wider
+/// than `width` columns. Every piece of untrusted text (names, countries, descriptions,
+/// dates, the query, messages) is escaped here, before it is measured.
+struct BrowseView {
+  var width: Int
+  var height: Int
+  var term: Terminal
+  var unit: TemperatureUnit
+  /// Source and age of the catalogue, for the header (already escaped).
+  var about: String
+  var isFavourite: (CityIdentity) -> Bool
+
+  static let minWidth = 40
+  static let minHeight = 10
+
+  var fits: Bool { width >= Self.minWidth && height >= Self.minHeight }
+  /// List rows on a page: everything but the header, search, column, status and key lines.
+  var pageSize: Int { max(1, height - 5) }
+
+  func lines(_ m: BrowseModel, _ page: BrowseData.Page, selected: BrowseRow?, status: String) -> [String] {
+    guard fits else {
+      return finish(["wx browse needs a window of at least \(Self.minWidth)×\(Self.minHeight) (this one is \(width)×\(height))"])
+    }
+    var out = [header(m)]
+    switch m.mode {
+    case .help: out += help()
+    case .detail: out += selected.map { detail($0) } ?? []
+    case .list: out += [search(m), term.bold(columns("", "City", "Country", "Temp", "Conditions"))] + rows(m, page)
+    }
+    out = Array(out.prefix(height - 2))
+    while out.count < height - 2 { out.append("") }
+    out.append(term.dim(statusLine(m, page, status)))
+    out.append(term.dim(keys(m)))
+    return finish(out)
+  }
+
+  /// Each line cut to the width (ASCII spellings without Unicode), padded to `height` lines.
+  private func finish(_ lines: [String]) -> [String] {
+    var out = lines.map { line -> String in
+      let l = term.unicode ? line : Self.spellArrows(ASCII.spell(line))
+      return DisplayWidth.truncate(l, to: width, ellipsis: term.unicode ? "…" : "~")
+    }
+    while out.count < height { out.append("") }
+    return Array(out.prefix(height))
+  }
+
+  /// The arrows of the key hints, in words for `--ascii` and non-UTF-8 locales.
+  static func spellArrows(_ s: String) -> String {
+    guard s.unicodeScalars.contains(where: { (0x2190...0x2193).contains($0.value) }) else { return s }
+    var out = ""
+    for ch in s {
+      switch ch {
+      case "↑": out += "Up"
+      case "↓": out += out.hasSuffix("Up") ? "/Down" : "Down"
+      case "←": out += "Left"
+      case "→": out += "Right"
+      default: out.append(ch)
+      }
+    }
+    return out
+  }
+
+  private func header(_ m: BrowseModel) -> String {
+    let tabs = BrowseList.allCases.map { l in
+      l == m.list ? (term.color ? term.paint(" \(l.rawValue) ", "7") : "[\(l.rawValue)]") : " \(l.rawValue) "
+    }.joined(separator: " ")
+    let left = term.bold("wx") + "  " + tabs
+    let right = about + " · " + unit.symbol
+    let gap = width - DisplayWidth.of(left) - DisplayWidth.of(right)
+    return gap >= 2 ? left + String(repeating: " ", count: gap) + term.dim(right) : left
+  }
+
+  private func search(_ m: BrowseModel) -> String {
+    guard m.editing else { return term.dim("Type to search (/ for j k f u q ?) · Tab: All, Favourites, Hottest") }
+    let caret = term.unicode ? "▏" : "_"
+    return "Search: " + term.bold(m.query.visible) + caret
+  }
+
+  /// Mark, City, Country, Temp (right-aligned), Conditions: the columns share what the
+  /// marks and the temperature leave, 4 : 2 : 4.
+  private func columns(_ mark: String, _ city: String, _ country: String, _ temp: String, _ conditions: String) -> String {
+    let room = width - 2 - 7 - 6
+    let cityW = room * 4 / 10
+    let countryW = room * 2 / 10
+    let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.unicode ? "…" : "~"), to: w) }
+    return DisplayWidth.pad(mark, to: 2) + cut(city, cityW) + "  " + cut(country, countryW) + "  "
+      + DisplayWidth.pad(temp, to: 7, right: true) + "  " + conditions
+  }
+
+  private func rows(_ m: BrowseModel, _ page: BrowseData.Page) -> [String] {
+    guard !page.rows.isEmpty else { return ["", empty(m)] }
+    let star = term.unicode ? "★" : "*"
+    return page.rows.enumerated().map { k, row in
+      let selected = m.top + k == m.selection
+      let mark = (selected ? ">" : " ") + (isFavourite(row.identity) ? star : " ")
+      let line: String
+      if let c = row.city {
+        line = columns(mark, c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit), c.description.visible)
+      } else {
+        line = columns(mark, row.identity.name.visible, row.identity.country.visible, "–", "not in the current catalogue")
+      }
+      return selected && term.color ? term.paint(DisplayWidth.pad(line, to: width), "7") : line
+    }
+  }
+
+  private func empty(_ m: BrowseModel) -> String {
+    if !m.query.isEmpty { return "  No city name or word in it starts with \(m.query.quoted())." }
+    switch m.list {
+    case .favourites: return "  No favourites yet: press f on a city to add it."
+    case .hottest: return "  No rain-free cities: it is raining everywhere."
+    case .all: return "  The catalogue is empty: run `wx sync`."
+    }
+  }
+
+  private func statusLine(_ m: BrowseModel, _ page: BrowseData.Page, _ status: String) -> String {
+    let noun: String
+    switch (m.list, m.query.isEmpty) {
+    case (.favourites, _): noun = page.total == 1 ? "favourite" : "favourites"
+    case (_, false): noun = page.total == 1 ? "match" : "matches"
+    case (.hottest, true): noun = page.total == 1 ? "rain-free city" : "rain-free cities"
+    case (.all, true): noun = page.total == 1 ? "city" : "cities"
+    }
+    let line = m.mode == .list ? "page \(m.page + 1) of \(m.pages) · \(page.total) \(noun)" : "\(m.selection + 1) of \(page.total) \(noun)"
+    return status.isEmpty ? line : line + " · " + status.visible
+  }
+
+  private func keys(_ m: BrowseModel) -> String {
+    switch m.mode {
+    case .help: return "any key: back"
+    case .detail: return "Esc back · ↑↓ previous/next · f favourite · u °C/°F · ? keys · q quit"
+    case .list:
+      return m.editing
+        ? "Enter open · ↑↓ PgUp PgDn move · Ctrl-U clear · Esc done · Tab view · Ctrl-C quit"
+        : "↑↓ move · PgUp PgDn page · Enter open · f favourite · u °C/°F · Tab view · ? keys · q quit"
+    }
+  }
+
+  private func help() -> [String] {
+    [
+      "", term.bold("Keys"),
+      "  letters, digits   search as you type (the same matching as wx search)",
+      "  / then letters    search for a name starting with j, k, f, u or q",
+      "  Backspace Ctrl-U  delete a letter / the whole query; Esc clears it",
+      "  ↑ ↓  j k          previous / next city (j k when no query is typed)",
+      "  PgUp PgDn Space   previous / next page;  Home End  first / last city",
+      "  Enter →           open the city;  Esc ← Backspace  back to the list",
+      "  f                 add or remove the favourite (not while a query is typed)",
+      "  u                 switch between °C and °F (saved, like wx unit)",
+      "  Tab Shift-Tab     All · Favourites · Hottest (rain-free, hottest first)",
+      "  q Esc Ctrl-C      quit",
+      "  Ctrl-Z            suspend (fg brings it back)",
+    ]
+  }
+
+  private func detail(_ row: BrowseRow) -> [String] {
+    let favourite = isFavourite(row.identity)
+    let title = term.bold("\(row.identity.name.visible), \(row.identity.country.visible)")
+    guard let c = row.city else { return ["", title, "", "  Not in the current catalogue."] }
+    let condition = Condition(description: c.description)
+    let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
+    let facts = [
+      c.description.visible, term.temperature(c.temperatureC, unit),
+      "humidity \(TemperatureUnit.oneDecimal(c.humidity))% · wind \(unit.formatWind(c.windKmh))",
+      CityView.coordinates(c), favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites"),
+    ]
+    var out = ["", title + term.dim("  id \(c.id)"), ""]
+    for (a, f) in zip(art, facts) { out.append(" " + a + "  " + f) }
+    out += ["", term.bold(" Forecast")]
+    if c.forecast.isEmpty { out.append(" No forecast in the catalogue for this city.") }
+    for (k, d) in c.forecast.enumerated() {
+      out.append(
+        " Day \(k + 1)  \(d.date.visible)  " + DisplayWidth.pad(term.temperature(d.temperatureC, unit), to: 6, right: true)
+          + "  \(TemperatureUnit.oneDecimal(d.humidity))%  \(unit.formatWind(d.windKmh))  " + d.description.visible)
+    }
+    return out
+  }
+}

@@ -1,0 +1,320 @@
+import Foundation
+import Testing
+import WXCore
+
+@testable import wx
+
+/// `wx browse`, driven in a pseudo-terminal by Tests/Support/browse_driver.py and read back
+/// through the pyte terminal emulator: what a person would see, not the raw bytes.
+@Suite struct BrowseTests {
+  static let down = "\u{1B}[B", pageDown = "\u{1B}[6~", end = "\u{1B}[F", home = "\u{1B}[H", esc = "\u{1B}"
+
+  /// Runs `wx ARGS` in a `size` terminal through `steps` and returns the driver's report.
+  func browse(
+    _ home: TempHome, _ steps: [[String: Any]], size: [Int] = [80, 24], args: [String] = ["browse"],
+    env extra: [String: String] = ["NO_COLOR": "1"], jobControl: Bool = false
+  ) throws -> Report {
+    var env = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path,
+      "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC", "TERM": "xterm-256color",
+    ]
+    for (k, v) in extra { env[k] = v }
+    let script: [String: Any] = [
+      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps, "job_control": jobControl,
+    ]
+    let file = home.path + "/../browse-\(UUID().uuidString).json"
+    try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    let r = try runProcess(
+      "/usr/bin/env", ["python3", repositoryRoot + "/Tests/Support/browse_driver.py", file], environment: env, timeout: 120)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
+    let report = Report(object)
+    #expect(report.errors.isEmpty, "\(report.errors.joined(separator: "\n"))")
+    return report
+  }
+
+  struct Report: CustomStringConvertible {
+    var raw: [String: Any]
+    var description: String {
+      "status \(status), modes \(raw["stty_before"] ?? "") → \(raw["stty_after"] ?? ""), screen:\n"
+        + final.joined(separator: "\n")
+    }
+    init(_ raw: [String: Any]) { self.raw = raw }
+    var errors: [String] { raw["errors"] as? [String] ?? [] }
+    func screen(_ name: String) -> [String] { (raw["screens"] as? [String: [String]])?[name] ?? [] }
+    var final: [String] { raw["final"] as? [String] ?? [] }
+    var runs: [[String: Any]] { raw["runs"] as? [[String: Any]] ?? [] }
+    var status: [String: Int] { raw["status"] as? [String: Int] ?? [:] }
+    func flag(_ key: String) -> Bool { raw[key] as? Bool ?? false }
+    /// The selected row (marked `>`).
+    func selected(_ name: String) -> String? { screen(name).first { $0.hasPrefix(">") } }
+  }
+
+  static func keys(_ k: String) -> [String: Any] { ["keys": k] }
+  static func wait(_ t: String) -> [String: Any] { ["wait": t] }
+  static func snap(_ n: String) -> [String: Any] { ["snap": n] }
+  static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
+  static var ready: [String: Any] { wait("page 1 of 4 · 62 cities") }
+
+  @Test func needsATerminal() throws {
+    let home = TempHome()
+    let r = try home.wx("browse")
+    #expect(r.status == 64)
+    #expect(r.stderr == "wx: browse needs a terminal; use `wx list` or `wx search` in scripts and pipes\n")
+    #expect(r.stdout.isEmpty)
+    // `wx` alone in a pipe prints the help and never waits for keys.
+    let bare = try home.run([], timeout: 20)
+    #expect(bare.status == 0)
+    #expect(bare.stdout.contains("USAGE: wx"))
+    #expect(bare.stdout.contains("browse"))
+  }
+
+  @Test func wxAloneOnATerminalOpensBrowse() throws {
+    let r = try browse(TempHome(), [Self.ready] + Self.quit, args: [])
+    #expect(r.status == ["code": 0])
+  }
+
+  @Test func searchAsYouType() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, Self.keys("par"), Self.wait("3 matches"), Self.snap("par"),
+        Self.keys("\u{7F}\u{7F}\u{7F}"), Self.ready, Self.keys("zur"), Self.wait("2 matches"), Self.snap("zur"),
+        Self.keys("\u{15}"), Self.ready, Self.keys("york"), Self.wait("2 matches"), Self.snap("york"),
+        Self.keys(Self.esc), Self.wait("Type to search"), Self.keys(Self.esc), ["exit": true],
+      ])
+    let par = r.screen("par")
+    #expect(par[1].hasPrefix("Search: par"))
+    #expect(par.filter { $0.contains("Paris") }.count == 3)
+    #expect(!par.contains { $0.contains("London") })
+    let zur = r.screen("zur")
+    #expect(zur.contains { $0.contains("Zürich") } && zur.contains { $0.contains("Zurich") })
+    // Name starts first, then later words, as `wx search` ranks them.
+    let york = r.screen("york").filter { $0.contains("York") }
+    #expect(york.count == 2 && york[0].contains(" York ") && york[1].contains("New York"))
+    #expect(r.status == ["code": 0])
+  }
+
+  @Test func pagesThroughTheList() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, Self.keys(Self.pageDown), Self.wait("page 2 of 4"), Self.snap("two"),
+        Self.keys(Self.end), Self.wait("page 4 of 4"), Self.snap("last"),
+        Self.keys(Self.home), Self.ready, Self.keys("jj"), Self.snap("third"),
+      ] + Self.quit)
+    #expect(r.selected("two")?.contains("Tromsø") == true)  // row 20 of the catalogue
+    #expect(r.selected("last")?.contains("Prague") == true)
+    #expect(r.selected("third")?.contains("Paris") == true)
+  }
+
+  @Test func opensADetailAndComesBackToTheSamePlace() throws {
+    let home = TempHome()
+    let r = try browse(
+      home,
+      [
+        Self.ready, Self.keys(Self.pageDown + Self.down + Self.down), Self.wait("page 2 of 4"), Self.snap("list"),
+        Self.keys("\r"), Self.wait("Forecast"), Self.snap("detail"),
+        Self.keys(Self.esc), Self.wait("page 2 of 4"), Self.snap("back"),
+      ] + Self.quit)
+    let chosen = try #require(r.selected("list"))
+    #expect(chosen.contains("Winston-Salem"))
+    let detail = r.screen("detail").joined(separator: "\n")
+    #expect(detail.contains("Winston-Salem, United States") && detail.contains("Day 1") && detail.contains("Day 2"))
+    #expect(detail.contains("°N") || detail.contains("°S"))
+    #expect(r.selected("back") == chosen)
+    // Opening it made it the last city, as `wx show` does.
+    let show = try home.wx("show", "--json")
+    #expect(try show.json()["city"] as? String == "Winston-Salem")
+  }
+
+  @Test func favouritesGoThroughTheSharedStore() throws {
+    let home = TempHome()
+    let r = try browse(
+      home,
+      [
+        Self.ready, Self.keys("f"), Self.wait("added New York"),
+        ["run": [wxBinary, "fav", "add", "Oslo"]],  // another wx, meanwhile
+        Self.keys("j"), Self.keys("f"), Self.wait("added London"),
+        Self.keys("\t"), Self.wait("3 favourites"), Self.snap("favourites"),
+        Self.keys("f"), Self.wait("2 favourites"),
+      ] + Self.quit)
+    #expect(r.runs.first?["code"] as? Int == 0)
+    let listed = r.screen("favourites").joined(separator: "\n")
+    #expect(listed.contains("[Favourites]") && listed.contains("Oslo") && listed.contains("London"))
+    // f removed the selected (first) favourite; which one is first depends on whether
+    // browse's write or the other wx's came first, and both must be kept.
+    let first = try #require(r.selected("favourites"))
+    let fav = try home.wx("fav", "--json").json()
+    let names = Set((fav["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } ?? [])
+    #expect(names.count == 2 && names.allSatisfy { !first.contains($0) })
+    #expect(names.isSubset(of: ["New York", "Oslo", "London"]))
+  }
+
+  @Test func aFavouriteKeyTypedAheadActsOnTheRowReached() throws {
+    let home = TempHome()
+    // 19 moves and f in one read: the selection crosses to page 2 before f is seen.
+    _ = try browse(home, [Self.ready, Self.keys(String(repeating: "j", count: 19) + "f"), Self.wait("added Tromsø")] + Self.quit)
+    let fav = try home.wx("fav", "--json").json()
+    #expect((fav["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } == ["Tromsø"])
+  }
+
+  @Test func unitTogglesAndPersists() throws {
+    let home = TempHome()
+    let r = try browse(home, [Self.ready, Self.snap("c"), Self.keys("u"), Self.wait("°F"), Self.snap("f")] + Self.quit)
+    #expect(r.screen("c")[0].hasSuffix("°C"))
+    #expect(r.screen("f")[0].hasSuffix("°F"))
+    #expect(r.screen("f").contains { $0.contains("New York") && $0.contains("49 °F") })
+    #expect(try home.wx("unit").stdout == "fahrenheit\n")
+  }
+
+  @Test func tabCyclesAllFavouritesHottest() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, Self.keys("\t"), Self.wait("No favourites yet"), Self.snap("favourites"),
+        Self.keys("\t"), Self.wait("rain-free cities"), Self.snap("hottest"),
+        Self.keys("\t"), Self.ready, Self.snap("all"),
+      ] + Self.quit)
+    #expect(r.screen("favourites")[0].contains("[Favourites]"))
+    let hottest = r.screen("hottest")
+    #expect(hottest[0].contains("[Hottest]"))
+    let temps = hottest[3..<20].compactMap { line -> Int? in
+      line.split(separator: " ").firstIndex(of: "°C").flatMap { i in Int(line.split(separator: " ")[i - 1]) }
+    }
+    #expect(temps.count == 17 && temps == temps.sorted(by: >))
+    #expect(!hottest.contains { $0.contains("Rain") })
+    #expect(r.screen("all")[0].contains("[All]"))
+  }
+
+  @Test func redrawsOnResize() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, ["resize": [50, 14]], Self.wait("page 1 of 7"), Self.snap("small"),
+        ["resize": [30, 8]], Self.wait("needs a window"), Self.snap("tiny"),
+        ["resize": [80, 24]], Self.ready,
+      ] + Self.quit)
+    let small = r.screen("small")
+    #expect(small.count == 14 && small[12].hasPrefix("page 1 of 7 · 62 cities"))
+    #expect(small[3].hasPrefix(">") && small[3].contains("New York"))
+    #expect(r.screen("tiny")[0].hasPrefix("wx browse needs a window"))
+    #expect(r.status == ["code": 0])
+  }
+
+  @Test(arguments: ["q", "ctrl-c", "esc", "TERM", "HUP", "INT"])
+  func everyWayOutRestoresTheTerminal(_ way: String) throws {
+    let steps: [[String: Any]]
+    switch way {
+    case "q": steps = [Self.keys("q")]
+    case "ctrl-c": steps = [Self.keys("par"), Self.wait("3 matches"), Self.keys("\u{3}")]
+    case "esc": steps = [Self.keys("par"), Self.wait("3 matches"), Self.keys(Self.esc), Self.ready, Self.keys(Self.esc)]
+    default: steps = [["signal": way]]
+    }
+    let r = try browse(TempHome(), [Self.ready] + steps + [["exit": true]])
+    #expect(r.flag("alternate_entered"))
+    #expect(r.flag("alternate_left"))
+    #expect(r.flag("cursor_shown"))
+    #expect(r.flag("modes_restored"), "\(r.raw["stty_before"] ?? "") → \(r.raw["stty_after"] ?? "")")
+    let signals = ["TERM": 15, "HUP": 1, "INT": 2]
+    #expect(r.status == (signals[way].map { ["signal": $0] } ?? ["code": 0]))
+  }
+
+  @Test func suspendsWithTheTerminalRestoredAndComesBack() throws {
+    let r = try browse(
+      TempHome(),
+      [
+        Self.ready, Self.keys("par"), Self.wait("3 matches"), ["signal": "TSTP"], ["stopped": "signal"],
+        ["signal": "CONT"], ["resumed": true], Self.wait("3 matches"), Self.keys("\u{1A}"), ["stopped": "ctrl-z"],
+        ["signal": "CONT"], ["resumed": true], Self.wait("3 matches"), Self.snap("back"), Self.keys("\u{3}"), ["exit": true],
+      ], jobControl: true)
+    let modes = r.raw["modes"] as? [String: String]
+    #expect(modes?["signal"] == r.raw["stty_before"] as? String)
+    #expect(modes?["ctrl-z"] == r.raw["stty_before"] as? String)
+    #expect(r.screen("back")[1].hasPrefix("Search: par"))
+    #expect(r.flag("modes_restored") && r.flag("alternate_left"))
+    #expect(r.status == ["code": 0])
+  }
+
+  @Test func anErrorRestoresTheTerminalAndIsOneLine() throws {
+    let home = TempHome()
+    let junk = home.path + "/junk"
+    try Data("not a catalogue".utf8).write(to: URL(fileURLWithPath: junk))
+    let r = try browse(home, [Self.ready, ["rename": [junk, home.catalogue]], Self.keys("j"), ["exit": true]])
+    #expect(r.status == ["code": 74])
+    #expect(r.flag("modes_restored") && r.flag("alternate_left") && r.flag("cursor_shown"))
+    // pyte keeps one screen, so the message lands where the last frame ended.
+    let text = r.final.joined()
+    #expect(text.components(separatedBy: "wx: ").count == 2, "\(r)")
+    #expect(text.contains("catalogue.gdbm is not a wx store"), "\(r)")
+  }
+
+  @Test func hostileNamesAreEscaped() throws {
+    let home = TempHome()
+    var cities: [City] = []
+    for (k, bit) in hostileBits.enumerated() {
+      cities.append(city(k + 1, "Evil\(bit)\(k)", "Bad\(bit)land", "Sunny\(bit)", temperature: Double(k)))
+    }
+    try publish(cities, in: home)
+    let r = try browse(
+      home,
+      [Self.wait("13 cities"), Self.snap("list"), Self.keys("\r"), Self.wait("Forecast"), Self.snap("detail")] + Self.quit,
+      env: [:])  // colours on: only the program's own colour sequences survive
+    let list = r.screen("list").joined(separator: "\n")
+    #expect(list.contains(#"Evil\x1b]0;pwned\x07"#) || list.contains(#"Evil\x1b]0;pwn"#))
+    #expect(list.contains(#"\u{202e}"#) || list.contains(#"\u{202"#))
+    #expect(r.screen("list")[0].hasPrefix("wx "))  // not cleared by a hostile ESC [2J
+    #expect(r.screen("detail").joined().contains(#"Evil\x1b]0;pwned\x07"#))
+    #expect(r.raw["title"] as? String == "")
+    #expect(r.status == ["code": 0])
+  }
+
+  @Test func followsASyncUnderneath() throws {
+    let home = TempHome()
+    let other = TempHome()
+    try publish([city(1, "Atlantis", "Sea"), city(2, "Lemuria", "Ocean")], in: other)
+    let r = try browse(
+      home,
+      [Self.ready, ["rename": [other.catalogue, home.catalogue]], Self.keys("j"), Self.wait("2 cities"), Self.snap("new")]
+        + Self.quit)
+    #expect(r.screen("new").contains { $0.contains("Atlantis") })
+  }
+
+  // MARK: Units: keys and the model, without a terminal
+
+  @Test func decodesKeys() {
+    var d = KeyDecoder()
+    d.feed(Array("a\u{1B}[A\u{1B}OB\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[Z\r\u{7F}\u{15}é".utf8))
+    #expect(d.decode() == [.char("a"), .up, .down, .pageUp, .pageDown, .home, .end, .backTab, .enter, .backspace, .ctrl(0x15), .char("é")])
+    d.feed([0x1B])
+    #expect(d.decode().isEmpty)  // Esc, or the start of a sequence: wait
+    d.feed(Array("[B".utf8))
+    #expect(d.decode() == [.down])
+    d.feed([0x1B])
+    #expect(d.decode(final: true) == [.escape])
+    d.feed([0xC3])
+    #expect(d.decode().isEmpty)
+    d.feed([0xA9, 0xC2, 0x9B])  // é, then a C1 control (CSI): not a key
+    #expect(d.decode() == [.char("é")])
+  }
+
+  @Test func modelPagesAndKeepsItsPlace() {
+    var m = BrowseModel()
+    m.update(total: 62, pageSize: 19)
+    _ = m.apply(.pageDown)
+    #expect(m.page == 1 && m.top == 19 && m.selection == 19)
+    _ = m.apply(.end)
+    #expect(m.page == 3 && m.selection == 61 && m.pages == 4)
+    #expect(m.apply(.enter) == .opened && m.mode == .detail)
+    _ = m.apply(.escape)
+    #expect(m.mode == .list && m.selection == 61)
+    #expect(m.apply(.char("j")) == .none && m.selection == 61)
+    #expect(m.apply(.char("f")) == .toggleFavourite)
+    _ = m.apply(.char("l"))
+    #expect(m.query == "l" && m.selection == 0 && m.editing)
+    #expect(m.apply(.char("q")) == .none && m.query == "lq")
+    _ = m.apply(.escape)
+    #expect(m.query.isEmpty && !m.editing)
+    #expect(m.apply(.escape) == .quit)
+  }
+}

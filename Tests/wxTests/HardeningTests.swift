@@ -89,6 +89,16 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     }
   }
 
+  /// JSON escapes controls, C1 and bidi characters as `\u` too: a person may read it.
+  @Test func jsonCarriesNoRawControl() throws {
+    let home = try hostileHome()
+    for args in [["list"], ["show", "900"], ["search", "evil"], ["top", "--count", "20"], ["fav"], ["forecast", "901"], ["hottest"]] {
+      let r = try home.run(args + ["--json"])
+      #expect(r.status == 0, "\(args) \(r)")
+      #expect(unsafeBytes(r.stdout, colours: false).isEmpty, "\(args) --json: \(r.stdout.debugDescription)")
+    }
+  }
+
   @Test func textShowsTheControlsAsEscapes() throws {
     let home = try hostileHome()
     let r = try home.wx("show", "901")
@@ -104,7 +114,10 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     let home = TempHome()
     let store = AQIStore(path: home.path + "/aqi.gdbm", writers: .init(directory: home.path, deadline: 5))
     try store.record([AQIReading(city: "Del\u{1B}[2Jhi\u{202E}", aqi: 150)], at: Clock.now())
-    for args in [["aqi", "list"], ["aqi", "show", "del\u{1B}[2Jhi\u{202E}"], ["aqi", "show", "nowhere\u{1B}[2J"]] {
+    for args in [
+      ["aqi", "list"], ["aqi", "list", "--json"], ["aqi", "show", "del\u{1B}[2Jhi\u{202E}"],
+      ["aqi", "show", "del\u{1B}[2Jhi\u{202E}", "--json"], ["aqi", "show", "nowhere\u{1B}[2J"],
+    ] {
       let r = try home.run(args)
       #expect(unsafeBytes(r.stdout + r.stderr, colours: false).isEmpty, "\(args) \(r)")
     }
@@ -125,7 +138,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 @Suite struct WidthTests {
   static let commands: [[String]] = [
     ["list"], ["list", "--per-page", "60"], ["show", "Ho Chi Minh City"], ["forecast", "São Tomé"], ["top", "--count", "60"],
-    ["hottest"], ["search", "s"], ["fav"], ["show", "Paris"], ["status"],
+    ["hottest"], ["search", "s"], ["fav"], ["show", "Paris"], ["status"], ["list", "--ascii"], ["search", "sa", "--ascii"],
   ]
 
   func widest(_ s: String) -> Int {
@@ -155,6 +168,23 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(r.stdout.contains("…"), "long names are cut with an ellipsis")
     let mid = try home.run(["list"], env: ["COLUMNS": "64"])
     #expect(mid.stdout.contains("Conditions") && !mid.stdout.contains("Humidity"), "\(mid.stdout)")
+  }
+
+  @Test func airQualityTablesKeepTheirNumbersWhenNarrow() throws {
+    let home = TempHome()
+    let store = AQIStore(path: home.path + "/aqi.gdbm", writers: .init(directory: home.path, deadline: 5))
+    try store.record([AQIReading(city: String(repeating: "Llanfair", count: 6), aqi: 42)], at: Clock.now())
+    let r = try home.run(["aqi", "list"], env: ["COLUMNS": "40"])
+    #expect(r.status == 0, "\(r)")
+    #expect(widest(r.stdout) <= 40 && r.stdout.contains("42.00"), "\(r.stdout)")
+  }
+
+  @Test func pipesGetWholeNames() throws {
+    let home = TempHome()
+    let long = "Taumatawhakatangihangakoauauotamateaturipukakapikimaungahoronukupokaiwhenuakitanatahu"
+    try publish([city(1, long, "New Zealand")], in: home)
+    #expect(try home.wx("list").stdout.contains(long))
+    #expect(!(try home.run(["list"], env: ["COLUMNS": "60"]).stdout.contains(long)))
   }
 
   @Test func aRealFortyColumnTerminal() throws {

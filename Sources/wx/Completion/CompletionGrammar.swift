@@ -79,6 +79,7 @@ enum CompletionGrammar {
       CompletionCommand(name: "forecast", options: [.flag("--hottest"), json] + display, arguments: [.cities]),
       CompletionCommand(name: "top", options: [.option("--count"), json] + display),
       CompletionCommand(name: "hottest", options: paging + [json] + display),
+      CompletionCommand(name: "browse", options: display),
       CompletionCommand(
         name: "sync",
         options: [

@@ -18,7 +18,9 @@ enum CompletionScripts {
     # or install it: wx completion bash > ~/.local/share/bash-completion/completions/wx
     _wx() {
         local reply
-        reply=$(command wx __complete bash "$COMP_LINE" "$COMP_POINT" "$COMP_WORDBREAKS" 2>/dev/null) || return 0
+        # COMP_POINT counts characters in a UTF-8 locale (bytes in C): cut the line here, in
+        # the same units, and let wx take all of what it is given.
+        reply=$(command wx __complete bash "${COMP_LINE:0:COMP_POINT}" 2147483647 "$COMP_WORDBREAKS" 2>/dev/null) || return 0
         COMPREPLY=()
         [[ -n $reply ]] && mapfile -t COMPREPLY <<<"$reply"
         return 0

@@ -65,7 +65,7 @@ enum ExitStatus: Int32 {
 /// The words for a city argument that names no city, or several: the query is cut to 60
 /// characters and, like every name, escaped.
 private func message(_ e: LookupError) -> String {
-  func named(_ c: City) -> String { "\(c.name.visible), \(c.country.visible)" }
+  func named(_ c: City) -> String { "\(String(c.name.prefix(60)).visible), \(String(c.country.prefix(60)).visible)" }
   switch e {
   case .ambiguous(let query, let candidates):
     let list = candidates.prefix(8).map { "\(named($0)) (id \($0.id))" }.joined(separator: "; ")
@@ -73,8 +73,9 @@ private func message(_ e: LookupError) -> String {
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: \(list)\(more)"
       + " — pick one with \"Name, Country\" or its id"
   case .notFound(let query, let suggestions):
-    guard !suggestions.isEmpty else { return "no city named \(query.quoted()) in the catalogue" }
-    return "no city named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
+    let what = !query.isEmpty && query.allSatisfy(\.isASCIIDigit) ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
+    guard !suggestions.isEmpty else { return "no city \(what) in the catalogue" }
+    return "no city \(what); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
   case .noLastCity:
     return "no city given and none shown before; try `wx show London`"
   }

@@ -179,7 +179,7 @@ enum DisplayWidth {
 
   /// Cuts `s` to at most `width` columns, ending with `ellipsis` when cut. Colour sequences
   /// cost no columns and are kept; a colour left open is closed.
-  static func truncate(_ s: String, to width: Int, ellipsis: String = "…") -> String {
+  static func truncate(_ s: String, to width: Int, ellipsis: String = Terminal.screen.unicode ? "…" : "~") -> String {
     guard of(s) > width else { return s }
     let room = width - of(ellipsis)
     var out = ""
@@ -219,7 +219,7 @@ struct Table {
   /// Columns aligned right. (Arrays, not Set/Dictionary: see `Catalogue.blocks`.)
   var rightAligned: [Int] = []
   var rows: [[String]] = []
-  /// (column, widest) limits; longer cells end with "…".
+  /// (column, widest) limits on a screen; longer cells end with "…". Pipes get whole cells.
   var maxWidths: [(column: Int, width: Int)] = []
   /// (column, narrowest) for the `.shrink` step.
   var minWidths: [(column: Int, width: Int)] = []
@@ -231,9 +231,11 @@ struct Table {
   }
 
   func render(_ term: Terminal) -> String {
+    // On a screen, long names are cut to `maxWidths`; a pipe gets them whole.
+    let limits = term.width == nil ? [] : maxWidths
     var cells = rows.map { row in
       row.enumerated().map { (i, c) in
-        maxWidths.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
+        limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
       }
     }
     var heads = headers

@@ -40,6 +40,8 @@ extension WX.AQI {
         return
       }
       var t = Table(headers: ["City", "AQI", "Category", "Updated"])
+      t.minWidths = [(0, 10), (2, 8)]
+      t.fitting = [.shrink, .drop(3)]
       t.rightAligned = [1]
       for h in histories {
         let s = h.latest!

@@ -13,7 +13,9 @@ extension WX.AQI {
       abstract: "A city's recorded air quality as a chart, offline.",
       discussion: "CITY is matched ignoring case and accents. --ascii draws the chart with # . | instead of blocks.")
 
-    @Argument(help: "City name as the feed spells it (case and accents ignored).") var city: String
+    @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")
+    var words: [String]
+    var city: String { words.joined(separator: " ") }
     @Flag(help: "Print JSON instead of a chart.") var json = false
     @Flag(help: "Draw the chart with plain ASCII.") var ascii = false
     @OptionGroup var display: AQIColorOption

@@ -118,6 +118,8 @@ struct LiveView {
       lines.append(terminal.dim("waiting for readings…"))
     } else {
       var t = Table(headers: ["City", "AQI", "Category", ""])
+      t.minWidths = [(0, 10), (2, 8)]
+      t.fitting = [.shrink, .drop(3)]
       t.rightAligned = [1]
       // Title, header, status, problem, hint, "… more" and the line the cursor rests on.
       let room = max(1, height - 7)

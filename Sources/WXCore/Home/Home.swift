@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The state folder and everything wx keeps in it.
 ///
 /// Built once per process by the executable from the environment (`WX_HOME`, `XDG_DATA_HOME`,
@@ -56,14 +60,43 @@ package struct Home: Sendable {
     } catch {
       guard case .missing = error, seed else { throw error }
     }
-    try prepare()
-    let lock = try writers.acquire()
-    defer { lock.release() }
-    if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
-      try seedFromSample(holding: lock)
+    do {
+      try prepare()
+      let lock = try writers.acquire()
+      defer { lock.release() }
+      if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
+        try seedFromSample(holding: lock)
+      }
+      return (try Catalogue(path: cataloguePath), true)
+    } catch let error as StoreError where error.isUnwritable {
+      // A state folder that cannot be written (read-only, immutable, not ours) must not stop
+      // a read: the sample is seeded into a private temporary folder instead, opened, and
+      // its files removed at once (the open handle keeps them readable until it closes).
+      return (try openSampleElsewhere(), true)
     }
-    return (try Catalogue(path: cataloguePath), true)
   }
+
+  /// The bundled sample, seeded into a private temporary folder that is gone by the time
+  /// this returns. The catalogue's `path` is then not ``cataloguePath``.
+  private func openSampleElsewhere() throws -> Catalogue {
+    var template = Array("\(Self.temporaryDirectory)/wx-sample-XXXXXX".utf8CString)
+    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+      throw StoreError.io(path: Self.temporaryDirectory, operation: "creating a folder in", errno: errno)
+    }
+    let folder = String(cString: made)
+    let elsewhere = Home(directory: folder, sampleCandidates: sampleCandidates, lockDeadline: lockDeadline)
+    defer {
+      for name in FileSystem.list(folder) { FileSystem.remove(folder + "/" + name) }
+      rmdir(folder)
+    }
+    let lock = try elsewhere.writers.acquire()
+    defer { lock.release() }
+    try elsewhere.seedFromSample(holding: lock)
+    return try Catalogue(path: elsewhere.cataloguePath)
+  }
+
+  /// `$TMPDIR`'s folder is the caller's business; WXCore uses /tmp.
+  package static let temporaryDirectory = "/tmp"
 
   /// Writes the bundled sample as the catalogue, under `lock`.
   package func seedFromSample(holding lock: WriterLock) throws {

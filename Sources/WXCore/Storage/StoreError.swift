@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Failures of wx's GDBM stores, each naming the file and what the user can do about it.
 package enum StoreError: Error, Equatable, Sendable {
   /// The store file does not exist (a reader open of a missing file).
@@ -21,6 +25,18 @@ package enum StoreError: Error, Equatable, Sendable {
     case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
       .io(let p, _, _), .unusable(let p, _):
       return p
+    }
+  }
+}
+
+extension StoreError {
+  /// The state folder cannot be written here (read-only, immutable, permission): a reader
+  /// may still answer from elsewhere.
+  package var isUnwritable: Bool {
+    switch self {
+    case .permission: return true
+    case .io(_, _, let e): return e == EROFS || e == EACCES || e == EPERM
+    default: return false
     }
   }
 }

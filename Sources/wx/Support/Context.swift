@@ -103,7 +103,12 @@ struct Context {
   /// The catalogue, seeded from the sample on first use (with a note on stderr).
   func catalogue() throws -> Catalogue {
     let (catalogue, seeded) = try home.openCatalogue()
-    if seeded { Terminal.err("wx: showing sample data — run `wx sync` to download the catalogue") }
+    if seeded && catalogue.path != home.cataloguePath {
+      StateWarnings.warn(
+        StoreError.permission(path: home.directory), "showing the bundled sample without saving it (run `wx doctor`)")
+    } else if seeded {
+      Terminal.err("wx: showing sample data — run `wx sync` to download the catalogue")
+    }
     return catalogue
   }
 

@@ -39,7 +39,8 @@ enum FastPath {
 
   static func parse<R: Request>(_: R.Type, _ args: [String]) -> R? {
     var request = R()
-    let options = R.options
+    // Built only when an option is given: the table's key paths cost start-up time.
+    var table: [RequestOption<R>]?
     var seen: [String] = []
     var words: [String] = []
     var onlyWords = false
@@ -59,7 +60,8 @@ enum FastPath {
         value = String(name[name.index(after: eq)...])
         name = String(name[..<eq])
       }
-      guard let option = options.first(where: { $0.name == name }), !seen.contains(name) else { return nil }
+      if table == nil { table = R.options }
+      guard let option = table?.first(where: { $0.name == name }), !seen.contains(name) else { return nil }
       seen.append(name)
       if option.isFlag {
         guard value == nil else { return nil }
@@ -70,8 +72,8 @@ enum FastPath {
       }
       guard option.set(&request, value ?? "") else { return nil }
     }
-    if let path = R.words {
-      request[keyPath: path] = words.joinedName
+    if R.takesWords {
+      request.take(words: words.joinedName)
     } else if !words.isEmpty {
       return nil
     }

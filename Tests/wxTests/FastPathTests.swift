@@ -84,8 +84,8 @@ import Testing
       let fast = R.options
       #expect(Set(fast.map(\.name)) == Set(declared.keys), "\(words): option names")
       for o in fast { #expect(declared[o.name] == o.describe(R()), "\(words) --\(o.name): default") }
-      #expect((R.words != nil) == positional, "\(words): positional")
-      let word = R.words == nil ? [] : ["par"]
+      #expect(R.takesWords == positional, "\(words): positional")
+      let word = R.takesWords ? ["par"] : []
       for o in fast where !o.isFlag {
         let values = ["0", "1", "2", "5", "20", "999", "1000", "1001", "5000", "bogus", "c", "f", "auto", "never", "name", "added"]
         for v in values {

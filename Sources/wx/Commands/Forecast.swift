@@ -5,7 +5,8 @@ import WXCore
 struct ForecastRequest: CatalogueRequest {
   static let command = ["forecast"]
   static var options: [RequestOption<Self>] { [.flag("hottest", \.hottest)] + outputOptions }
-  static var words: WritableKeyPath<Self, String?>? { \.city }
+  static let takesWords = true
+  mutating func take(words: String?) { city = words }
   var city: String?
   var hottest = false
   var output = Output()

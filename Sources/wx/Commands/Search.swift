@@ -5,7 +5,8 @@ import WXCore
 struct SearchRequest: PagedRequest {
   static let command = ["search"]
   static var options: [RequestOption<Self>] { pageOptions + outputOptions }
-  static var words: WritableKeyPath<Self, String?>? { \.query }
+  static let takesWords = true
+  mutating func take(words: String?) { query = words }
   var query: String?
   var pages = Pages()
   var output = Output()

@@ -5,7 +5,8 @@ import WXCore
 struct ShowRequest: CatalogueRequest {
   static let command = ["show"]
   static var options: [RequestOption<Self>] { outputOptions }
-  static var words: WritableKeyPath<Self, String?>? { \.city }
+  static let takesWords = true
+  mutating func take(words: String?) { city = words }
   var city: String?
   var output = Output()
 

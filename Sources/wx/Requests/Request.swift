@@ -12,9 +12,10 @@ protocol Request {
   static var command: [String] { get }
   /// Every option the command declares, as the fast path reads them.
   static var options: [RequestOption<Self>] { get }
-  /// The positional words (a city or query typed without quotes), joined with spaces; nil
-  /// for a command that takes none.
-  static var words: WritableKeyPath<Self, String?>? { get }
+  /// Whether the command takes positional words (a city or query typed without quotes).
+  static var takesWords: Bool { get }
+  /// Stores the words, joined with spaces (nil when none were given).
+  mutating func take(words: String?)
   /// Throws for a value out of range: the one check both parsers run.
   func validate() throws(UsageError)
   /// Runs the request: what it shows, printed by ``Runner``.
@@ -22,7 +23,8 @@ protocol Request {
 }
 
 extension Request {
-  static var words: WritableKeyPath<Self, String?>? { nil }
+  static var takesWords: Bool { false }
+  mutating func take(words: String?) {}
   func validate() throws(UsageError) {}
 }
 
@@ -35,36 +37,44 @@ struct RequestOption<R> {
   /// The value as `--help` shows the default; nil when there is none.
   let describe: (R) -> String?
 
-  static func flag(_ name: String, _ path: WritableKeyPath<R, Bool>) -> Self {
-    Self(name: name, isFlag: true, set: { r, _ in r[keyPath: path] = true; return true }, describe: { _ in nil })
+  // Key paths are taken as autoclosures: a key path costs start-up time to instantiate, and
+  // the fast path builds the whole table but sets only the options a command line names.
+
+  static func flag(_ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, Bool>) -> Self {
+    Self(name: name, isFlag: true, set: { r, _ in r[keyPath: path()] = true; return true }, describe: { _ in nil })
   }
 
   /// An option whose value `parse` reads into `path`; `describe` shows a default.
   static func value<T>(
-    _ name: String, _ path: WritableKeyPath<R, T>, _ parse: @escaping (String) -> T?, describe: @escaping (T) -> String?
+    _ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, T>, _ parse: @escaping (String) -> T?,
+    describe: @escaping (T) -> String?
   ) -> Self {
     Self(
       name: name, isFlag: false,
       set: { r, v in
         guard let t = parse(v) else { return false }
-        r[keyPath: path] = t
+        r[keyPath: path()] = t
         return true
-      }, describe: { describe($0[keyPath: path]) })
+      }, describe: { describe($0[keyPath: path()]) })
   }
 
   /// A whole number; its range is the request's ``Request/validate()``'s business.
-  static func int(_ name: String, _ path: WritableKeyPath<R, Int>) -> Self {
-    value(name, path, { Int($0) }, describe: { String($0) })
+  static func int(_ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, Int>) -> Self {
+    value(name, path(), { Int($0) }, describe: { String($0) })
   }
 
-  static func choice<T: RawRepresentable<String>>(_ name: String, _ path: WritableKeyPath<R, T>) -> Self {
-    value(name, path, T.init(rawValue:), describe: \.rawValue)
+  static func choice<T: RawRepresentable<String>>(
+    _ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, T>
+  ) -> Self {
+    value(name, path(), T.init(rawValue:), describe: { $0.rawValue })
   }
 
   /// An option with no default (`--unit`: the saved unit applies).
-  static func parsed<T>(_ name: String, _ path: WritableKeyPath<R, T?>, _ parse: @escaping (String) -> T?) -> Self {
+  static func parsed<T>(
+    _ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, T?>, _ parse: @escaping (String) -> T?
+  ) -> Self {
     // Spelled out: a nil from `parse` must stay "not a value", not become a value of nil.
-    value(name, path, { v -> T?? in parse(v).map { .some($0) } ?? nil }, describe: { _ in nil })
+    value(name, path(), { v -> T?? in parse(v).map { .some($0) } ?? nil }, describe: { _ in nil })
   }
 }
 

@@ -29,10 +29,18 @@ struct Terminal {
     case .auto: color = stdoutIsTTY && Environment.get("NO_COLOR") == nil && Environment.get("TERM") != "dumb"
     }
     let locale = Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C"
-    let l = locale.lowercased()
-    unicode = !ascii && (l.contains("utf-8") || l.contains("utf8"))
+    unicode = !ascii && Self.isUTF8(locale)
     width = Self.columns(tty: stdoutIsTTY)
     Self.screen = Screen(width: width, colors: color, unicode: unicode)
+  }
+
+  /// `…UTF-8` / `…utf8` in any case, without the generic string search (start-up cost).
+  static func isUTF8(_ locale: String) -> Bool {
+    let b = locale.utf8.map { $0 | 0x20 }  // ASCII letters lower-cased; "-" and "8" unchanged
+    for i in b.indices where i + 3 < b.count && b[i] == 0x75 && b[i + 1] == 0x74 && b[i + 2] == 0x66 {  // utf
+      if b[i + 3] == 0x38 || (b[i + 3] == 0x2D && i + 4 < b.count && b[i + 4] == 0x38) { return true }
+    }
+    return false
   }
 
   /// `COLUMNS` (a positive number) wins; else the window size of a terminal on stdout.

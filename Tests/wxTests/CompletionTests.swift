@@ -178,7 +178,7 @@ extension CompletionBench {
     #expect(try bench.offers(shell, "wx unit ") == ["c", "f", "celsius", "fahrenheit"])
     #expect(try bench.offers(shell, "wx show --unit ") == ["c", "f", "celsius", "fahrenheit"])
     #expect(try bench.offers(shell, "wx top --color a") == ["auto", "always"])
-    #expect(try bench.offers(shell, "wx sync --provider ") == ["freetestapi", "accuweather"])
+    #expect(try bench.offers(shell, "wx sync --provider ") == ["freetestapi", "accuweather", "open-meteo"])
     #expect(try bench.offers(shell, "wx completion ") == ["bash", "zsh", "fish"])
     #expect(try bench.offers(shell, "wx aqi s") == ["show"])
     #expect(try bench.offers(shell, "wx help fav r") == ["remove", "rm"])

@@ -84,7 +84,8 @@ enum CompletionGrammar {
         options: [
           .option("--url"), .option("--per-page"),
           .option("--provider", .words(ProviderName.allCases.map(\.rawValue))), .option("--api-key"),
-          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"),
+          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
+          .option("--max-cities"), .option("--days"),
         ]),
       CompletionCommand(name: "unit", arguments: [.words(UnitArgument.allValueStrings)]),
       CompletionCommand(

@@ -1,0 +1,57 @@
+import ArgumentParser
+import WXCore
+
+/// `--provider`: the one place a name becomes a provider.
+enum ProviderName: String, CaseIterable, ExpressibleByArgument {
+  case freetestapi, accuweather
+  case openMeteo = "open-meteo"
+
+  /// Cities an Open-Meteo sync refreshes without `--favourites` or `--max-cities`: the free
+  /// tier counts one call per location and allows 600 a minute.
+  static let openMeteoCap = 500
+
+  /// The URL used without `--url`: the provider's environment variable, else its API.
+  var defaultURL: String {
+    switch self {
+    case .freetestapi: Environment.get("WX_API_URL") ?? FreeTestAPIProvider.defaultURL
+    case .accuweather: Environment.get("WX_ACCUWEATHER_URL") ?? AccuWeatherProvider.defaultURL
+    case .openMeteo: Environment.get("WX_OPEN_METEO_URL") ?? OpenMeteoProvider.defaultURL
+    }
+  }
+
+  /// A provider that downloads a catalogue of its own.
+  func make(_ config: ProviderConfig) throws -> any WeatherProvider {
+    switch self {
+    case .freetestapi: return FreeTestAPIProvider(options: config)
+    case .accuweather:
+      guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
+      return AccuWeatherProvider(config: config)
+    case .openMeteo: preconditionFailure("open-meteo refreshes the current catalogue: use openMeteo(_:ctx:…)")
+    }
+  }
+
+  /// Open-Meteo for the current catalogue's cities (all, the favourites, or the first
+  /// `maxCities`), and the header of the catalogue they were read from.
+  static func openMeteo(_ config: ProviderConfig, ctx: Context, favourites: Bool, maxCities: Int?) throws
+    -> (OpenMeteoProvider, CatalogueMeta)
+  {
+    let catalogue = try ctx.catalogue()
+    defer { catalogue.close() }
+    let cities = try catalogue.all()
+    var refresh = Array(cities.indices)
+    if favourites {
+      let wanted = Set(try ctx.home.favourites.list().map { $0.identity.key })
+      guard !wanted.isEmpty else { throw UsageError("no favourites to refresh; add some with `wx fav add CITY`") }
+      refresh = refresh.filter { wanted.contains(cities[$0].identity.key) }
+      guard !refresh.isEmpty else { throw UsageError("none of the favourites is in the current catalogue") }
+    }
+    if let maxCities {
+      refresh = Array(refresh.prefix(maxCities))
+    } else if refresh.count > openMeteoCap {
+      throw UsageError(
+        "the catalogue has \(refresh.count) cities, more than the \(openMeteoCap) an Open-Meteo sync refreshes by default "
+          + "(one API call each); pass --favourites or --max-cities N")
+    }
+    return (OpenMeteoProvider(config: config, cities: cities, refresh: refresh), catalogue.meta)
+  }
+}

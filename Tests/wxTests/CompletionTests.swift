@@ -180,7 +180,7 @@ extension CompletionBench {
     #expect(try bench.offers(shell, "wx top --color a") == ["auto", "always"])
     #expect(try bench.offers(shell, "wx sync --provider ") == ["freetestapi", "accuweather", "open-meteo"])
     #expect(try bench.offers(shell, "wx completion ") == ["bash", "zsh", "fish"])
-    #expect(try bench.offers(shell, "wx aqi s") == ["show"])
+    #expect(try bench.offers(shell, "wx aqi s") == ["sync", "show"])
     #expect(try bench.offers(shell, "wx help fav r") == ["remove", "rm"])
     #expect(try bench.offers(shell, "wx list --so") == ["--sort"])
     #expect(try bench.offers(shell, "wx list --page ").isEmpty)

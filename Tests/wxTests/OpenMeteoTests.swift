@@ -153,7 +153,7 @@ final class OpenMeteoAPI: @unchecked Sendable {
     try home.wx("fav", "add", "London", "Berlin")
     let before = try #require(try home.wx("list", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
     let api = try OpenMeteoAPI()
-    let r = try Self.sync(home, api, "--favourites")
+    let r = try home.wx("sync", "--provider", "open-meteo", "--favourites", env: ["WX_OPEN_METEO_URL": api.forecast])
     #expect(r.status == 0, "\(r)")
     #expect(try api.stats().sizes == [2])
     let after = try #require(try home.wx("list", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
@@ -230,5 +230,32 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let home = TempHome()
     #expect(try home.wx("sync", "--provider", "open-meteo", "--days", "17").status == 64)
     #expect(try home.wx("sync", "--favourites").status == 64)
+  }
+
+  @Test func aqiSyncAddsUSAQIReadingsToTheHistory() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London", "Berlin")
+    let api = try OpenMeteoAPI()
+    let env = ["WX_OPEN_METEO_AQ_URL": api.airQuality]
+    #expect(try home.wx("aqi", "sync", "--favourites", env: env).status == 0)
+    let r = try home.wx("aqi", "sync", "--favourites", env: env)
+    #expect(r.status == 0, "\(r)")
+    #expect(try api.stats().sizes == [2, 2])
+    let sent = try #require(try api.sent(latitude: 51.5074, longitude: -0.1278))
+    let current = try #require(sent["current"] as? [String: Any])
+    let show = try home.wx("aqi", "show", "London", "--json").json()
+    let readings = try #require(show["readings"] as? [[String: Any]])
+    #expect(readings.count == 2 && readings.last?["aqi"] as? Double == current["us_aqi"] as? Double, "\(show)")
+    #expect(readings.last?["scale"] as? String == "US AQI", "\(show)")
+    let usNames = ["Good", "Moderate", "Unhealthy for Sensitive Groups", "Unhealthy", "Very Unhealthy", "Hazardous"]
+    #expect(usNames.contains(readings.last?["category"] as? String ?? ""), "\(show)")
+    let list = try home.wx("aqi", "list")
+    #expect(list.stdout.contains("Berlin") && list.stdout.contains("US AQI"), "\(list)")
+
+    let before = home.snapshot()
+    _ = try api.get("/__mode?set=error")
+    let failed = try home.wx("aqi", "sync", "--favourites", env: env)
+    #expect(failed.status == 65 && failed.stderr.contains("Cannot initialize"), "\(failed)")
+    #expect(home.snapshot() == before)
   }
 }

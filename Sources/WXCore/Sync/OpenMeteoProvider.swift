@@ -27,10 +27,11 @@ package struct OpenMeteoProvider: WeatherProvider {
   }
 
   /// ``refresh`` cut into batches of positions.
-  package var batches: [[Int]] {
-    stride(from: 0, to: refresh.count, by: Self.batchSize).map {
-      Array(refresh[$0..<min(refresh.count, $0 + Self.batchSize)])
-    }
+  package var batches: [[Int]] { Self.batched(refresh) }
+
+  /// `items` cut into batches of ``batchSize``, in order.
+  package static func batched<T>(_ items: [T]) -> [[T]] {
+    stride(from: 0, to: items.count, by: batchSize).map { Array(items[$0..<min(items.count, $0 + batchSize)]) }
   }
 
   package func fetch() async throws(SyncError) -> [City] {

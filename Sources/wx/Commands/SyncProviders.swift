@@ -35,6 +35,16 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
   static func openMeteo(_ config: ProviderConfig, ctx: Context, favourites: Bool, maxCities: Int?) throws
     -> (OpenMeteoProvider, CatalogueMeta)
   {
+    let (cities, refresh, meta) = try openMeteoCities(ctx: ctx, favourites: favourites, maxCities: maxCities)
+    return (OpenMeteoProvider(config: config, cities: cities, refresh: refresh), meta)
+  }
+
+  /// The current catalogue's cities, the positions an Open-Meteo call covers (all, the
+  /// favourites, or the first `maxCities`; more than ``openMeteoCap`` only when asked), and
+  /// the catalogue's header.
+  static func openMeteoCities(ctx: Context, favourites: Bool, maxCities: Int?) throws
+    -> (cities: [City], refresh: [Int], meta: CatalogueMeta)
+  {
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
     let cities = try catalogue.all()
@@ -49,9 +59,9 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
       refresh = Array(refresh.prefix(maxCities))
     } else if refresh.count > openMeteoCap {
       throw UsageError(
-        "the catalogue has \(refresh.count) cities, more than the \(openMeteoCap) an Open-Meteo sync refreshes by default "
+        "the catalogue has \(refresh.count) cities, more than the \(openMeteoCap) Open-Meteo is asked for by default "
           + "(one API call each); pass --favourites or --max-cities N")
     }
-    return (OpenMeteoProvider(config: config, cities: cities, refresh: refresh), catalogue.meta)
+    return (cities, refresh, catalogue.meta)
   }
 }

@@ -103,6 +103,8 @@ enum CompletionGrammar {
         name: "aqi",
         subcommands: [
           CompletionCommand(name: "watch", options: [.flag("--once"), .option("--count"), color], arguments: [.none]),
+          CompletionCommand(
+            name: "sync", options: [.option("--url"), .flag("--favourites"), .option("--max-cities"), .flag("--quiet")]),
           CompletionCommand(name: "list", options: [json, color]),
           CompletionCommand(
             name: "show", options: [json, .flag("--ascii"), color], arguments: [.airQualityCities]),

@@ -30,7 +30,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from loopback import exit_on_signals_and_with_parent
+from loopback import serve_http
 
 JSON_CT = "application/json; charset=utf-8"
 CODES = [0, 1, 2, 3, 45, 51, 61, 63, 80, 95, 71, 99]
@@ -198,16 +198,7 @@ def main():
     args = ap.parse_args()
     server = Server(("127.0.0.1", args.port), Handler)
     server.state = State(args.mode)
-    exit_on_signals_and_with_parent(args.exit_with_parent)
-    sys.stdout.write(f"PORT {server.server_address[1]}\n")
-    sys.stdout.flush()
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except SystemExit:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    return serve_http(server, args.exit_with_parent)
 
 
 if __name__ == "__main__":

@@ -228,8 +228,12 @@ final class OpenMeteoAPI: @unchecked Sendable {
 
   @Test func badDaysAndProviderOnlyOptionsAreUsageErrors() throws {
     let home = TempHome()
-    #expect(try home.wx("sync", "--provider", "open-meteo", "--days", "17").status == 64)
-    #expect(try home.wx("sync", "--favourites").status == 64)
+    let days = try home.wx("sync", "--provider", "open-meteo", "--days", "17")
+    #expect(days.status == 64 && days.stderr.contains("--days must be between 1 and 16"), "\(days)")
+    let favourites = try home.wx("sync", "--favourites")
+    #expect(favourites.status == 64 && favourites.stderr.contains("open-meteo only"), "\(favourites)")
+    let none = try home.wx("sync", "--provider", "open-meteo", "--favourites")
+    #expect(none.status == 64 && none.stderr.contains("no favourites"), "\(none)")
   }
 
   @Test func aqiSyncAddsUSAQIReadingsToTheHistory() throws {
@@ -256,6 +260,22 @@ final class OpenMeteoAPI: @unchecked Sendable {
     _ = try api.get("/__mode?set=error")
     let failed = try home.wx("aqi", "sync", "--favourites", env: env)
     #expect(failed.status == 65 && failed.stderr.contains("Cannot initialize"), "\(failed)")
+    #expect(home.snapshot() == before)
+  }
+
+  @Test func aWeatherRefreshDoesNotLiftTheShrinkCheck() throws {
+    let home = TempHome()
+    let full = try FakeAPI()
+    #expect(try home.wx("sync", "--url", full.url).status == 0)
+    let api = try OpenMeteoAPI()
+    #expect(try Self.sync(home, api).status == 0)
+    let few = home.path + "/../wx-few-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: few) }
+    try JSONSerialization.data(withJSONObject: Array(Self.sample.prefix(5))).write(to: URL(fileURLWithPath: few))
+    let small = try FakeAPI(data: few)
+    let before = home.snapshot()
+    let r = try home.wx("sync", "--url", small.url)
+    #expect(r.status == 65 && r.stderr.contains("--allow-shrink"), "\(r)")
     #expect(home.snapshot() == before)
   }
 }

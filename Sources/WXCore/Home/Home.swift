@@ -92,8 +92,8 @@ package struct Home: Sendable {
   }
 
   /// Downloads from `provider`, then (and only then) takes the lock and publishes. Unless
-  /// `allowShrink`, refuses to replace a downloaded catalogue of the same provider with fewer
-  /// than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
+  /// `allowShrink`, refuses to replace a downloaded catalogue whose list came from the same
+  /// provider with fewer than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
   ///
   /// A provider that refreshes the weather of an existing list (Open-Meteo) passes `basis`,
   /// the header of the catalogue it read, and `refreshed`, how many cities it fetched: the
@@ -111,7 +111,8 @@ package struct Home: Sendable {
     let old = current?.meta
     current?.close()
     if let basis, old?.generation != basis.generation { throw SyncError.catalogueChanged }
-    if !allowShrink, let old, !old.isSample, old.provider == provider.name, cities.count * 10 < old.count {
+    // The list's provider: a weather refresh (Open-Meteo) in between does not lift the check.
+    if !allowShrink, let old, !old.isSample, old.listProvider == provider.name, cities.count * 10 < old.count {
       throw SyncError.shrinks(url: source, from: old.count, to: cities.count)
     }
     let now = Clock.now()

@@ -14,7 +14,7 @@ package protocol WeatherProvider: Sendable {
 /// the sync. Identity of a record is (id, city, country): the two id-45 records are distinct,
 /// a repeated record is not duplicated.
 package struct FreeTestAPIProvider: WeatherProvider {
-  package let options: ProviderConfig
+  package let config: ProviderConfig
   package var name: String { "freetestapi" }
   package static let defaultURL = "https://freetestapi.com/api/v1/weathers"
   /// More pages, or more records in all, is a server that never stops: bad data.
@@ -24,11 +24,11 @@ package struct FreeTestAPIProvider: WeatherProvider {
   /// the same page is degenerate (bad data), not a catalogue.
   static let degenerateMinimum = 10
 
-  package init(options: ProviderConfig) { self.options = options }
+  package init(config: ProviderConfig) { self.config = config }
 
   package func fetch() async throws(SyncError) -> [City] {
-    try Fetcher.validate(url: options.url)
-    let fetcher = Fetcher(options)
+    try Fetcher.validate(url: config.url)
+    let fetcher = Fetcher(config)
     var cities: [City] = []
     var seen = Set<RecordIdentity>()
     var page = 1
@@ -36,11 +36,11 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var growingLimit = false
     while true {
       guard page <= Self.maxPages else {
-        throw .badPayload(url: options.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
+        throw .badPayload(url: config.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
       }
-      let limit = growingLimit ? options.perPage * page : options.perPage
+      let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
-      let url = options.url + (options.url.contains("?") ? "&" : "?") + query
+      let url = config.url + (config.url.contains("?") ? "&" : "?") + query
       let body = try fetcher.get(url)
       let records: [City]
       do throws(PayloadError) {
@@ -69,7 +69,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
       if cities.count > Self.maxRecords {
         throw .badPayload(url: url, reason: "more than \(Self.maxRecords) records")
       }
-      options.progress?(page, cities.count)
+      config.progress?(page, cities.count)
       if records.count < limit { break }
       if fresh == 0 {
         // A full page of records already seen: the server ignores `page` (as the live

@@ -55,15 +55,9 @@ extension WX {
         url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
         apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
       let started = Clock.monotonic()
-      let meta: CatalogueMeta
-      if provider == .openMeteo {
-        let (source, basis) = try ProviderName.openMeteo(
-          config, ctx: ctx, favourites: favourites, maxCities: maxCities)
-        meta = try await ctx.home.sync(
-          from: source, source: config.url, allowShrink: allowShrink, basis: basis, refreshed: source.refresh.count)
-      } else {
-        meta = try await ctx.home.sync(from: try provider.make(config), source: config.url, allowShrink: allowShrink)
-      }
+      let plan = try provider.plan(config, ctx: ctx, favourites: favourites, maxCities: maxCities)
+      let meta = try await ctx.home.sync(
+        from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
       if showProgress { Terminal.err("\r\u{1B}[K", newline: false) }
       if !quiet {
         let seconds = TemperatureUnit.oneDecimal(Clock.monotonic() - started)

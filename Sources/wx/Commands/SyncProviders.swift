@@ -19,24 +19,25 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
     }
   }
 
-  /// A provider that downloads a catalogue of its own.
-  func make(_ config: ProviderConfig) throws -> any WeatherProvider {
-    switch self {
-    case .freetestapi: return FreeTestAPIProvider(options: config)
-    case .accuweather:
-      guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
-      return AccuWeatherProvider(config: config)
-    case .openMeteo: preconditionFailure("open-meteo refreshes the current catalogue: use openMeteo(_:ctx:…)")
-    }
+  /// What a sync runs: the provider and, for one that refreshes the weather of the current
+  /// catalogue's cities (Open-Meteo), the header it read and how many cities it fetches.
+  struct Plan {
+    var provider: any WeatherProvider
+    var basis: CatalogueMeta? = nil
+    var refreshed: Int? = nil
   }
 
-  /// Open-Meteo for the current catalogue's cities (all, the favourites, or the first
-  /// `maxCities`), and the header of the catalogue they were read from.
-  static func openMeteo(_ config: ProviderConfig, ctx: Context, favourites: Bool, maxCities: Int?) throws
-    -> (OpenMeteoProvider, CatalogueMeta)
-  {
-    let (cities, refresh, meta) = try openMeteoCities(ctx: ctx, favourites: favourites, maxCities: maxCities)
-    return (OpenMeteoProvider(config: config, cities: cities, refresh: refresh), meta)
+  func plan(_ config: ProviderConfig, ctx: Context, favourites: Bool, maxCities: Int?) throws -> Plan {
+    switch self {
+    case .freetestapi: return Plan(provider: FreeTestAPIProvider(config: config))
+    case .accuweather:
+      guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
+      return Plan(provider: AccuWeatherProvider(config: config))
+    case .openMeteo:
+      let (cities, refresh, meta) = try Self.openMeteoCities(ctx: ctx, favourites: favourites, maxCities: maxCities)
+      return Plan(
+        provider: OpenMeteoProvider(config: config, cities: cities, refresh: refresh), basis: meta, refreshed: refresh.count)
+    }
   }
 
   /// The current catalogue's cities, the positions an Open-Meteo call covers (all, the

@@ -278,4 +278,15 @@ final class OpenMeteoAPI: @unchecked Sendable {
     #expect(r.status == 65 && r.stderr.contains("--allow-shrink"), "\(r)")
     #expect(home.snapshot() == before)
   }
+
+  @Test func accuWeatherUnknownsAreDashesNotZeros() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k", "--accu-delay-ms", "0"])
+    #expect(try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base, "--count", "2").status == 0)
+    let first = try #require(try records(sampleFile).first?["city"] as? String)
+    let json = try home.wx("show", first, "--json").json()
+    #expect(json["humidity"] is NSNull && json["wind_speed"] is NSNull, "\(json)")
+    let text = try home.wx("show", first)
+    #expect(text.stdout.contains("humidity – · wind –"), "\(text)")
+  }
 }

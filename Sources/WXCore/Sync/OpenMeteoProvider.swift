@@ -11,7 +11,7 @@ package struct OpenMeteoProvider: WeatherProvider {
   /// Forecast days the API serves.
   package static let days = 1...16
   package static let current = "temperature_2m,relative_humidity_2m,wind_speed_10m,weather_code"
-  package static let daily = "weather_code,temperature_2m_max,temperature_2m_min,wind_speed_10m_max"
+  package static let daily = "weather_code,temperature_2m_max,wind_speed_10m_max"
 
   package let config: ProviderConfig
   /// The catalogue's cities, in catalogue order.

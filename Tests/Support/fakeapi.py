@@ -32,7 +32,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-from loopback import exit_on_signals_and_with_parent
+from loopback import serve_http
 
 JSON_CT = "application/json; charset=utf-8"
 HUGE_SIZE = 300 * 1024 * 1024  # bytes claimed and streamed by the "huge" mode
@@ -418,17 +418,7 @@ def main():
     server.args = args
     server.state = State(records, mode, args)
 
-    exit_on_signals_and_with_parent(args.exit_with_parent)
-
-    sys.stdout.write(f"PORT {server.server_address[1]}\n")
-    sys.stdout.flush()
-    try:
-        server.serve_forever(poll_interval=0.2)
-    except SystemExit:
-        pass
-    finally:
-        server.server_close()
-    return 0
+    return serve_http(server, args.exit_with_parent)
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""What the loopback stand-ins (fakeapi.py, wsserver.py) share: how they stop."""
+"""What the loopback stand-ins (fakeapi.py, openmeteo.py, wsserver.py) share: how they serve and stop."""
 
 import os
 import signal
@@ -29,3 +29,17 @@ def exit_on_signals_and_with_parent(with_parent):
             stop()
 
         threading.Thread(target=watch, daemon=True).start()
+
+
+def serve_http(server, with_parent):
+    """Print "PORT <n>", then serve `server` (an HTTPServer) until a signal or the parent ends it."""
+    exit_on_signals_and_with_parent(with_parent)
+    sys.stdout.write(f"PORT {server.server_address[1]}\n")
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except SystemExit:
+        pass
+    finally:
+        server.server_close()
+    return 0

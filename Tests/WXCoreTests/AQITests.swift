@@ -3,6 +3,23 @@ import Testing
 
 @testable import WXCore
 
+@Suite struct AQIScaleTests {
+  @Test func usBandsAndAnOldHistoryReadsAsNAQI() throws {
+    #expect(AQICategory(aqi: 50.5, scale: .us).name(on: .us) == "Good")
+    #expect(AQICategory(aqi: 120, scale: .us).name(on: .us) == "Unhealthy for Sensitive Groups")
+    #expect(AQICategory(aqi: 350, scale: .us).name(on: .us) == "Hazardous")
+    var w = ByteWriter()  // the layout before scales: city, count, (time, aqi)…
+    w.string("Delhi")
+    w.varint(1)
+    w.int(7)
+    w.double(302.2)
+    let old = try AQIHistory(decoding: w.bytes)
+    #expect(old.samples == [AQISample(time: 7, aqi: 302.2)] && old.latest?.scale == .naqi)
+    let new = AQIHistory(city: "Delhi", samples: [AQISample(time: 8, aqi: 90, scale: .us, european: 30, pm25: nil)])
+    #expect(try AQIHistory(decoding: new.encoded()) == new)
+  }
+}
+
 @Suite struct AQICategoryTests {
   @Test func publishedBandsAndTheGapsBetweenThem() {
     let cases: [(Double, AQICategory)] = [

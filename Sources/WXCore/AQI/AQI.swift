@@ -1,4 +1,6 @@
-/// The Indian National Air Quality Index categories that `wx aqi` shows with every reading.
+/// The Indian National Air Quality Index categories that `wx aqi` shows with every feed
+/// reading; readings on the US AQI scale (Open-Meteo) use the six US EPA bands instead, in
+/// the same order (see ``name(on:)``).
 ///
 /// The published bands are whole numbers (Good 0–50, Satisfactory 51–100, …); a value
 /// between two bands belongs to the lower one, so 50.23 and 50.99 are Good and 100.5 is
@@ -6,7 +8,13 @@
 package enum AQICategory: Int, CaseIterable, Sendable {
   case good, satisfactory, moderate, poor, veryPoor, severe
 
-  package init(aqi: Double) {
+  /// The band of `aqi` on `scale` (the US bands end at 50, 100, 150, 200, 300).
+  package init(aqi: Double, scale: AQIScale = .naqi) {
+    if scale == .us {
+      let ends: [Double] = [51, 101, 151, 201, 301]
+      self = AQICategory(rawValue: ends.firstIndex { aqi < $0 } ?? 5)!
+      return
+    }
     if aqi < 51 {
       self = .good
     } else if aqi < 101 {
@@ -19,6 +27,19 @@ package enum AQICategory: Int, CaseIterable, Sendable {
       self = .veryPoor
     } else {
       self = .severe
+    }
+  }
+
+  /// The category's name on `scale`.
+  package func name(on scale: AQIScale) -> String {
+    guard scale == .us else { return name }
+    switch self {
+    case .good: return "Good"
+    case .satisfactory: return "Moderate"
+    case .moderate: return "Unhealthy for Sensitive Groups"
+    case .poor: return "Unhealthy"
+    case .veryPoor: return "Very Unhealthy"
+    case .severe: return "Hazardous"
     }
   }
 
@@ -50,65 +71,20 @@ package enum AQICategory: Int, CaseIterable, Sendable {
 package struct AQIReading: Equatable, Sendable {
   package var city: String
   package var aqi: Double
+  /// The scale of ``aqi`` and, from Open-Meteo, the European AQI and PM2.5 beside it.
+  package var scale: AQIScale = .naqi
+  package var european: Double? = nil
+  package var pm25: Double? = nil
 
-  package init(city: String, aqi: Double) {
+  package init(city: String, aqi: Double, scale: AQIScale = .naqi, european: Double? = nil, pm25: Double? = nil) {
     self.city = city
     self.aqi = aqi
+    self.scale = scale
+    self.european = european
+    self.pm25 = pm25
   }
 
-  package var category: AQICategory { AQICategory(aqi: aqi) }
-}
-
-/// A stored reading: when it arrived (seconds since the epoch) and its value.
-package struct AQISample: Equatable, Sendable {
-  package var time: Int64
-  package var aqi: Double
-
-  package init(time: Int64, aqi: Double) {
-    self.time = time
-    self.aqi = aqi
-  }
-
-  package var category: AQICategory { AQICategory(aqi: aqi) }
-}
-
-/// A city's recorded readings, oldest first (at most ``AQIStore/capacity``).
-package struct AQIHistory: Equatable, Sendable {
-  package var city: String
-  package var samples: [AQISample]
-
-  package init(city: String, samples: [AQISample]) {
-    self.city = city
-    self.samples = samples
-  }
-
-  package var latest: AQISample? { samples.last }
-
-  func encoded() -> [UInt8] {
-    var w = ByteWriter(capacity: 16 + city.utf8.count + samples.count * 14)
-    w.string(city)
-    w.varint(UInt64(samples.count))
-    for s in samples {
-      w.int(Int(s.time))
-      w.double(s.aqi)
-    }
-    return w.bytes
-  }
-
-  init(decoding bytes: [UInt8]) throws(MalformedValue) {
-    var r = ByteReader(bytes)
-    city = try r.string()
-    let n = try r.count(limit: AQIStore.capacity)
-    samples = []
-    samples.reserveCapacity(n)
-    for _ in 0..<n {
-      let time = Int64(try r.int())
-      let aqi = try r.double()
-      guard AQIFrame.accepted.contains(aqi) else { throw MalformedValue() }
-      samples.append(AQISample(time: time, aqi: aqi))
-    }
-    guard r.isAtEnd, !city.isEmpty else { throw MalformedValue() }
-  }
+  package var category: AQICategory { AQICategory(aqi: aqi, scale: scale) }
 }
 
 /// Decodes the text frames of a live air-quality feed.
@@ -263,7 +239,8 @@ package struct AQIStore: Sendable {
         var history = AQIHistory(city: reading.city, samples: [])
         if let payload = map[key] { history.samples = try self.history(decoding: payload).samples }
         history.city = reading.city  // the feed's latest spelling
-        history.samples.append(AQISample(time: time, aqi: reading.aqi))
+        history.samples.append(
+          AQISample(time: time, aqi: reading.aqi, scale: reading.scale, european: reading.european, pm25: reading.pm25))
         if history.samples.count > Self.capacity {
           history.samples.removeFirst(history.samples.count - Self.capacity)
         }

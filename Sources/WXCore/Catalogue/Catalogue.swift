@@ -31,7 +31,7 @@ package final class Catalogue {
   let db: GDBMDatabase
   /// Record blocks already read, by block number. An array, not a Dictionary: the first use
   /// of a Dictionary type costs a runtime conformance search (~50 µs) on the read path.
-  private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
+  private var blocks: [(number: Int, records: [ArraySlice<UInt8>], version: UInt8)] = []
 
   package init(path: String) throws(StoreError) {
     self.path = path
@@ -66,18 +66,19 @@ package final class Catalogue {
     let per = CatalogueKey.citiesPerBlock
     let b = index / per
     let records: [ArraySlice<UInt8>]
+    let version: UInt8
     if let cached = blocks.first(where: { $0.number == b }) {
-      records = cached.records
+      (records, version) = (cached.records, cached.version)
     } else {
-      records = try loadBlock(b)
-      blocks.append((b, records))
+      (records, version) = try loadBlock(b)
+      blocks.append((b, records, version))
     }
     guard index - b * per < records.count else {
       throw .damaged(path: path, detail: "record \(index) is missing")
     }
     do throws(MalformedValue) {
       var r = ByteReader(Array(records[index - b * per]))
-      let city = try City(decoding: &r)
+      let city = try City(decoding: &r, version: version)
       guard r.isAtEnd else { throw MalformedValue() }
       return city
     } catch {
@@ -85,16 +86,16 @@ package final class Catalogue {
     }
   }
 
-  private func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
+  private func loadBlock(_ b: Int) throws(StoreError) -> (records: [ArraySlice<UInt8>], version: UInt8) {
     guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
       throw .damaged(path: path, detail: "record block \(b) is missing")
     }
     do throws(MalformedValue) {
-      var r = try Envelope.open(.city, raw)
+      var (r, version) = try Envelope.open(.city, raw, versions: CityRecord.readable)
       let n = try r.count(limit: CatalogueKey.citiesPerBlock)
       var out: [ArraySlice<UInt8>] = []
       for _ in 0..<n { out.append(try r.bytes()) }
-      return out
+      return (out, version)
     } catch {
       throw .damaged(path: path, detail: "record block \(b) is unreadable")
     }

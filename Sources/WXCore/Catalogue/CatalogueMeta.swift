@@ -21,10 +21,19 @@ package struct CatalogueMeta: Equatable, Sendable {
   /// The ``Fold`` rules the search index was built with: queries are folded the same way.
   /// Headers written before the field existed read as version 1.
   package var foldVersion: Int = Fold.version
+  /// Where the list of cities came from and when (`freetestapi`, `sample`…): the provider
+  /// itself, unless weather was refreshed for an existing list (`open-meteo`). Headers
+  /// written before the fields existed read as ``provider`` and ``syncedAt``.
+  package var listProvider: String
+  package var listSyncedAt: Int64
+  /// Cities whose weather came from ``provider`` at ``syncedAt`` (a favourites refresh
+  /// refreshes a few); headers written before the field existed read as ``count``.
+  package var refreshed: Int
 
   package init(
     generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,
-    nameEntries: Int = 0, wordEntries: Int = 0, dryCount: Int = 0
+    nameEntries: Int = 0, wordEntries: Int = 0, dryCount: Int = 0,
+    listProvider: String? = nil, listSyncedAt: Int64? = nil, refreshed: Int? = nil
   ) {
     self.generation = generation
     self.source = source
@@ -35,6 +44,9 @@ package struct CatalogueMeta: Equatable, Sendable {
     self.nameEntries = nameEntries
     self.wordEntries = wordEntries
     self.dryCount = dryCount
+    self.listProvider = listProvider ?? provider
+    self.listSyncedAt = listSyncedAt ?? syncedAt
+    self.refreshed = refreshed ?? count
   }
 
   func encoded() -> [UInt8] {
@@ -49,6 +61,9 @@ package struct CatalogueMeta: Equatable, Sendable {
     w.int(wordEntries)
     w.int(dryCount)
     w.int(foldVersion)
+    w.string(listProvider)
+    w.int(Int(listSyncedAt))
+    w.int(refreshed)
     return w.bytes
   }
 
@@ -65,6 +80,10 @@ package struct CatalogueMeta: Equatable, Sendable {
     wordEntries = try r.int()
     dryCount = try r.int()
     foldVersion = r.isAtEnd ? 1 : try r.int()
+    let old = r.isAtEnd
+    listProvider = old ? provider : try r.string()
+    listSyncedAt = old ? syncedAt : Int64(try r.int())
+    refreshed = old ? count : try r.int()
     guard foldVersion >= 1, foldVersion <= Fold.version,
        count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count else {
       throw MalformedValue()

@@ -16,7 +16,7 @@ package enum CatalogueWriter {
       let slice = cities[(b * per)..<min(cities.count, (b + 1) * per)]
       w.varint(UInt64(slice.count))
       for city in slice { w.bytes(city.encoded()) }
-      try store(CatalogueKey.block("c", b), Envelope.seal(.city, w.bytes))
+      try store(CatalogueKey.block("c", b), Envelope.seal(.city, w.bytes, version: CityRecord.version))
       b += 1
     }
 
@@ -35,9 +35,12 @@ package enum CatalogueWriter {
       try store(CatalogueKey.block("i", bucket), Envelope.seal(.idList, w.bytes))
     }
 
-    // Warmest first; ties in catalogue order. The rain-free list keeps the same order.
+    // Warmest first, unknown temperatures last; ties in catalogue order. The rain-free list
+    // keeps the same order.
     let warmest = cities.indices.sorted { a, b in
-      cities[a].temperatureC != cities[b].temperatureC ? cities[a].temperatureC > cities[b].temperatureC : a < b
+      let ta = cities[a].temperatureC ?? -.infinity
+      let tb = cities[b].temperatureC ?? -.infinity
+      return ta != tb ? ta > tb : a < b
     }
     try storeIndexes("o", warmest, store)
     var rainy: [String: Bool] = [:]  // few distinct descriptions: classify each once

@@ -125,25 +125,34 @@ package struct Home: Sendable {
   }
 
   /// Downloads from `provider`, then (and only then) takes the lock and publishes. Unless
-  /// `allowShrink`, refuses to replace a downloaded catalogue of the same provider with fewer
-  /// than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
-  package func sync(from provider: any WeatherProvider, source: String, allowShrink: Bool = false) async throws
-    -> CatalogueMeta
-  {
+  /// `allowShrink`, refuses to replace a downloaded catalogue whose list came from the same
+  /// provider with fewer than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
+  ///
+  /// A provider that refreshes the weather of an existing list (Open-Meteo) passes `basis`,
+  /// the header of the catalogue it read, and `refreshed`, how many cities it fetched: the
+  /// list's provenance is kept, and a catalogue replaced meanwhile is not overwritten
+  /// (``SyncError/catalogueChanged``).
+  package func sync(
+    from provider: any WeatherProvider, source: String, allowShrink: Bool = false, basis: CatalogueMeta? = nil,
+    refreshed: Int? = nil
+  ) async throws -> CatalogueMeta {
     let cities = try await provider.fetch()
     try prepare()
     let lock = try writers.acquire()
     defer { lock.release() }
-    if !allowShrink, let current = try? Catalogue(path: cataloguePath) {
-      let old = current.meta
-      current.close()
-      if !old.isSample, old.provider == provider.name, cities.count * 10 < old.count {
-        throw SyncError.shrinks(url: source, from: old.count, to: cities.count)
-      }
+    let current = try? Catalogue(path: cataloguePath)
+    let old = current?.meta
+    current?.close()
+    if let basis, old?.generation != basis.generation { throw SyncError.catalogueChanged }
+    // The list's provider: a weather refresh (Open-Meteo) in between does not lift the check.
+    if !allowShrink, let old, !old.isSample, old.listProvider == provider.name, cities.count * 10 < old.count {
+      throw SyncError.shrinks(url: source, from: old.count, to: cities.count)
     }
+    let now = Clock.now()
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
-      syncedAt: Clock.now(), count: cities.count, isSample: false)
+      syncedAt: now, count: cities.count, isSample: false, listProvider: basis?.listProvider,
+      listSyncedAt: basis?.listSyncedAt, refreshed: refreshed)
     return try publishCatalogue(cities, meta: meta, holding: lock)
   }
 }

@@ -10,19 +10,22 @@ package struct City: Equatable, Sendable {
   package var country: String
   package var latitude: Double
   package var longitude: Double
-  /// Current temperature, °C.
-  package var temperatureC: Double
+  /// Current temperature, °C; nil when the provider does not know it (such a city sorts
+  /// last in warmest-first orders).
+  package var temperatureC: Double?
   package var description: String
-  /// Relative humidity, percent (0–100).
-  package var humidity: Double
-  /// Wind speed, km/h.
-  package var windKmh: Double
+  /// Relative humidity, percent (0–100); nil when unknown.
+  package var humidity: Double?
+  /// Wind speed, km/h; nil when unknown.
+  package var windKmh: Double?
   /// Forecast days in date order (freetestapi sends two; 0…``ForecastDay/maxDays`` are accepted).
   package var forecast: [ForecastDay]
+  /// Where and when the current conditions were observed, when the provider says.
+  package var observation: Observation?
 
   package init(
-    id: Int, name: String, country: String, latitude: Double, longitude: Double, temperatureC: Double,
-    description: String, humidity: Double, windKmh: Double, forecast: [ForecastDay]
+    id: Int, name: String, country: String, latitude: Double, longitude: Double, temperatureC: Double?,
+    description: String, humidity: Double?, windKmh: Double?, forecast: [ForecastDay], observation: Observation? = nil
   ) {
     self.id = id
     self.name = name
@@ -34,6 +37,7 @@ package struct City: Equatable, Sendable {
     self.humidity = humidity
     self.windKmh = windKmh
     self.forecast = forecast
+    self.observation = observation
   }
 
   /// The stable identity of a city across syncs: folded name and country.
@@ -46,14 +50,16 @@ package struct ForecastDay: Equatable, Sendable {
   /// accepts no more.
   package static let maxDays = 366
 
-  /// `YYYY-MM-DD`, as the provider sent it.
+  /// `YYYY-MM-DD`, as the provider sent it: the city's local date.
   package var date: String
-  package var temperatureC: Double
+  /// The day's temperature (Open-Meteo: its maximum), °C; nil when unknown.
+  package var temperatureC: Double?
   package var description: String
-  package var humidity: Double
-  package var windKmh: Double
+  package var humidity: Double?
+  /// The day's wind (Open-Meteo: its maximum), km/h.
+  package var windKmh: Double?
 
-  package init(date: String, temperatureC: Double, description: String, humidity: Double, windKmh: Double) {
+  package init(date: String, temperatureC: Double?, description: String, humidity: Double?, windKmh: Double?) {
     self.date = date
     self.temperatureC = temperatureC
     self.description = description
@@ -77,49 +83,29 @@ package struct CityIdentity: Hashable, Sendable {
   package var key: [UInt8] { Fold.key(name) + [0x1F] + Fold.key(country) }
 }
 
-extension City {
-  /// Binary form for the catalogue store.
-  package func encoded() -> [UInt8] {
-    var w = ByteWriter(capacity: 96 + forecast.count * 32)
-    w.int(id)
-    w.string(name)
-    w.string(country)
-    w.double(latitude)
-    w.double(longitude)
-    w.double(temperatureC)
-    w.string(description)
-    w.double(humidity)
-    w.double(windKmh)
-    w.varint(UInt64(forecast.count))
-    for day in forecast {
-      w.string(day.date)
-      w.double(day.temperatureC)
-      w.string(day.description)
-      w.double(day.humidity)
-      w.double(day.windKmh)
-    }
-    return w.bytes
+/// When and by whom a city's current conditions were observed.
+package struct Observation: Equatable, Sendable {
+  /// The city's local time, `YYYY-MM-DDTHH:MM`, as the provider sent it.
+  package var localTime: String
+  /// The city's offset from UTC at that time, in seconds.
+  package var utcOffsetSeconds: Int
+  /// Who observed it (`Open-Meteo`).
+  package var source: String
+
+  package init(localTime: String, utcOffsetSeconds: Int, source: String) {
+    self.localTime = localTime
+    self.utcOffsetSeconds = utcOffsetSeconds
+    self.source = source
   }
 
-  package init(decoding r: inout ByteReader) throws(MalformedValue) {
-    id = try r.int()
-    name = try r.string()
-    country = try r.string()
-    latitude = try r.double()
-    longitude = try r.double()
-    temperatureC = try r.double()
-    description = try r.string()
-    humidity = try r.double()
-    windKmh = try r.double()
-    let n = try r.count(limit: ForecastDay.maxDays)
-    forecast = []
-    forecast.reserveCapacity(n)
-    for _ in 0..<n {
-      forecast.append(
-        ForecastDay(
-          date: try r.string(), temperatureC: try r.double(), description: try r.string(),
-          humidity: try r.double(), windKmh: try r.double()))
-    }
-    guard !name.isEmpty, temperatureC.isFinite, windKmh.isFinite, humidity.isFinite else { throw MalformedValue() }
+  /// `18:45`: the local clock time.
+  package var clock: String { localTime.count >= 16 ? String(localTime.dropFirst(11).prefix(5)) : localTime }
+
+  /// ISO 8601 with the offset: `2026-11-23T18:45+01:00`.
+  package var iso8601: String {
+    let sign = utcOffsetSeconds < 0 ? "-" : "+"
+    let m = abs(utcOffsetSeconds) / 60
+    func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+    return "\(localTime)\(sign)\(two(m / 60)):\(two(m % 60))"
   }
 }

@@ -59,10 +59,11 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
 package enum Condition: String, CaseIterable, Sendable {
   case sunny, clear, partlyCloudy, cloudy, scatteredClouds, rain, showers, snow, unknown
 
-  /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…).
+  /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…, and the
+  /// ``WMOCode`` wordings: drizzle and thunderstorms are rain, snow showers are snow).
   package init(description: String) {
     let d = Fold.string(description)
-    if d.contains("shower") { self = .showers }
+    if d.contains("shower") && !d.contains("snow") { self = .showers }
     else if d.contains("rain") || d.contains("drizzle") || d.contains("storm") { self = .rain }
     else if d.contains("snow") || d.contains("sleet") || d.contains("blizzard") { self = .snow }
     else if d.contains("partly") { self = .partlyCloudy }

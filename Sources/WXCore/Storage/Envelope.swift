@@ -27,11 +27,13 @@ package enum Envelope {
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
-  package static func seal(_ kind: Kind, _ payload: [UInt8]) -> [UInt8] {
+  /// `version` is the schema byte: ``schema`` unless the kind versions its payload itself
+  /// (city records, ``CityRecord``).
+  package static func seal(_ kind: Kind, _ payload: [UInt8], version: UInt8 = schema) -> [UInt8] {
     var out = [UInt8]()
     out.reserveCapacity(payload.count + headerSize)
     out.append(magic)
-    out.append(schema)
+    out.append(version)
     out.append(kind.rawValue)
     let crc = CRC32.checksum(payload)
     out.append(UInt8(truncatingIfNeeded: crc))
@@ -44,10 +46,17 @@ package enum Envelope {
 
   /// Checks the frame and returns a reader positioned at the payload.
   package static func open(_ kind: Kind, _ value: [UInt8]) throws(MalformedValue) -> ByteReader {
-    guard value.count > headerSize, value[0] == magic, value[1] == schema, value[2] == kind.rawValue
+    try open(kind, value, versions: schema...schema).reader
+  }
+
+  /// Checks the frame, accepting any schema in `versions`, and returns the reader and schema.
+  package static func open(_ kind: Kind, _ value: [UInt8], versions: ClosedRange<UInt8>) throws(MalformedValue)
+    -> (reader: ByteReader, version: UInt8)
+  {
+    guard value.count > headerSize, value[0] == magic, versions.contains(value[1]), value[2] == kind.rawValue
     else { throw MalformedValue() }
     let crc = UInt32(value[3]) | UInt32(value[4]) << 8 | UInt32(value[5]) << 16 | UInt32(value[6]) << 24
     guard CRC32.checksum(value[headerSize...]) == crc else { throw MalformedValue() }
-    return ByteReader(value, offset: headerSize)
+    return (ByteReader(value, offset: headerSize), value[1])
   }
 }

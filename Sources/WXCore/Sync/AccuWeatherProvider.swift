@@ -1,5 +1,3 @@
-import Dispatch
-
 /// AccuWeather's top cities with their next-hour temperature.
 ///
 /// Two dependent calls: `GET {base}/locations/v1/topcities/50?apikey=K` (only `Key`,
@@ -14,17 +12,14 @@ import Dispatch
 package struct AccuWeatherProvider: WeatherProvider {
   package static let defaultURL = "https://dataservice.accuweather.com"
   package static let maxConcurrent = 4
-  package let base: String
-  let apiKey: String
-  package let count: Int
-  package let timeout: Double
+  package let config: ProviderConfig
   package var name: String { "accuweather" }
+  package var base: String { config.base }
 
-  package init(base: String, apiKey: String, count: Int, timeout: Double) {
-    self.base = base.hasSuffix("/") ? String(base.dropLast()) : base
-    self.apiKey = apiKey
-    self.count = count
-    self.timeout = timeout
+  package init(config: ProviderConfig) {
+    var config = config
+    config.maxBytes = min(config.maxBytes, 16 << 20)
+    self.config = config
   }
 
   struct Location: Sendable {
@@ -36,53 +31,33 @@ package struct AccuWeatherProvider: WeatherProvider {
   }
 
   package func fetch() async throws(SyncError) -> [City] {
-    try FreeTestAPIProvider.validate(url: base)
+    try Fetcher.validate(url: base)
+    guard let apiKey = config.apiKey else { throw .missingKey(provider: name) }
     let key = Self.encode(apiKey)
-    let top = try await Self.get("\(base)/locations/v1/topcities/50?apikey=\(key)", timeout: timeout)
-    let locations = Array(try Self.decodeLocations(top, url: base + "/locations/v1/topcities/50").prefix(count))
-    let timeout = self.timeout
+    let config = self.config
     let base = self.base
-    do {
-      return try await withThrowingTaskGroup(of: (Int, Double).self) { group in
-        var temperatures = [Double?](repeating: nil, count: locations.count)
-        var next = 0
-        func launch() {
-          let i = next
-          let loc = locations[i]
-          next += 1
-          group.addTask {
-            let url = "\(base)/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))?apikey=\(key)"
-            do {
-              let body = try await Self.get(url, timeout: timeout)
-              return (i, try Self.decodeTemperature(body, url: url, city: loc.name))
-            } catch let e as SyncError {
-              throw CityFailure(city: loc.name, error: e)
-            }
-          }
-        }
-        while next < min(Self.maxConcurrent, locations.count) { launch() }
-        while let (i, t) = try await group.next() {
-          temperatures[i] = t
-          if next < locations.count { launch() }
-        }
-        return locations.enumerated().map { (i, loc) in
-          City(
-            id: Int(loc.key) ?? i + 1, name: loc.name, country: loc.country, latitude: loc.latitude,
-            longitude: loc.longitude, temperatureC: temperatures[i] ?? 0, description: "", humidity: 0, windKmh: 0,
-            forecast: [])
-        }
+    let top = try await Fetcher.get("\(base)/locations/v1/topcities/50?apikey=\(key)", config: config)
+    let locations = Array(try Self.decodeLocations(top, url: base + "/locations/v1/topcities/50").prefix(config.count))
+    let temperatures = try await Fetcher.inParallel(locations.count, limit: Self.maxConcurrent, url: base) {
+      (i: Int) async throws(SyncError) -> Double in
+      let loc = locations[i]
+      let url = "\(base)/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))?apikey=\(key)"
+      do throws(SyncError) {
+        return try Self.decodeTemperature(try await Fetcher.get(url, config: config), url: url, city: loc.name)
+      } catch {
+        throw CityFailure(city: loc.name, error: error).asSyncError
       }
-    } catch let failure as CityFailure {
-      throw failure.asSyncError
-    } catch let e as SyncError {
-      throw e
-    } catch {
-      throw .unreachable(url: base, reason: "cancelled")
+    }
+    return locations.enumerated().map { (i, loc) in
+      City(
+        id: Int(loc.key) ?? i + 1, name: loc.name, country: loc.country, latitude: loc.latitude,
+        longitude: loc.longitude, temperatureC: temperatures[i], description: "", humidity: nil, windKmh: nil,
+        forecast: [])
     }
   }
 
   /// A city's hourly call failed; the message names the city.
-  struct CityFailure: Error {
+  struct CityFailure {
     var city: String
     var error: SyncError
     var asSyncError: SyncError {
@@ -92,21 +67,6 @@ package struct AccuWeatherProvider: WeatherProvider {
       default: return error
       }
     }
-  }
-
-  /// Runs the blocking libcurl call on a Dispatch worker, so requests really overlap.
-  static func get(_ url: String, timeout: Double) async throws(SyncError) -> [UInt8] {
-    let result: Result<[UInt8], SyncError> = await withCheckedContinuation { cont in
-      DispatchQueue.global().async {
-        let session = HTTPSession(timeout: timeout, maxBytes: 16 << 20)
-        do throws(SyncError) {
-          cont.resume(returning: .success(try FreeTestAPIProvider.get(session, url)))
-        } catch {
-          cont.resume(returning: .failure(error))
-        }
-      }
-    }
-    return try result.get()
   }
 
   static func decodeLocations(_ body: [UInt8], url: String) throws(SyncError) -> [Location] {

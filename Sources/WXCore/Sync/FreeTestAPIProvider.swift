@@ -1,30 +1,6 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Where a provider's records come from and how to report progress.
-package struct FetchOptions: Sendable {
-  package var url: String
-  package var perPage: Int
-  package var timeout: Double
-  package var maxBytes: Int
-  package var progress: (@Sendable (_ page: Int, _ records: Int) -> Void)?
-
-  package init(
-    url: String, perPage: Int = 1000, timeout: Double = 30, maxBytes: Int = 128 << 20,
-    progress: (@Sendable (_ page: Int, _ records: Int) -> Void)? = nil
-  ) {
-    self.url = url
-    self.perPage = perPage
-    self.timeout = timeout
-    self.maxBytes = maxBytes
-    self.progress = progress
-  }
-}
-
 /// A source of catalogue records.
 package protocol WeatherProvider: Sendable {
-  /// Short name recorded in the catalogue (`freetestapi`, `accuweather`).
+  /// Short name recorded in the catalogue (`freetestapi`, `accuweather`, `open-meteo`).
   var name: String { get }
   /// Downloads and validates every record; touches no store.
   func fetch() async throws(SyncError) -> [City]
@@ -38,7 +14,7 @@ package protocol WeatherProvider: Sendable {
 /// the sync. Identity of a record is (id, city, country): the two id-45 records are distinct,
 /// a repeated record is not duplicated.
 package struct FreeTestAPIProvider: WeatherProvider {
-  package let options: FetchOptions
+  package let config: ProviderConfig
   package var name: String { "freetestapi" }
   package static let defaultURL = "https://freetestapi.com/api/v1/weathers"
   /// More pages, or more records in all, is a server that never stops: bad data.
@@ -48,11 +24,11 @@ package struct FreeTestAPIProvider: WeatherProvider {
   /// the same page is degenerate (bad data), not a catalogue.
   static let degenerateMinimum = 10
 
-  package init(options: FetchOptions) { self.options = options }
+  package init(config: ProviderConfig) { self.config = config }
 
   package func fetch() async throws(SyncError) -> [City] {
-    try Self.validate(url: options.url)
-    let session = HTTPSession(timeout: options.timeout, maxBytes: options.maxBytes)
+    try Fetcher.validate(url: config.url)
+    let fetcher = Fetcher(config)
     var cities: [City] = []
     var seen = Set<RecordIdentity>()
     var page = 1
@@ -60,12 +36,12 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var growingLimit = false
     while true {
       guard page <= Self.maxPages else {
-        throw .badPayload(url: options.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
+        throw .badPayload(url: config.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
       }
-      let limit = growingLimit ? options.perPage * page : options.perPage
+      let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
-      let url = options.url + (options.url.contains("?") ? "&" : "?") + query
-      let body = try Self.get(session, url)
+      let url = config.url + (config.url.contains("?") ? "&" : "?") + query
+      let body = try fetcher.get(url)
       let records: [City]
       do throws(PayloadError) {
         records = try FreeTestAPIDecoder.decode(body)
@@ -93,7 +69,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
       if cities.count > Self.maxRecords {
         throw .badPayload(url: url, reason: "more than \(Self.maxRecords) records")
       }
-      options.progress?(page, cities.count)
+      config.progress?(page, cities.count)
       if records.count < limit { break }
       if fresh == 0 {
         // A full page of records already seen: the server ignores `page` (as the live
@@ -116,53 +92,6 @@ package struct FreeTestAPIProvider: WeatherProvider {
       id = city.id
       name = city.name
       country = city.country
-    }
-  }
-
-  /// Only http and https, with a host.
-  package static func validate(url: String) throws(SyncError) {
-    let lower = url.lowercased()
-    guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw .badURL(url) }
-    let rest = lower.drop(while: { $0 != "/" }).dropFirst(2)
-    guard let first = rest.first, first != "/", first != "?",
-      !url.unicodeScalars.contains(where: { StoredText.isControlOrFormat($0) || $0.properties.isWhitespace })
-    else { throw .badURL(url) }
-  }
-
-  /// One GET with status and content-type checks; honours one `Retry-After` (≤ 30 s) on 429.
-  static func get(_ session: HTTPSession, _ url: String) throws(SyncError) -> [UInt8] {
-    var retried = false
-    while true {
-      let response: HTTPResponse
-      do throws(HTTPFailure) {
-        response = try session.get(url)
-      } catch {
-        switch error {
-        case .unreachable(let why): throw .unreachable(url: Redact.url(url), reason: why)
-        case .timeout: throw .timeout(url: Redact.url(url), seconds: session.timeout)
-        case .redirectLoop: throw .redirectLoop(url: Redact.url(url))
-        case .redirectRefused(let target): throw .redirectRefused(url: Redact.url(url), target: Redact.url(target))
-        case .tooLarge(let limit): throw .tooLarge(url: Redact.url(url), limit: limit)
-        case .badURL: throw .badURL(Redact.url(url))
-        case .unavailable(let why): throw .libraryMissing(why)
-        }
-      }
-      switch response.status {
-      case 200..<300:
-        let type = response.contentType.lowercased()
-        if !type.isEmpty && !type.contains("json") { throw .notJSON(url: Redact.url(url), contentType: response.contentType) }
-        return response.body
-      case 429:
-        // Seconds (an HTTP date or nothing counts as 1 s); NaN, negative or over 30 s: give up.
-        let wait = Double(response.retryAfter.trimmingSpaces) ?? 1
-        if retried || !(0...30).contains(wait) { throw .rateLimited(url: Redact.url(url)) }
-        retried = true
-        var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
-        nanosleep(&ts, nil)
-      case 401, 403: throw .unauthorized(url: url, status: response.status)
-      case 500..<600: throw .serverError(url: Redact.url(url), status: response.status)
-      default: throw .clientError(url: Redact.url(url), status: response.status)
-      }
     }
   }
 }

@@ -10,7 +10,10 @@ package enum SyncError: Error, Equatable, Sendable {
   case redirectRefused(url: String, target: String)
   /// A 5xx, or a 429 after the one retry.
   case serverError(url: String, status: Int)
-  case rateLimited(url: String)
+  /// A 429 after the one retry, with the server's reason when it gave one.
+  case rateLimited(url: String, reason: String?)
+  /// A 4xx whose body gave a reason (Open-Meteo's `{"error": true, "reason": …}`).
+  case rejected(url: String, status: Int, reason: String)
   /// A 401 or 403: the API key is missing or wrong.
   case unauthorized(url: String, status: Int)
   /// Other 4xx.
@@ -22,6 +25,8 @@ package enum SyncError: Error, Equatable, Sendable {
   /// The download would replace a catalogue of `from` cities with `to`, fewer than a tenth.
   case shrinks(url: String, from: Int, to: Int)
   case missingKey(provider: String)
+  /// Another sync replaced the catalogue while this one was refreshing its cities' weather.
+  case catalogueChanged
   case libraryMissing(String)
 }
 
@@ -41,8 +46,11 @@ extension SyncError: CustomStringConvertible {
         + "your catalogue is unchanged"
     case .serverError(let url, let status):
       return "the API answered HTTP \(status) for \(r(url)); try again later (your catalogue is unchanged)"
-    case .rateLimited(let url):
-      return "the API is rate-limiting requests (HTTP 429) at \(r(url)); try again later"
+    case .rateLimited(let url, let reason):
+      return "the API is rate-limiting requests (HTTP 429) at \(r(url))\(reason.map { ": \(Redact.text($0))" } ?? ""); "
+        + "try again later (your catalogue is unchanged)"
+    case .rejected(let url, let status, let reason):
+      return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); your catalogue is unchanged"
     case .unauthorized(let url, let status):
       return "the API refused the key (HTTP \(status)) at \(r(url)); check --api-key"
     case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
@@ -58,6 +66,8 @@ extension SyncError: CustomStringConvertible {
         + "refusing to drop more than 90 % of it (pass --allow-shrink if that is right); your catalogue is unchanged"
     case .missingKey(let provider):
       return "\(provider) needs an API key: pass --api-key or set WX_ACCUWEATHER_KEY"
+    case .catalogueChanged:
+      return "the catalogue was replaced while its weather was being fetched; run the sync again (nothing was changed)"
     case .libraryMissing(let why): return "cannot use the network: \(Redact.text(why)) (install libcurl4)"
     }
   }

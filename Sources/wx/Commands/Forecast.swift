@@ -16,7 +16,10 @@ struct ForecastRequest: CatalogueRequest {
     var days = found.forecast.sorted { $0.date < $1.date }
     if hottest {
       days = days.filter { !Condition(description: $0.description).isRainy }
-        .sorted { $0.temperatureC != $1.temperatureC ? $0.temperatureC > $1.temperatureC : $0.date < $1.date }
+        .sorted { a, b in  // unknown temperatures last
+          let (ta, tb) = (a.temperatureC ?? -.infinity, b.temperatureC ?? -.infinity)
+          return ta != tb ? ta > tb : a.date < b.date
+        }
     }
     return ForecastView(
       city: found, days: days, hottest: hottest, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))

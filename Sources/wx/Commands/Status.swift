@@ -15,13 +15,17 @@ extension WX {
       catalogue.close()
       let unit = ctx.unit(Display())
       let files = ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) }
+      let airUpdated = ((try? ctx.home.aqi.histories()) ?? []).compactMap { $0.latest?.time }.max()
+      let attribution = meta.provider == "open-meteo" ? Self.openMeteoAttribution : nil
       if json {
         Terminal.out(
           JSONOut.object([
             ("home", .string(ctx.home.directory)), ("source", .string(meta.source)),
             ("provider", .string(meta.provider)), ("sample", .bool(meta.isSample)), ("count", .int(meta.count)),
             ("synced_at", .string(Clock.iso8601(meta.syncedAt))), ("age_seconds", .int(Int(ctx.now - meta.syncedAt))),
-            ("unit", .string(unit.rawValue)),
+            ("list_provider", .string(meta.listProvider)), ("list_synced_at", .string(Clock.iso8601(meta.listSyncedAt))),
+            ("refreshed", .int(meta.refreshed)), ("air_quality_at", airUpdated.map { .string(Clock.iso8601($0)) } ?? .null),
+            ("attribution", attribution.map { .string($0) } ?? .null), ("unit", .string(unit.rawValue)),
             (
               "files",
               .array(
@@ -35,9 +39,15 @@ extension WX {
       var out = ""
       out += "home      \(ctx.home.directory)\n"
       out += "source    \(meta.source)\(meta.isSample ? "  (bundled sample: run `wx sync`)" : "")\n"
-      out += "provider  \(meta.provider)\n"
+      let part = meta.refreshed == meta.count ? "" : " (weather of \(meta.refreshed) of \(meta.count) cities)"
+      out += "provider  \(meta.provider)\(part)\n"
       out += "cities    \(meta.count)\n"
       out += "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(ctx.now - meta.syncedAt)))\n"
+      if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
+        out += "list      from \(meta.listProvider), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(ctx.now - meta.listSyncedAt)))\n"
+      }
+      if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Clock.ago(ctx.now - airUpdated)))\n" }
+      if let attribution { out += "data      \(attribution)\n" }
       out += "unit      \(unit.rawValue)\n"
       out += "files\n"
       for (name, path, size) in files {
@@ -46,6 +56,8 @@ extension WX {
       }
       Terminal.out(out)
     }
+
+    static let openMeteoAttribution = "Weather data by Open-Meteo.com (CC BY 4.0)"
 
     static func bytes(_ n: Int64) -> String {
       if n < 1024 { return "\(n) B" }

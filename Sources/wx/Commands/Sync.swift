@@ -7,17 +7,23 @@ extension WX {
       abstract: "Download the catalogue and replace the local copy atomically.",
       discussion: """
         Fetches URL?page=P&limit=N until an empty or short page, or a page that only repeats \
-        records already seen. Everything is downloaded and validated before the store is touched; \
-        on any failure the current catalogue stays exactly as it was. Control and bidi characters \
-        in the data become spaces or are removed; URL passwords and keys are never printed or stored.
+        records already seen. With --provider open-meteo, fetches real weather for the cities of \
+        the current catalogue instead (weather data by Open-Meteo.com, CC BY 4.0). Everything is \
+        downloaded and validated before the store is touched; on any failure the current catalogue \
+        stays exactly as it was. Control and bidi characters in the data become spaces or are \
+        removed; URL passwords and keys are never printed or stored.
         """)
 
-    @Option(help: "API URL (default: $WX_API_URL or \(FreeTestAPIProvider.defaultURL)).") var url: String?
+    @Option(help: "API URL (default: the provider's environment variable, else its public API).") var url: String?
     @Option(name: .customLong("per-page"), help: "Records per request (1–100000).") var perPage = 1000
-    @Option(help: "Provider: freetestapi or accuweather.") var provider: ProviderName = .freetestapi
+    @Option(help: "Provider: freetestapi, accuweather or open-meteo.") var provider: ProviderName = .freetestapi
     @Option(name: .customLong("api-key"), help: "AccuWeather API key (default: $WX_ACCUWEATHER_KEY). Never printed.")
     var apiKey: String?
     @Option(help: "AccuWeather: how many top cities to keep (1–50).") var count = 5
+    @Flag(help: "Open-Meteo: refresh only the favourites; every other city keeps its record.") var favourites = false
+    @Option(name: .customLong("max-cities"), help: "Open-Meteo: refresh at most N cities, the first of the catalogue.")
+    var maxCities: Int?
+    @Option(help: "Open-Meteo: forecast days to keep (1–16).") var days = 2
     @Flag(name: .customLong("allow-shrink"), help: "Accept a catalogue with fewer than a tenth of the current one's cities.")
     var allowShrink = false
     @Flag(help: "Print nothing but errors.") var quiet = false
@@ -25,6 +31,13 @@ extension WX {
     func validate() throws {
       if perPage < 1 || perPage > 100_000 { throw ValidationError("--per-page must be between 1 and 100000") }
       if count < 1 || count > 50 { throw ValidationError("--count must be between 1 and 50") }
+      if !OpenMeteoProvider.days.contains(days) { throw ValidationError("--days must be between 1 and 16") }
+      if let maxCities, maxCities < 1 || maxCities > 100_000 {
+        throw ValidationError("--max-cities must be between 1 and 100000")
+      }
+      if provider != .openMeteo && (favourites || maxCities != nil || days != 2) {
+        throw ValidationError("--favourites, --max-cities and --days apply to --provider open-meteo only")
+      }
     }
 
     func execute() async throws {
@@ -33,36 +46,24 @@ extension WX {
       let showProgress = ctx.terminal.stderrIsTTY && !quiet
       var progress: (@Sendable (Int, Int) -> Void)? = nil
       if showProgress {
-        progress = { page, records in
-          Terminal.err("\r\u{1B}[Kwx: page \(page) · \(records) records", newline: false)
+        let step = provider == .openMeteo ? "batch" : "page"
+        progress = { n, records in
+          Terminal.err("\r\u{1B}[Kwx: \(step) \(n) · \(records) records", newline: false)
         }
       }
-      let source: any WeatherProvider
-      let sourceURL: String
-      switch provider {
-      case .freetestapi:
-        sourceURL = url ?? Environment.get("WX_API_URL") ?? FreeTestAPIProvider.defaultURL
-        source = FreeTestAPIProvider(
-          options: FetchOptions(url: sourceURL, perPage: perPage, timeout: timeout, progress: progress))
-      case .accuweather:
-        sourceURL = url ?? Environment.get("WX_ACCUWEATHER_URL") ?? AccuWeatherProvider.defaultURL
-        guard let key = apiKey ?? Environment.get("WX_ACCUWEATHER_KEY") else {
-          throw SyncError.missingKey(provider: "accuweather")
-        }
-        source = AccuWeatherProvider(base: sourceURL, apiKey: key, count: count, timeout: timeout)
-      }
+      let config = ProviderConfig(
+        url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
+        apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
       let started = Clock.monotonic()
-      let meta = try await ctx.home.sync(from: source, source: sourceURL, allowShrink: allowShrink)
+      let plan = try provider.plan(config, ctx: ctx, favourites: favourites, maxCities: maxCities)
+      let meta = try await ctx.home.sync(
+        from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
       if showProgress { Terminal.err("\r\u{1B}[K", newline: false) }
       if !quiet {
-        let seconds = Clock.monotonic() - started
-        Terminal.err(
-          "wx: synced \(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(TemperatureUnit.oneDecimal(seconds)) s")
+        let seconds = TemperatureUnit.oneDecimal(Clock.monotonic() - started)
+        let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
+        Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
       }
     }
   }
-}
-
-enum ProviderName: String, CaseIterable, ExpressibleByArgument {
-  case freetestapi, accuweather
 }

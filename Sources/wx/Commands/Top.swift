@@ -34,7 +34,7 @@ struct TopView: View {
           cities.map {
             .object([
               ("id", .int($0.id)), ("city", .string($0.name)), ("country", .string($0.country)),
-              ("temperature", .number(unit.jsonTemperature($0.temperatureC))),
+              ("temperature", Fields.temperature($0.temperatureC, unit)),
             ])
           })
       ),

@@ -85,7 +85,8 @@ enum CompletionGrammar {
         options: [
           .option("--url"), .option("--per-page"),
           .option("--provider", .words(ProviderName.allCases.map(\.rawValue))), .option("--api-key"),
-          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"),
+          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
+          .option("--max-cities"), .option("--days"),
         ]),
       CompletionCommand(name: "unit", arguments: [.words(UnitArgument.allValueStrings)]),
       CompletionCommand(
@@ -103,6 +104,8 @@ enum CompletionGrammar {
         name: "aqi",
         subcommands: [
           CompletionCommand(name: "watch", options: [.flag("--once"), .option("--count"), color], arguments: [.none]),
+          CompletionCommand(
+            name: "sync", options: [.option("--url"), .flag("--favourites"), .option("--max-cities"), .flag("--quiet")]),
           CompletionCommand(name: "list", options: [json, color]),
           CompletionCommand(
             name: "show", options: [json, .flag("--ascii"), color], arguments: [.airQualityCities]),

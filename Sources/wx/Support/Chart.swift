@@ -115,6 +115,11 @@ enum AQIText {
     terminal.paint(c.name, colour(c))
   }
 
+  /// A stored reading's category, naming its scale when it is not the feed's (`Moderate (US AQI)`).
+  static func category(_ s: AQISample, _ terminal: Terminal) -> String {
+    terminal.paint(s.scale == .naqi ? s.category.name : s.categoryName, colour(s.category))
+  }
+
   /// `4s ago` under a minute, else like the other commands (`3m ago`, `2h ago`).
   static func ago(_ seconds: Int64) -> String {
     let s = max(0, seconds)

@@ -31,10 +31,11 @@ enum ExitStatus: Int32 {
       return (.ioError, e.description)
     case let e as SyncError:
       switch e {
+      case .catalogueChanged: return (.busy, e.description)
       case .badURL, .unauthorized, .missingKey: return (.config, e.description)
       case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
         return (.unavailable, e.description)
-      case .clientError, .notJSON, .tooLarge, .badPayload, .noRecords, .shrinks: return (.badData, e.description)
+      case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .noRecords, .shrinks: return (.badData, e.description)
       }
     case let e as HomeError:
       if case .badSample = e { return (.badData, e.description) }

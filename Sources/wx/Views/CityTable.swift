@@ -28,10 +28,7 @@ struct CityPage: View {
   static func item(_ c: City, _ unit: TemperatureUnit) -> JSONOut {
     .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
-      ("temperature", .number(unit.jsonTemperature(c.temperatureC))), ("unit", .string(unit.rawValue)),
-      ("description", .string(c.description)), ("humidity", .number(c.humidity)),
-      ("wind_speed", .number(unit.jsonWind(c.windKmh))),
-    ])
+    ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
   }
 
   func text(_ term: Terminal) -> String {
@@ -56,7 +53,7 @@ struct CityPage: View {
     for (k, c) in cities.enumerated() {
       t.rows.append([
         String(first + k), c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit),
-        c.description.visible, "\(TemperatureUnit.oneDecimal(c.humidity))%", unit.formatWind(c.windKmh),
+        c.description.visible, Fields.humidity(c.humidity), Fields.wind(c.windKmh, unit),
       ])
     }
     return t.render(term)

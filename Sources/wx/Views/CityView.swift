@@ -12,25 +12,22 @@ struct CityView: View {
     return .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
       ("latitude", .number(c.latitude)), ("longitude", .number(c.longitude)),
-      ("temperature", .number(unit.jsonTemperature(c.temperatureC))), ("unit", .string(unit.rawValue)),
-      ("description", .string(c.description)), ("humidity", .number(c.humidity)),
-      ("wind_speed", .number(unit.jsonWind(c.windKmh))),
+    ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit) + [
+      ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
+      ("source", c.observation.map { .string($0.source) } ?? .null),
       ("forecast", .array(c.forecast.map { Self.forecastItem($0, unit) })),
     ])
   }
 
   static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSONOut {
-    .object([
-      ("date", .string(d.date)), ("temperature", .number(unit.jsonTemperature(d.temperatureC))),
-      ("description", .string(d.description)), ("humidity", .number(d.humidity)),
-      ("wind_speed", .number(unit.jsonWind(d.windKmh))),
-    ])
+    .object([("date", .string(d.date))] + Fields.weather(d.temperatureC, d.description, d.humidity, d.windKmh, unit, unitKey: false))
   }
 
   func text(_ term: Terminal) -> String {
     var out = ""
     for line in Self.summary(city, unit, term) { out += line + "\n" }
-    return out + "\n" + Self.forecastTable(city.forecast, unit, term) + term.dim(freshness)
+    let observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    return out + "\n" + Self.forecastTable(city.forecast, unit, term) + term.dim(observed + freshness)
   }
 
   /// The picture and the facts, side by side: five lines.
@@ -41,7 +38,7 @@ struct CityView: View {
       term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)"),
       c.description.visible,
       term.temperature(c.temperatureC, unit),
-      "humidity \(TemperatureUnit.oneDecimal(c.humidity))% · wind \(unit.formatWind(c.windKmh))",
+      "humidity \(Fields.humidity(c.humidity)) · wind \(Fields.wind(c.windKmh, unit))",
       term.dim(coordinates(c)),
     ]
     return zip(art, facts).map { $0 + "  " + $1 }
@@ -65,7 +62,7 @@ struct CityView: View {
     for (k, d) in days.enumerated() {
       t.rows.append([
         "Day \(k + 1)", d.date.visible, d.description.visible, term.temperature(d.temperatureC, unit),
-        "\(TemperatureUnit.oneDecimal(d.humidity))%", unit.formatWind(d.windKmh),
+        Fields.humidity(d.humidity), Fields.wind(d.windKmh, unit),
       ])
     }
     return t.render(term)

@@ -44,9 +44,10 @@ extension WX {
       abstract: "Live air quality: follow a WebSocket feed, list and chart the readings.",
       discussion: """
         `wx aqi watch URL` records readings into aqi.gdbm (the last 20 per city); \
+        `wx aqi sync` adds real readings from Open-Meteo (US AQI); \
         `wx aqi list` and `wx aqi show CITY` answer from it, offline. `wx aqi` alone is `wx aqi list`.
         """,
-      subcommands: [Watch.self, List.self, Show.self],
+      subcommands: [Watch.self, Sync.self, List.self, Show.self],
       defaultSubcommand: List.self)
   }
 }

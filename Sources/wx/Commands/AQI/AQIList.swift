@@ -27,7 +27,7 @@ extension WX.AQI {
                 histories.map { h in
                   let s = h.latest!
                   return .object([
-                    ("city", .string(h.city)), ("aqi", .number(s.aqi)), ("category", .string(s.category.name)),
+                    ("city", .string(h.city)), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))), ("scale", .string(s.scale.name)),
                     ("time", .string(Clock.iso8601(s.time))),
                   ])
                 })
@@ -45,7 +45,7 @@ extension WX.AQI {
       t.rightAligned = [1]
       for h in histories {
         let s = h.latest!
-        t.rows.append([h.city.visible, AQIText.value(s.aqi), AQIText.category(s.category, ctx.terminal), AQIText.ago(ctx.now - s.time)])
+        t.rows.append([h.city.visible, AQIText.value(s.aqi), AQIText.category(s, ctx.terminal), AQIText.ago(ctx.now - s.time)])
       }
       let n = histories.count
       Terminal.out(

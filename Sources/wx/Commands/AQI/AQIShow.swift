@@ -31,7 +31,7 @@ extension WX.AQI {
       let lo = values.min()!, hi = values.max()!
       if json {
         func reading(_ s: AQISample) -> JSONOut {
-          .object([("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name))])
+          .object([("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))), ("scale", .string(s.scale.name))])
         }
         Terminal.data(
           JSONOut.object([
@@ -44,7 +44,7 @@ extension WX.AQI {
       let n = history.samples.count
       var out = t.bold(history.city.visible) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
       out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
-      out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest.category, t))"
+      out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
       out += t.dim(" (\(AQIText.ago(ctx.now - latest.time))) · min \(AQIText.value(lo)) · max \(AQIText.value(hi))")
       Terminal.out(out)
     }

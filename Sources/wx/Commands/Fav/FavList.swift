@@ -41,7 +41,7 @@ struct FavouritesView: View {
             .object([
               ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
               ("added", .string(Clock.iso8601(f.added))),
-              ("temperature", c.map { .number(unit.jsonTemperature($0.temperatureC)) } ?? .null),
+              ("temperature", Fields.temperature(c?.temperatureC, unit)),
               ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
               ("in_catalogue", .bool(c != nil)),
             ])
@@ -58,7 +58,7 @@ struct FavouritesView: View {
     t.fitting = [.drop(4), .shrink, .drop(3), .drop(1)]
     for (f, c) in rows {
       t.rows.append([
-        f.name.visible, f.country.visible, c.map { term.temperature($0.temperatureC, unit) } ?? "–",
+        f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit),
         c?.description.visible ?? term.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
       ])
     }

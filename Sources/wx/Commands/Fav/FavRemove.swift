@@ -41,8 +41,8 @@ extension WX.Fav {
         throw LookupError.ambiguous(
           query: query,
           candidates: hits.map {
-            City(id: $0.id, name: $0.name, country: $0.country, latitude: 0, longitude: 0, temperatureC: 0,
-                 description: "", humidity: 0, windKmh: 0, forecast: [])
+            City(id: $0.id, name: $0.name, country: $0.country, latitude: 0, longitude: 0, temperatureC: nil,
+                 description: "", humidity: nil, windKmh: nil, forecast: [])
           })
       }
       let catalogue = try ctx.catalogue()

@@ -1,0 +1,52 @@
+/// Current air quality from Open-Meteo's air-quality API for catalogue cities, as readings
+/// for the AQI history: US AQI (the value charted), European AQI and PM2.5 beside it.
+///
+/// Same batching, concurrency, matching by position and all-or-nothing rule as
+/// ``OpenMeteoProvider``; a location whose US AQI is null gives no reading.
+package struct OpenMeteoAirQuality: Sendable {
+  package static let defaultURL = "https://air-quality-api.open-meteo.com/v1/air-quality"
+  package let config: ProviderConfig
+  package let cities: [City]
+
+  package init(config: ProviderConfig, cities: [City]) {
+    self.config = config
+    self.cities = cities
+  }
+
+  /// One reading per city with a US AQI. A name shared by several of `cities` is
+  /// recorded as "Name, Country" so their histories stay apart.
+  package func fetch() async throws(SyncError) -> [AQIReading] {
+    try Fetcher.validate(url: config.url)
+    if cities.isEmpty { throw .noRecords(url: Redact.url(config.url)) }
+    let (config, cities) = (self.config, self.cities)
+    let batches = OpenMeteoProvider.batched(cities)
+    var names: [String: Int] = [:]
+    for c in cities { names[Fold.string(c.name), default: 0] += 1 }
+    let shared = names
+    let results = try await Fetcher.inParallel(batches.count, limit: OpenMeteoProvider.maxInFlight, url: config.url) {
+      (b: Int) async throws(SyncError) -> [AQIReading] in
+      let asked = batches[b]
+      let url = OpenMeteoProvider.url(config.url, asked, query: "current=us_aqi,european_aqi,pm2_5,pm10")
+      let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
+      let body = try await Fetcher.get(url, shown: shown, config: config, reason: OpenMeteoDecoder.reason)
+      do throws(PayloadError) {
+        var out: [AQIReading] = []
+        for (city, item) in zip(asked, try OpenMeteoDecoder.locations(body, count: asked.count)) {
+          let label = "location \(JSONWriter.quote(city.name))"
+          let current = item["current"]
+          guard let us = try OpenMeteoDecoder.number(current?["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { continue }
+          let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name
+          out.append(
+            AQIReading(
+              city: name, aqi: us, scale: .us,
+              european: try OpenMeteoDecoder.number(current?["european_aqi"], "\(label) european_aqi", 0...1000),
+              pm25: try OpenMeteoDecoder.number(current?["pm2_5"], "\(label) pm2_5", 0...10_000)))
+        }
+        return out
+      } catch {
+        throw .badPayload(url: shown, reason: error.reason)
+      }
+    }
+    return results.flatMap { $0 }
+  }
+}

@@ -1,0 +1,156 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// What every provider is given: where to fetch, how long to wait, how much to accept, whom
+/// to tell about progress, and the extras only some providers read.
+package struct ProviderConfig: Sendable {
+  package var url: String
+  package var timeout: Double
+  package var maxBytes: Int
+  /// Called after each page or batch with its number and the records so far.
+  package var progress: (@Sendable (_ step: Int, _ records: Int) -> Void)?
+  /// freetestapi: records per page.
+  package var perPage: Int
+  /// AccuWeather: the key (never printed) and how many top cities to keep.
+  package var apiKey: String?
+  package var count: Int
+  /// Open-Meteo: forecast days to keep (1…16).
+  package var days: Int
+
+  package init(
+    url: String, timeout: Double = 30, maxBytes: Int = 128 << 20,
+    progress: (@Sendable (_ step: Int, _ records: Int) -> Void)? = nil,
+    perPage: Int = 1000, apiKey: String? = nil, count: Int = 5, days: Int = 2
+  ) {
+    self.url = url
+    self.timeout = timeout
+    self.maxBytes = maxBytes
+    self.progress = progress
+    self.perPage = perPage
+    self.apiKey = apiKey
+    self.count = count
+    self.days = days
+  }
+
+  /// The base URL without a trailing slash.
+  package var base: String { url.hasSuffix("/") ? String(url.dropLast()) : url }
+}
+
+/// The one HTTP client of every provider: URL check, status handling, size cap, one
+/// `Retry-After` retry on 429, content-type check, and URLs redacted in every error.
+///
+/// One fetcher per task (it keeps one libcurl session, which is not thread-safe); run several
+/// concurrently with ``get(_:config:reason:)``.
+package final class Fetcher: @unchecked Sendable {
+  /// The longest `Retry-After` wx waits for, in seconds; a longer one fails at once.
+  package static let maxRetryAfter = 30.0
+  let session: HTTPSession
+  /// Reads an error answer's body for the server's own reason (Open-Meteo's `reason`).
+  let reason: (@Sendable ([UInt8]) -> String?)?
+
+  package init(_ config: ProviderConfig, reason: (@Sendable ([UInt8]) -> String?)? = nil) {
+    session = HTTPSession(timeout: config.timeout, maxBytes: config.maxBytes)
+    self.reason = reason
+  }
+
+  /// Only http and https, with a host, and no space or control character.
+  package static func validate(url: String) throws(SyncError) {
+    let lower = url.lowercased()
+    guard lower.hasPrefix("http://") || lower.hasPrefix("https://") else { throw .badURL(url) }
+    let rest = lower.drop(while: { $0 != "/" }).dropFirst(2)
+    guard let first = rest.first, first != "/", first != "?",
+      !url.unicodeScalars.contains(where: { StoredText.isControlOrFormat($0) || $0.properties.isWhitespace })
+    else { throw .badURL(url) }
+  }
+
+  /// One GET: a 2xx JSON body, or the error that says why not, naming `shown` (by default
+  /// the URL itself), redacted.
+  package func get(_ url: String, shown: String? = nil) throws(SyncError) -> [UInt8] {
+    let shown = Redact.url(shown ?? url)
+    var retried = false
+    while true {
+      let response: HTTPResponse
+      do throws(HTTPFailure) {
+        response = try session.get(url)
+      } catch {
+        switch error {
+        case .unreachable(let why): throw .unreachable(url: shown, reason: why)
+        case .timeout: throw .timeout(url: shown, seconds: session.timeout)
+        case .redirectLoop: throw .redirectLoop(url: shown)
+        case .redirectRefused(let target): throw .redirectRefused(url: shown, target: Redact.url(target))
+        case .tooLarge(let limit): throw .tooLarge(url: shown, limit: limit)
+        case .badURL: throw .badURL(shown)
+        case .unavailable(let why): throw .libraryMissing(why)
+        }
+      }
+      let why = response.status >= 400 ? reason?(response.body).map { Redact.text($0) } : nil
+      switch response.status {
+      case 200..<300:
+        let type = response.contentType.lowercased()
+        if !type.isEmpty && !type.contains("json") { throw .notJSON(url: shown, contentType: response.contentType) }
+        return response.body
+      case 429:
+        // Seconds (an HTTP date or nothing counts as 1 s); NaN, negative or too long: give up.
+        let wait = Double(response.retryAfter.trimmingSpaces) ?? 1
+        if retried || !(0...Self.maxRetryAfter).contains(wait) { throw .rateLimited(url: shown, reason: why) }
+        retried = true
+        var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
+        nanosleep(&ts, nil)
+      case 401, 403: throw .unauthorized(url: shown, status: response.status)
+      case 500..<600: throw .serverError(url: shown, status: response.status)
+      default:
+        if let why { throw .rejected(url: shown, status: response.status, reason: why) }
+        throw .clientError(url: shown, status: response.status)
+      }
+    }
+  }
+
+  /// One GET with a fetcher of its own on a Dispatch worker, so concurrent calls overlap.
+  package static func get(
+    _ url: String, shown: String? = nil, config: ProviderConfig, reason: (@Sendable ([UInt8]) -> String?)? = nil
+  ) async throws(SyncError) -> [UInt8] {
+    let result: Result<[UInt8], SyncError> = await withCheckedContinuation { cont in
+      DispatchQueue.global().async {
+        do throws(SyncError) {
+          cont.resume(returning: .success(try Fetcher(config, reason: reason).get(url, shown: shown)))
+        } catch {
+          cont.resume(returning: .failure(error))
+        }
+      }
+    }
+    return try result.get()
+  }
+}
+
+extension Fetcher {
+  /// Runs `work` for `0..<count` with at most `limit` calls in flight and returns the results
+  /// in index order. The first failure ends the run and is thrown; `url` names a cancellation.
+  package static func inParallel<T: Sendable>(
+    _ count: Int, limit: Int, url: String, _ work: @escaping @Sendable (Int) async throws(SyncError) -> T
+  ) async throws(SyncError) -> [T] {
+    do {
+      return try await withThrowingTaskGroup(of: (Int, T).self) { group in
+        var results = [T?](repeating: nil, count: count)
+        var next = 0
+        func launch() {
+          let i = next
+          next += 1
+          group.addTask { (i, try await work(i)) }
+        }
+        while next < min(max(1, limit), count) { launch() }
+        while let (i, value) = try await group.next() {
+          results[i] = value
+          if next < count { launch() }
+        }
+        return results.map { $0! }
+      }
+    } catch let e as SyncError {
+      throw e
+    } catch {
+      throw .unreachable(url: Redact.url(url), reason: "cancelled")
+    }
+  }
+}

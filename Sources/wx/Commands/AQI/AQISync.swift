@@ -1,0 +1,41 @@
+import ArgumentParser
+import WXCore
+
+extension WX.AQI {
+  struct Sync: WXCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Record real air quality from Open-Meteo for the catalogue's cities.",
+      discussion: """
+        Asks Open-Meteo's air-quality API (air quality data by Open-Meteo.com, CC BY 4.0) for the \
+        current US AQI, European AQI and PM2.5 of every city of the catalogue (at most 500 unless \
+        --max-cities says otherwise), or only the favourites, and adds one reading per city to the \
+        history `wx aqi list` and `wx aqi show` read. Categories of these readings are US AQI bands. \
+        All or nothing: on any failure the history stays exactly as it was.
+        """)
+
+    @Option(help: "Air-quality API URL (default: $WX_OPEN_METEO_AQ_URL or Open-Meteo's).") var url: String?
+    @Flag(help: "Only the favourites.") var favourites = false
+    @Option(name: .customLong("max-cities"), help: "At most N cities, the first of the catalogue.") var maxCities: Int?
+    @Flag(help: "Print nothing but errors.") var quiet = false
+
+    func validate() throws {
+      if let maxCities, maxCities < 1 || maxCities > 100_000 {
+        throw ValidationError("--max-cities must be between 1 and 100000")
+      }
+    }
+
+    func execute() async throws {
+      let ctx = try Context.make()
+      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
+      let (cities, refresh, _) = try ProviderName.openMeteoCities(ctx: ctx, favourites: favourites, maxCities: maxCities)
+      let config = ProviderConfig(
+        url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
+      let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
+      try ctx.home.prepare()
+      try ctx.home.aqi.record(readings, at: Clock.now())
+      if !quiet {
+        Terminal.err("wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))")
+      }
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import WXCore
+
+/// How a city's measured values print when a provider may not know them: "–" in text,
+/// `null` in JSON, never an invented 0.
+enum Fields {
+  static let unknown = "–"
+
+  static func humidity(_ h: Double?) -> String { h.map { "\(TemperatureUnit.oneDecimal($0))%" } ?? unknown }
+  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> String { kmh.map(unit.formatWind) ?? unknown }
+
+  static func temperature(_ c: Double?, _ unit: TemperatureUnit) -> JSONOut {
+    c.map { .number(unit.jsonTemperature($0)) } ?? .null
+  }
+  static func humidity(_ h: Double?) -> JSONOut { h.map(JSONOut.number) ?? .null }
+  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> JSONOut { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
+
+  /// `temperature`, `unit` (a city's, not a day's), `description`, `humidity` and `wind_speed`.
+  static func weather(
+    _ c: Double?, _ description: String, _ h: Double?, _ w: Double?, _ unit: TemperatureUnit, unitKey: Bool = true
+  ) -> [(String, JSONOut)] {
+    [("temperature", temperature(c, unit))] + (unitKey ? [("unit", .string(unit.rawValue))] : [])
+      + [("description", .string(description)), ("humidity", humidity(h)), ("wind_speed", wind(w, unit))]
+  }
+}
+
+extension Terminal {
+  /// A temperature in its colour band, or "–" when unknown.
+  func temperature(_ celsius: Double?, _ unit: TemperatureUnit) -> String {
+    celsius.map { temperature($0, unit) } ?? Fields.unknown
+  }
+}

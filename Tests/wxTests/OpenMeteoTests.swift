@@ -1,0 +1,292 @@
+import Foundation
+import Testing
+
+/// The loopback Open-Meteo stand-in (Tests/Support/openmeteo.py).
+final class OpenMeteoAPI: @unchecked Sendable {
+  let process = Process()
+  let port: Int
+
+  init(mode: String = "ok") throws {
+    port = try startLoopbackServer(process, script: "openmeteo.py", ["--mode", mode, "--port", "0", "--exit-with-parent"])
+  }
+
+  deinit {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
+  }
+
+  var base: String { "http://127.0.0.1:\(port)" }
+  var forecast: String { base + "/v1/forecast" }
+  var airQuality: String { base + "/v1/air-quality" }
+
+  /// GET a control path through Python (Foundation here has no HTTP client).
+  func get(_ path: String) throws -> Any {
+    let r = try runProcess(
+      "/usr/bin/env", ["python3", "-c", "import urllib.request,sys;sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path],
+      environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
+    return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
+  }
+
+  /// Requests served, most in flight at once, and locations per request.
+  func stats() throws -> (requests: Int, peak: Int, sizes: [Int]) {
+    let s = try #require(try get("/__stats") as? [String: Any])
+    return (s["requests"] as? Int ?? -1, s["peak"] as? Int ?? -1, s["sizes"] as? [Int] ?? [])
+  }
+
+  /// Every location object sent, with the coordinates asked.
+  func sent() throws -> [[String: Any]] { try #require(try get("/__sent") as? [[String: Any]]) }
+
+  /// The location object sent for the coordinates asked (from `all`, else fetched).
+  func sent(latitude: Double, longitude: Double, in all: [[String: Any]]? = nil) throws -> [String: Any]? {
+    let all = try all ?? sent()
+    let hit = all.last {
+      abs(($0["latitude"] as? Double ?? .nan) - latitude) < 1e-9 && abs(($0["longitude"] as? Double ?? .nan) - longitude) < 1e-9
+    }
+    return hit?["item"] as? [String: Any]
+  }
+}
+
+@Suite struct OpenMeteoTests {
+  /// The sample's cities (what a fresh home's catalogue holds), by name.
+  static var sample: [[String: Any]] { (try? records(sampleFile)) ?? [] }
+
+  static func sync(_ home: TempHome, _ api: OpenMeteoAPI, _ more: String...) throws -> Run {
+    try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast] + more)
+  }
+
+  @Test func storesTheWeatherSentForEachCityByPosition() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    let r = try Self.sync(home, api)
+    #expect(r.status == 0, "\(r)")
+    let items = try #require(try home.wx("list", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
+    #expect(items.count == Self.sample.count)
+    let all = try api.sent()
+    for item in items {
+      let name = item["city"] as? String
+      let record = try #require(
+        Self.sample.first { $0["city"] as? String == name && $0["country"] as? String == item["country"] as? String })
+      let sent = try #require(
+        try api.sent(latitude: record["latitude"] as! Double, longitude: record["longitude"] as! Double, in: all), "\(name ?? "")")
+      let current = try #require(sent["current"] as? [String: Any])
+      #expect(item["temperature"] as? Double == current["temperature_2m"] as? Double, "\(item)")
+      #expect(item["humidity"] as? Double == current["relative_humidity_2m"] as? Double, "\(item)")
+      #expect(item["wind_speed"] as? Double == current["wind_speed_10m"] as? Double, "\(item)")
+      let code = current["weather_code"] as? Int
+      let words = ["0": "Clear sky", "3": "Overcast", "61": "Slight rain", "95": "Thunderstorm", "71": "Slight snow fall"]
+      if let code, let expected = words[String(code)] { #expect(item["description"] as? String == expected) }
+    }
+    let s = try api.stats()
+    let batches = (Self.sample.count + 49) / 50
+    #expect(s.requests <= batches && s.sizes.allSatisfy { $0 <= 50 } && s.sizes.reduce(0, +) == Self.sample.count, "\(s)")
+    #expect(s.peak >= 1 && s.peak <= 3, "\(s)")
+  }
+
+  @Test func showSaysWhereAndWhenAndKeepsLocalDates() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try Self.sync(home, api, "--days", "5").status == 0)
+    let show = try home.wx("show", "Seoul", "--json").json()
+    let sent = try #require(try api.sent(latitude: 37.5665, longitude: 126.978))
+    let current = try #require(sent["current"] as? [String: Any])
+    let time = try #require(current["time"] as? String)
+    #expect(show["source"] as? String == "Open-Meteo")
+    #expect(show["observed_at"] as? String == time + "+08:00", "\(show)")
+    let days = try #require(show["forecast"] as? [[String: Any]])
+    let dates = try #require((sent["daily"] as? [String: Any])?["time"] as? [String])
+    #expect(days.map { $0["date"] as? String } == dates.map { $0 })
+    #expect(days.count == 5)
+    let text = try home.wx("show", "Seoul")
+    #expect(text.stdout.contains("observed \(time.suffix(5)) local, Open-Meteo"), "\(text)")
+    let status = try home.wx("status")
+    #expect(status.stdout.contains("open-meteo") && status.stdout.contains("Weather data by Open-Meteo.com"), "\(status)")
+  }
+
+  @Test func nullsAreUnknownNeverZeroAndSortLast() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI(mode: "nulls")
+    #expect(try Self.sync(home, api).status == 0)
+    let items = try #require(
+      try home.wx("list", "--sort", "temperature", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
+    let known = items.prefix { !($0["temperature"] is NSNull) }
+    #expect(known.count < items.count && items[known.count...].allSatisfy { $0["temperature"] is NSNull })
+    #expect(items.allSatisfy { $0["humidity"] is NSNull && $0["wind_speed"] is NSNull })
+    let unknown = try #require(items.last?["city"] as? String)
+    let show = try home.wx("show", unknown)
+    #expect(show.stdout.contains("humidity – · wind –"), "\(show)")
+    #expect(!show.stdout.contains("0 °C") || show.stdout.contains("–"), "\(show)")
+    let json = try home.wx("show", unknown, "--json").json()
+    #expect(json["temperature"] is NSNull && json["humidity"] is NSNull)
+    let day2 = try #require((json["forecast"] as? [[String: Any]])?[1])
+    #expect(day2["temperature"] is NSNull)
+  }
+
+  static let failures: [(mode: String, status: Int32, words: String)] = [
+    ("error", 65, "Cannot initialize WeatherVariable"), ("429-always", 69, "Minutely API request limit"),
+    ("wrong-length", 65, "locations in the answer"), ("fail-after:1", 65, " of 2)"), ("html", 65, "HTML page"),
+  ]
+
+  @Test(arguments: failures.map(\.mode))
+  func aFailedBatchFailsTheSyncAndLeavesEveryStore(_ mode: String) throws {
+    let expected = Self.failures.first { $0.mode == mode }!
+    let home = TempHome()
+    try home.wx("fav", "add", "London")
+    try home.wx("unit", "f")
+    let before = home.snapshot()
+    let api = try OpenMeteoAPI(mode: mode)
+    let r = try Self.sync(home, api)
+    #expect(r.status == expected.status, "\(mode): \(r)")
+    #expect(r.stderr.hasPrefix("wx: ") && r.stderr.split(separator: "\n").count == 1, "\(mode): \(r.stderr)")
+    #expect(r.stderr.contains(expected.words), "\(mode): \(r.stderr)")
+    #expect(home.snapshot() == before, "\(mode) changed a store file")
+  }
+
+  @Test func aRateLimitIsWaitedOutOnce() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI(mode: "429")
+    let r = try Self.sync(home, api)
+    #expect(r.status == 0, "\(r)")
+  }
+
+  @Test func favouritesRefreshOnlyTheFavourites() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London", "Berlin")
+    let before = try #require(try home.wx("list", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
+    let api = try OpenMeteoAPI()
+    let r = try home.wx("sync", "--provider", "open-meteo", "--favourites", env: ["WX_OPEN_METEO_URL": api.forecast])
+    #expect(r.status == 0, "\(r)")
+    #expect(try api.stats().sizes == [2])
+    let after = try #require(try home.wx("list", "--json", "--per-page", "1000").json()["items"] as? [[String: Any]])
+    #expect(after.count == before.count)
+    for (a, b) in zip(before, after) where !["London", "Berlin"].contains(a["city"] as? String) {
+      #expect(NSDictionary(dictionary: a) == NSDictionary(dictionary: b))
+    }
+    #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "Open-Meteo")
+    #expect(try home.wx("show", "Oslo", "--json").json()["source"] is NSNull)
+    let status = try home.wx("status", "--json").json()
+    #expect(status["refreshed"] as? Int == 2 && status["list_provider"] as? String == "sample", "\(status)")
+  }
+
+  @Test func aLargeCatalogueNeedsFavouritesOrMaxCities() throws {
+    let home = TempHome()
+    let big = home.path + "/../wx-big-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: big) }
+    let cities = (0..<501).map { i -> [String: Any] in
+      [
+        "id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
+        "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
+        "wind_speed": 5, "forecast": [],
+      ]
+    }
+    try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: big))
+    let fake = try FakeAPI(data: big)
+    #expect(try home.wx("sync", "--url", fake.url).status == 0)
+    let api = try OpenMeteoAPI()
+    let before = home.snapshot()
+    let refused = try Self.sync(home, api)
+    #expect(refused.status == 64 && refused.stderr.contains("--max-cities"), "\(refused)")
+    #expect(home.snapshot() == before)
+    #expect(try api.stats().requests == 0)
+    let r = try Self.sync(home, api, "--max-cities", "120")
+    #expect(r.status == 0, "\(r)")
+    let s = try api.stats()
+    #expect(s.requests == 3 && s.sizes.reduce(0, +) == 120 && s.peak <= 3, "\(s)")
+  }
+
+  @Test func hottestAndArtFollowTheCodes() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try Self.sync(home, api).status == 0)
+    let rainy: Set<Int> = [51, 53, 55, 56, 57, 61, 63, 65, 66, 67, 80, 81, 82, 95, 96, 99]
+    var dry = 0
+    let all = try api.sent()
+    for record in Self.sample {
+      let sent = try #require(
+        try api.sent(latitude: record["latitude"] as! Double, longitude: record["longitude"] as! Double, in: all))
+      let code = try #require((sent["current"] as? [String: Any])?["weather_code"] as? Int)
+      if !rainy.contains(code) { dry += 1 }
+    }
+    let hottest = try home.wx("hottest", "--json", "--per-page", "1000").json()
+    #expect(hottest["total"] as? Int == dry, "\(hottest)")
+    let words = (hottest["items"] as? [[String: Any]] ?? []).compactMap { $0["description"] as? String }
+    #expect(!words.contains { $0.contains("rain") || $0.contains("drizzle") || $0.contains("Thunderstorm") }, "\(words)")
+    // Berlin's code in the stand-in is 71 (snow): the snow picture.
+    let berlin = try home.wx("show", "Berlin", "--ascii")
+    #expect(berlin.stdout.contains("Slight snow fall") && berlin.stdout.contains("*  *  *"), "\(berlin)")
+  }
+
+  @Test func anOldFormatCatalogueStillReads() throws {
+    let home = TempHome()
+    try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: home.catalogue)
+    let show = try home.wx("show", "London", "--json")
+    #expect(show.status == 0, "\(show)")
+    let json = try show.json()
+    #expect(json["temperature"] as? Double == 18 && json["humidity"] as? Double == 63 && json["wind_speed"] as? Double == 12.2)
+    #expect(json["observed_at"] is NSNull && (json["forecast"] as? [Any])?.count == 2)
+    #expect(try home.wx("doctor").status == 0)
+  }
+
+  @Test func badDaysAndProviderOnlyOptionsAreUsageErrors() throws {
+    let home = TempHome()
+    let days = try home.wx("sync", "--provider", "open-meteo", "--days", "17")
+    #expect(days.status == 64 && days.stderr.contains("--days must be between 1 and 16"), "\(days)")
+    let favourites = try home.wx("sync", "--favourites")
+    #expect(favourites.status == 64 && favourites.stderr.contains("open-meteo only"), "\(favourites)")
+    let none = try home.wx("sync", "--provider", "open-meteo", "--favourites")
+    #expect(none.status == 64 && none.stderr.contains("no favourites"), "\(none)")
+  }
+
+  @Test func aqiSyncAddsUSAQIReadingsToTheHistory() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London", "Berlin")
+    let api = try OpenMeteoAPI()
+    let env = ["WX_OPEN_METEO_AQ_URL": api.airQuality]
+    #expect(try home.wx("aqi", "sync", "--favourites", env: env).status == 0)
+    let r = try home.wx("aqi", "sync", "--favourites", env: env)
+    #expect(r.status == 0, "\(r)")
+    #expect(try api.stats().sizes == [2, 2])
+    let sent = try #require(try api.sent(latitude: 51.5074, longitude: -0.1278))
+    let current = try #require(sent["current"] as? [String: Any])
+    let show = try home.wx("aqi", "show", "London", "--json").json()
+    let readings = try #require(show["readings"] as? [[String: Any]])
+    #expect(readings.count == 2 && readings.last?["aqi"] as? Double == current["us_aqi"] as? Double, "\(show)")
+    #expect(readings.last?["scale"] as? String == "US AQI", "\(show)")
+    let usNames = ["Good", "Moderate", "Unhealthy for Sensitive Groups", "Unhealthy", "Very Unhealthy", "Hazardous"]
+    #expect(usNames.contains(readings.last?["category"] as? String ?? ""), "\(show)")
+    let list = try home.wx("aqi", "list")
+    #expect(list.stdout.contains("Berlin") && list.stdout.contains("US AQI"), "\(list)")
+
+    let before = home.snapshot()
+    _ = try api.get("/__mode?set=error")
+    let failed = try home.wx("aqi", "sync", "--favourites", env: env)
+    #expect(failed.status == 65 && failed.stderr.contains("Cannot initialize"), "\(failed)")
+    #expect(home.snapshot() == before)
+  }
+
+  @Test func aWeatherRefreshDoesNotLiftTheShrinkCheck() throws {
+    let home = TempHome()
+    let full = try FakeAPI()
+    #expect(try home.wx("sync", "--url", full.url).status == 0)
+    let api = try OpenMeteoAPI()
+    #expect(try Self.sync(home, api).status == 0)
+    let few = home.path + "/../wx-few-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: few) }
+    try JSONSerialization.data(withJSONObject: Array(Self.sample.prefix(5))).write(to: URL(fileURLWithPath: few))
+    let small = try FakeAPI(data: few)
+    let before = home.snapshot()
+    let r = try home.wx("sync", "--url", small.url)
+    #expect(r.status == 65 && r.stderr.contains("--allow-shrink"), "\(r)")
+    #expect(home.snapshot() == before)
+  }
+
+  @Test func accuWeatherUnknownsAreDashesNotZeros() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k", "--accu-delay-ms", "0"])
+    #expect(try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base, "--count", "2").status == 0)
+    let first = try #require(try records(sampleFile).first?["city"] as? String)
+    let json = try home.wx("show", first, "--json").json()
+    #expect(json["humidity"] is NSNull && json["wind_speed"] is NSNull, "\(json)")
+    let text = try home.wx("show", first)
+    #expect(text.stdout.contains("humidity – · wind –"), "\(text)")
+  }
+}

@@ -162,7 +162,7 @@ struct BrowseView {
     let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
     let facts = [
       c.description.visible, term.temperature(c.temperatureC, unit),
-      "humidity \(TemperatureUnit.oneDecimal(c.humidity))% · wind \(unit.formatWind(c.windKmh))",
+      "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)",
       CityView.coordinates(c), favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites"),
     ]
     var out = ["", title + term.dim("  id \(c.id)"), ""]
@@ -172,7 +172,7 @@ struct BrowseView {
     for (k, d) in c.forecast.enumerated() {
       out.append(
         " Day \(k + 1)  \(d.date.visible)  " + DisplayWidth.pad(term.temperature(d.temperatureC, unit), to: 6, right: true)
-          + "  \(TemperatureUnit.oneDecimal(d.humidity))%  \(unit.formatWind(d.windKmh))  " + d.description.visible)
+          + "  \(Fields.humidity(d.humidity) as String)  \(Fields.wind(d.windKmh, unit) as String)  " + d.description.visible)
     }
     return out
   }

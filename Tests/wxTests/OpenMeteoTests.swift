@@ -218,6 +218,7 @@ final class OpenMeteoAPI: @unchecked Sendable {
   @Test func anOldFormatCatalogueStillReads() throws {
     let home = TempHome()
     try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: home.catalogue)
+    chmod(home.catalogue, 0o600)  // as wx writes its files (git checks the fixture out 0644)
     let show = try home.wx("show", "London", "--json")
     #expect(show.status == 0, "\(show)")
     let json = try show.json()

@@ -48,7 +48,8 @@ extension WX {
       if showProgress {
         let step = provider == .openMeteo ? "batch" : "page"
         progress = { n, records in
-          Terminal.err("\r\u{1B}[Kwx: \(step) \(n) · \(records) records", newline: false)
+          // wx's own line-clearing sequence, then text that holds nothing untrusted.
+          Terminal.control("\r\u{1B}[K" + "wx: \(step) \(n) · \(records) records", toStderr: true)
         }
       }
       let config = ProviderConfig(
@@ -58,7 +59,7 @@ extension WX {
       let plan = try provider.plan(config, ctx: ctx, favourites: favourites, maxCities: maxCities)
       let meta = try await ctx.home.sync(
         from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
-      if showProgress { Terminal.err("\r\u{1B}[K", newline: false) }
+      if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
       if !quiet {
         let seconds = TemperatureUnit.oneDecimal(Clock.monotonic() - started)
         let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "

@@ -158,15 +158,9 @@ struct BrowseView {
     let favourite = isFavourite(row.identity)
     let title = term.bold("\(row.identity.name.visible), \(row.identity.country.visible)")
     guard let c = row.city else { return ["", title, "", "  Not in the current catalogue."] }
-    let condition = Condition(description: c.description)
-    let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
-    let facts = [
-      c.description.visible, term.temperature(c.temperatureC, unit),
-      "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)",
-      CityView.coordinates(c), favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites"),
-    ]
+    let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
     var out = ["", title + term.dim("  id \(c.id)"), ""]
-    for (a, f) in zip(art, facts) { out.append(" " + a + "  " + f) }
+    out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
     out += ["", term.bold(" Forecast")]
     if c.forecast.isEmpty { out.append(" No forecast in the catalogue for this city.") }
     for (k, d) in c.forecast.enumerated() {

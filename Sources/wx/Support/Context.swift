@@ -107,7 +107,7 @@ struct Context {
       StateWarnings.warn(
         StoreError.permission(path: home.directory), "showing the bundled sample without saving it (run `wx doctor`)")
     } else if seeded {
-      Terminal.err("wx: showing sample data — run `wx sync` to download the catalogue")
+      Terminal.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }
     return catalogue
   }

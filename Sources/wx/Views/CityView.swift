@@ -32,16 +32,24 @@ struct CityView: View {
 
   /// The picture and the facts, side by side: five lines.
   static func summary(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
+    var facts = weather(c, unit, term)
+    facts[3] = term.dim(facts[3])
+    return beside(c, [term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)")] + facts, term)
+  }
+
+  /// Description, temperature, humidity and wind, coordinates: four lines (`wx show`, `wx browse`).
+  static func weather(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
+    [
+      c.description.visible, term.temperature(c.temperatureC, unit),
+      "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)", coordinates(c),
+    ]
+  }
+
+  /// The picture of the city's conditions with `lines` beside it (five at most).
+  static func beside(_ c: City, _ lines: [String], _ term: Terminal) -> [String] {
     let condition = Condition(description: c.description)
     let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
-    let facts = [
-      term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)"),
-      c.description.visible,
-      term.temperature(c.temperatureC, unit),
-      "humidity \(Fields.humidity(c.humidity)) · wind \(Fields.wind(c.windKmh, unit))",
-      term.dim(coordinates(c)),
-    ]
-    return zip(art, facts).map { $0 + "  " + $1 }
+    return zip(art, lines).map { $0 + "  " + $1 }
   }
 
   static func coordinates(_ c: City) -> String {

@@ -9,6 +9,8 @@
 //   parsing that again gives the same document.
 // - Decoder: every city satisfies the documented field ranges, and its catalogue encoding
 //   (City.encoded / City(decoding:)) reads back as the same city.
+// - Streaming decoder (FreeTestAPIStream): the same cities or the same message as the
+//   whole-body decoder, fed in chunks of 1 to 64 bytes.
 //
 // A broken property is reported with `fatalError`, which libFuzzer records as a crash.
 
@@ -16,14 +18,41 @@
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
   let body = Array(UnsafeBufferPointer(start: data, count: size))
   checkJSONRoundTrip(body)
+  let whole: Result<[City], PayloadError>
   do {
     let cities = try FreeTestAPIDecoder.decode(body)
     for city in cities { checkCity(city) }
+    whole = .success(cities)
   } catch {
     // Rejection is fine; the message must still render.
     _ = error.description
+    whole = .failure(error)
   }
+  checkStreamed(body, whole)
   return 0
+}
+
+/// The streaming decoder must give the same cities or the same message, fed in chunks of a
+/// size taken from the input (1 to 64 bytes).
+private func checkStreamed(_ body: [UInt8], _ whole: Result<[City], PayloadError>) {
+  let chunk = 1 + Int(body.first ?? 0) % 64
+  var stream = FreeTestAPIStream()
+  var cities: [City] = []
+  let streamed: Result<[City], PayloadError>
+  do {
+    var k = 0
+    while k < body.count {
+      try Array(body[k..<min(body.count, k + chunk)]).withUnsafeBytes { try stream.feed($0) { cities.append($0) } }
+      k += chunk
+    }
+    try stream.finish { cities.append($0) }
+    streamed = .success(cities)
+  } catch let error as PayloadError {
+    streamed = .failure(error)
+  } catch {
+    fatalError("the streaming decoder threw \(error)")
+  }
+  guard streamed == whole else { fatalError("streamed \(streamed) but whole \(whole), chunks of \(chunk)") }
 }
 
 private func checkJSONRoundTrip(_ body: [UInt8]) {

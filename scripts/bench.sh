@@ -3,16 +3,21 @@
 #
 #     bash scripts/bench.sh WX_BINARY
 #
-# For each catalogue size in $WX_BENCH_SIZES (default "51 1000 10000 17000 170391"):
+# For each catalogue size in $WX_BENCH_SIZES (default "51 1000 20000 170391"; up to 1000000:
+# past 170,391 the generator derives variants of the real names):
 #   1. builds a catalogue of that many real GeoNames cities with synthetic weather
 #      (scripts/make-catalogue.py; cached in $WX_BENCH_CACHE, default ~/.cache/wx-bench),
 #      plus the same rows as a SQLite database and as a plain list of names;
 #   2. serves it with the stand-in API (Tests/Support/fakeapi.py) and times
-#      `wx sync --per-page 1000` (hyperfine, 3 runs; peak RSS with /usr/bin/time);
+#      `wx sync --per-page 1000` (hyperfine, 3 runs; peak RSS with /usr/bin/time), and the raw
+#      GDBM floor for the same file: scripts/gdbm-floor.c stores as many keys and values of
+#      the same sizes into a fresh GDBM file with wx's settings (median of 3), and the ratio;
 #   3. times wx search / list / show against the synced state folder, next to peers that
 #      answer the same query: sqlite3 on an indexed table, and grep on the names file
 #      (hyperfine -N, $WX_BENCH_RUNS runs, default 50, after 5 warm-ups).
-# Then the start-up cost: `wx --version` against /bin/true.
+# Then one big response: $WX_BENCH_BIG cities (default 320000, about 125 MB of JSON; 0 skips
+# it) served as a single page, and the peak RSS of syncing it. Then the start-up cost:
+# `wx --version` against /bin/true.
 #
 # Prints a Markdown table per size and writes it all to bench-out/results.md, with the raw
 # hyperfine JSON beside it. Installs hyperfine, sqlite3 and time with apt-get when missing.
@@ -27,7 +32,8 @@ WX=$1
 [ -x "$WX" ] || { echo "bench: $WX is not an executable file" >&2; exit 66; }
 WX=$(cd "$(dirname "$WX")" && pwd)/$(basename "$WX")
 
-SIZES=${WX_BENCH_SIZES:-51 1000 10000 17000 170391}
+SIZES=${WX_BENCH_SIZES:-51 1000 20000 170391}
+BIG=${WX_BENCH_BIG:-320000}
 RUNS=${WX_BENCH_RUNS:-50}
 CACHE=${WX_BENCH_CACHE:-$HOME/.cache/wx-bench}
 OUT=$ROOT/bench-out
@@ -36,9 +42,11 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
 unset WX_API_URL WX_DATA_DIR XDG_DATA_HOME || true
 
 for n in $SIZES; do
-  [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 170391 ] ||
-    { echo "bench: bad size '$n' in WX_BENCH_SIZES (1..170391)" >&2; exit 64; }
+  [[ $n =~ ^[0-9]+$ ]] && [ "$n" -ge 1 ] && [ "$n" -le 1000000 ] ||
+    { echo "bench: bad size '$n' in WX_BENCH_SIZES (1..1000000)" >&2; exit 64; }
 done
+[[ $BIG =~ ^[0-9]+$ ]] && [ "$BIG" -le 1000000 ] ||
+  { echo "bench: WX_BENCH_BIG must be a number of cities (0..1000000)" >&2; exit 64; }
 [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 2 ] ||
   { echo "bench: WX_BENCH_RUNS must be a number >= 2" >&2; exit 64; }
 
@@ -76,13 +84,13 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-start_api() {  # start_api FILE -> sets API_PID, API_PORT
-  local data=$1 portfile=$TMP/api.port i
+start_api() {  # start_api FILE [MODE] -> sets API_PID, API_PORT
+  local data=$1 mode=${2:-paged} portfile=$TMP/api.port i
   : >"$portfile"
-  python3 "$ROOT/Tests/Support/fakeapi.py" --data "$data" --port 0 --exit-with-parent \
+  python3 "$ROOT/Tests/Support/fakeapi.py" --data "$data" --mode "$mode" --port 0 --exit-with-parent \
     >"$portfile" 2>"$TMP/api.err" &
   API_PID=$!
-  for ((i = 0; i < 600; i++)); do  # up to 60 s: loading 170k records takes a few seconds
+  for ((i = 0; i < 3000; i++)); do  # up to 300 s: loading 1M records takes a while
     if grep -q '^PORT [0-9]' "$portfile"; then
       API_PORT=$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$portfile" | head -n1)
       return 0
@@ -115,6 +123,14 @@ peak_rss_kb() {  # peak_rss_kb CMD... -> prints KiB (max resident set size)
 }
 
 mkdir -p "$OUT" "$CACHE"
+FLOOR=$TMP/gdbm-floor
+gcc -O2 -o "$FLOOR" "$ROOT/scripts/gdbm-floor.c" -lgdbm ||
+  { echo "bench: cannot compile scripts/gdbm-floor.c (libgdbm-dev?)" >&2; exit 69; }
+floor_s() {  # floor_s CATALOGUE -> median seconds of 3 raw stores of the same keys/values
+  local f runs=()
+  for f in 1 2 3; do runs+=("$("$FLOOR" "$1" "$TMP/floor.gdbm" | cut -d' ' -f1)"); done
+  printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p
+}
 rm -f "$OUT"/*.json "$OUT/results.md"
 RESULTS=$OUT/results.md
 ROWS=$TMP/rows.tsv   # size, kind, key, value... consumed by the report below
@@ -156,6 +172,7 @@ for N in $SIZES; do
   stop_api
   [ "$total" = "$N" ] || echo "bench: WARNING: wx holds $total cities after syncing $N" >&2
   printf '%s\tsync\t%s\t%s\n' "$N" "$sync_rss" "$total" >>"$ROWS"
+  printf '%s\tfloor\t%s\n' "$N" "$(floor_s "$HOME_N/catalogue.gdbm")" >>"$ROWS"
 
   # Queries. list: a page deep into the catalogue for the big size.
   if [ "$N" -ge 100000 ]; then P=5000; else P=2; fi
@@ -222,6 +239,22 @@ for N in $SIZES; do
 done
 unset WX_HOME
 
+# ---- one big response --------------------------------------------------------------------
+if [ "$BIG" -gt 0 ]; then
+  echo "== one response of $BIG cities" >&2
+  JSON=$CACHE/catalogue-$BIG.json
+  if [ ! -s "$JSON" ] || [ "$ROOT/scripts/make-catalogue.py" -nt "$JSON" ]; then
+    echo "   building catalogue" >&2
+    python3 "$ROOT/scripts/make-catalogue.py" "$BIG" "$JSON"
+  fi
+  start_api "$JSON" all
+  export WX_HOME=$TMP/home-big
+  big_rss=$(peak_rss_kb "$WX" sync --url "http://127.0.0.1:$API_PORT/api/v1/weathers" --quiet || echo "")
+  stop_api
+  unset WX_HOME
+  printf 'big\tbig\t%s\t%s\t%s\n' "$BIG" "$(stat -c %s "$JSON")" "$big_rss" >>"$ROWS"
+fi
+
 # ---- start-up ----------------------------------------------------------------------------
 echo "== start-up" >&2
 hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/startup.json" \
@@ -268,9 +301,11 @@ for n in sizes:
         else:
             info[f[0]] = f[1:]
     sync_s = sync["median"]
+    floor = float(info["floor"][0]) if info.get("floor", [""])[0] else 0.0
     print(f"## {N:,} cities\n")
     print(f"sync: median {sync_s:.2f} s over {len(sync['times'])} runs "
           f"({N / sync_s:,.0f} records/s), peak RSS {mib(info['sync'][0])}; "
+          f"raw GDBM floor {floor:.2f} s for the same keys and values, sync/floor {ratio(sync_s, floor)}; "
           f"catalogue holds {int(info['sync'][1]):,} cities. "
           f"`wx search s` peak RSS {mib(info.get('search_rss', [''])[0])}.\n")
     print("| command | median ms | vs sqlite3 | vs grep |")
@@ -294,8 +329,13 @@ for n in sizes:
               + "; ".join(f"'{p}' {a} / {b}" for p, (a, b) in matches.items()) + "\n")
     if fails:
         print("**failures:** " + "; ".join(fails) + "\n")
-    print(f"**{N:,} cities:** sync {sync_s:.2f} s ({N / sync_s:,.0f} rec/s, {mib(info['sync'][0])}); "
+    print(f"**{N:,} cities:** sync {sync_s:.2f} s ({N / sync_s:,.0f} rec/s, {mib(info['sync'][0])}, "
+          f"floor {ratio(sync_s, floor)}); "
           f"wx vs sqlite3 median: " + ", ".join(summary) + "\n")
+
+for f in facts.get("big", []):
+    print(f"## one big response\n\n{int(f[1]):,} cities in one {int(f[2]) / 1e6:.0f} MB response: "
+          f"sync peak RSS {mib(f[3])}\n")
 
 st = load("startup.json")
 wxv, tr = ms(st["wx --version"]), ms(st["/bin/true"])

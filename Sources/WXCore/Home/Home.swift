@@ -124,7 +124,9 @@ package struct Home: Sendable {
     return written
   }
 
-  /// Downloads from `provider`, then (and only then) takes the lock and publishes. Unless
+  /// Downloads from `provider` straight into a new catalogue file (records are written as
+  /// they are validated; the live catalogue is untouched), then takes the lock, writes the
+  /// orders and the index and publishes. Any failure removes the new file. Unless
   /// `allowShrink`, refuses to replace a downloaded catalogue whose list came from the same
   /// provider with fewer than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
   ///
@@ -136,8 +138,12 @@ package struct Home: Sendable {
     from provider: any WeatherProvider, source: String, allowShrink: Bool = false, basis: CatalogueMeta? = nil,
     refreshed: Int? = nil
   ) async throws -> CatalogueMeta {
-    let cities = try await provider.fetch()
     try prepare()
+    // The temp file is written before the lock is taken (a slow download must not hold up
+    // `wx fav`); GDBM's own lock on it tells a lock holder's clean-up that it is in use.
+    let builder = try StoreBuilder(finalPath: cataloguePath)
+    let writer = CatalogueWriter(into: builder.database)
+    _ = try await provider.stream { try writer.add($0) }
     let lock = try writers.acquire()
     defer { lock.release() }
     let current = try? Catalogue(path: cataloguePath)
@@ -145,15 +151,17 @@ package struct Home: Sendable {
     current?.close()
     if let basis, old?.generation != basis.generation { throw SyncError.catalogueChanged }
     // The list's provider: a weather refresh (Open-Meteo) in between does not lift the check.
-    if !allowShrink, let old, !old.isSample, old.listProvider == provider.name, cities.count * 10 < old.count {
-      throw SyncError.shrinks(url: source, from: old.count, to: cities.count)
+    if !allowShrink, let old, !old.isSample, old.listProvider == provider.name, writer.count * 10 < old.count {
+      throw SyncError.shrinks(url: source, from: old.count, to: writer.count)
     }
     let now = Clock.now()
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
-      syncedAt: now, count: cities.count, isSample: false, listProvider: basis?.listProvider,
+      syncedAt: now, count: writer.count, isSample: false, listProvider: basis?.listProvider,
       listSyncedAt: basis?.listSyncedAt, refreshed: refreshed)
-    return try publishCatalogue(cities, meta: meta, holding: lock)
+    let written = try writer.finish(meta: meta)
+    try builder.publish()
+    return written
   }
 }
 

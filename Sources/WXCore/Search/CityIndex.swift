@@ -50,62 +50,102 @@ package enum CityIndex {
 
   // MARK: Building
 
-  /// Sorted arrays and nodes for `cities`, delivered through `store`. `wordStarts(i)` gives
-  /// the offsets in `folded[i]` where its later words start (``Fold/wordStarts(of:)``).
-  /// Returns the name array's city order (alphabetical by folded name, then country).
+  /// Folded names end to end, the way the builder keeps them: name `i` is
+  /// `bytes[start(i)..<ends[i]]` (a byte each plus 4, instead of an array each).
+  package struct PackedNames: Sendable {
+    package var bytes: [UInt8] = []
+    package var ends: [UInt32] = []
+    package init() {}
+    package var count: Int { ends.count }
+    package func start(_ i: Int) -> Int { i == 0 ? 0 : Int(ends[i - 1]) }
+    package mutating func append(_ key: [UInt8]) {
+      bytes.append(contentsOf: key)
+      ends.append(UInt32(bytes.count))
+    }
+  }
+
+  /// A later word of a name: 8 bytes (its key is the end of the name's bytes).
+  private struct Word {
+    var city: Int32
+    var start: UInt16
+    var shadow: UInt16
+  }
+
+  /// One sorted array, read through an accessor: (key bytes, shadow, city position).
+  private struct Entries {
+    let count: Int
+    let at: (Int) -> (key: UnsafeBufferPointer<UInt8>, shadow: Int, ref: Int)
+  }
+
+  /// Sorted arrays and nodes for the cities whose folded names are `packed`, delivered
+  /// through `store`. `wordStarts(i)` gives the offsets in name `i` where its later words
+  /// start (``Fold/wordStarts(of:)``). Returns the number of word entries.
+  ///
+  /// Memory: besides `packed`, 8 bytes a city (its rank and its place in name order) and
+  /// 8 bytes a later word; keys are never copied out of `packed`.
   package static func build(
-    names folded: [[UInt8]], countries: [[UInt8]], wordStarts: (Int) -> [Int],
+    names packed: PackedNames, countries: [[UInt8]], wordStarts: (Int) -> ArraySlice<UInt16>,
     store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) -> (nameOrder: [Int], wordEntries: Int) {
-    let count = folded.count
-    // Rank cities by (folded name, folded country, position).
-    var byName = Array(0..<count)
-    byName.sort { a, b in
-      let c = compare(folded[a], folded[b])
-      if c != 0 { return c < 0 }
-      let d = compare(countries[a], countries[b])
-      if d != 0 { return d < 0 }
-      return a < b
-    }
-    var rank = [Int](repeating: 0, count: count)
-    for (r, i) in byName.enumerated() { rank[i] = r }
-
-    let names = byName.map { Entry(key: folded[$0], shadow: 0, ref: $0) }
-    var words: [Entry] = []
-    words.reserveCapacity(count)
-    for i in 0..<count {
-      let name = folded[i]
-      var earlier = [0]
-      for start in wordStarts(i) {
-        let suffix = Array(name[start...])
-        var shadow = 0
-        for e in earlier { shadow = max(shadow, commonPrefix(name[e...], suffix[...])) }
-        words.append(Entry(key: suffix, shadow: shadow, ref: i))
-        earlier.append(start)
+  ) throws(StoreError) -> Int {
+    try packed.bytes.withUnsafeBufferPointer { (arena) throws(StoreError) -> Int in
+      let count = packed.count
+      func key(_ i: Int32, from offset: Int = 0) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: arena[(packed.start(Int(i)) + offset)..<Int(packed.ends[Int(i)])])
       }
-    }
-    words.sort { a, b in
-      let c = compare(a.key, b.key)
-      return c != 0 ? c < 0 : rank[a.ref] < rank[b.ref]
-    }
+      // Rank cities by (folded name, folded country, position).
+      var byName = Array(0..<Int32(count))
+      byName.sort { a, b in
+        let c = compare(key(a), key(b))
+        if c != 0 { return c < 0 }
+        let d = compare(countries[Int(a)], countries[Int(b)])
+        if d != 0 { return d < 0 }
+        return a < b
+      }
+      var rank = [Int32](repeating: 0, count: count)
+      for (r, i) in byName.enumerated() { rank[Int(i)] = Int32(r) }
 
-    try storeBlocks(tag: "n", names, store)
-    try storeBlocks(tag: "w", words, store)
-    var prefix: [UInt8] = []
-    try buildNode(depth: 0, prefix: &prefix, names: names, words: words, n: 0..<names.count, w: 0..<words.count, store)
-    return (byName, words.count)
+      var words: [Word] = []
+      words.reserveCapacity((0..<count).reduce(0) { $0 + wordStarts($1).count })
+      for i in 0..<Int32(count) {
+        let name = key(i)
+        var earlier = [0]
+        for start in wordStarts(Int(i)) {
+          var shadow = 0
+          for e in earlier {
+            shadow = max(shadow, commonPrefix(name[e...], name[Int(start)...]))
+          }
+          words.append(Word(city: i, start: start, shadow: UInt16(clamping: shadow)))
+          earlier.append(Int(start))
+        }
+      }
+      words.sort { a, b in
+        let c = compare(key(a.city, from: Int(a.start)), key(b.city, from: Int(b.start)))
+        return c != 0 ? c < 0 : rank[Int(a.city)] < rank[Int(b.city)]
+      }
+
+      let names = Entries(count: count) { r in (key(byName[r]), 0, Int(byName[r])) }
+      let wordEntries = Entries(count: words.count) { k in
+        (key(words[k].city, from: Int(words[k].start)), Int(words[k].shadow), Int(words[k].city))
+      }
+      try storeBlocks(tag: "n", names, store)
+      try storeBlocks(tag: "w", wordEntries, store)
+      var prefix: [UInt8] = []
+      try buildNode(depth: 0, prefix: &prefix, names: names, words: wordEntries, n: 0..<count, w: 0..<words.count, store)
+      return words.count
+    }
   }
 
   private static func storeBlocks(
-    tag: Character, _ entries: [Entry], _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+    tag: Character, _ entries: Entries, _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     var b = 0
     while b * blockSize < entries.count {
       var w = ByteWriter(capacity: blockSize * 16)
-      let slice = entries[(b * blockSize)..<min(entries.count, (b + 1) * blockSize)]
+      let slice = (b * blockSize)..<min(entries.count, (b + 1) * blockSize)
       w.varint(UInt64(slice.count))
-      for e in slice {
-        w.bytes(e.key)
+      for k in slice {
+        let e = entries.at(k)
+        w.bytes(Array(e.key))
         w.varint(UInt64(e.shadow))
         w.varint(UInt64(e.ref))
       }
@@ -115,7 +155,7 @@ package enum CityIndex {
   }
 
   private static func buildNode(
-    depth: Int, prefix: inout [UInt8], names: [Entry], words: [Entry], n: Range<Int>, w: Range<Int>,
+    depth: Int, prefix: inout [UInt8], names: Entries, words: Entries, n: Range<Int>, w: Range<Int>,
     _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {
     var out = ByteWriter(capacity: 64)
@@ -124,23 +164,23 @@ package enum CityIndex {
     out.varint(UInt64(w.lowerBound))
     out.varint(UInt64(w.upperBound))
     var duplicates = 0
-    for k in w where words[k].shadow >= depth && depth > 0 { duplicates += 1 }
+    for k in w where words.at(k).shadow >= depth && depth > 0 { duplicates += 1 }
     out.varint(UInt64(duplicates))
 
     // Children: group both ranges by the byte at `depth` (entries that end here come first).
     var i = n.lowerBound
-    while i < n.upperBound && names[i].key.count == depth { i += 1 }
+    while i < n.upperBound && names.at(i).key.count == depth { i += 1 }
     var j = w.lowerBound
-    while j < w.upperBound && words[j].key.count == depth { j += 1 }
+    while j < w.upperBound && words.at(j).key.count == depth { j += 1 }
     var children: [(UInt8, Range<Int>, Range<Int>)] = []
     while i < n.upperBound || j < w.upperBound {
-      let bn: UInt8? = i < n.upperBound ? names[i].key[depth] : nil
-      let bw: UInt8? = j < w.upperBound ? words[j].key[depth] : nil
+      let bn: UInt8? = i < n.upperBound ? names.at(i).key[depth] : nil
+      let bw: UInt8? = j < w.upperBound ? words.at(j).key[depth] : nil
       let byte = min(bn ?? 0xFF, bw ?? 0xFF)
       let i0 = i
-      while i < n.upperBound && names[i].key[depth] == byte { i += 1 }
+      while i < n.upperBound && names.at(i).key[depth] == byte { i += 1 }
       let j0 = j
-      while j < w.upperBound && words[j].key[depth] == byte { j += 1 }
+      while j < w.upperBound && words.at(j).key[depth] == byte { j += 1 }
       children.append((byte, i0..<i, j0..<j))
     }
     out.varint(UInt64(children.count))
@@ -162,19 +202,19 @@ package enum CityIndex {
 
   /// Byte-wise comparison: negative, zero or positive.
   package static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
-    a.withUnsafeBufferPointer { pa in
-      b.withUnsafeBufferPointer { pb in
-        let n = min(pa.count, pb.count)
-        if n > 0 {
-          let c = memcmp(pa.baseAddress!, pb.baseAddress!, n)
-          if c != 0 { return Int(c) }
-        }
-        return pa.count - pb.count
-      }
-    }
+    a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in compare(pa, pb) } }
   }
 
-  private static func commonPrefix(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+  static func compare(_ pa: UnsafeBufferPointer<UInt8>, _ pb: UnsafeBufferPointer<UInt8>) -> Int {
+    let n = min(pa.count, pb.count)
+    if n > 0 {
+      let c = memcmp(pa.baseAddress!, pb.baseAddress!, n)
+      if c != 0 { return Int(c) }
+    }
+    return pa.count - pb.count
+  }
+
+  private static func commonPrefix(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
     var k = 0
     var ia = a.startIndex
     var ib = b.startIndex

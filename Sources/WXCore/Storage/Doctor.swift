@@ -83,7 +83,9 @@ package struct Doctor: Sendable {
   }
 
   /// Temp files in the state folder: those of killed writers, or of one running now.
-  package func temps() -> [String] { FileSystem.list(home.directory).filter(FileSystem.isTempName) }
+  package func temps() -> [String] { FileSystem.list(home.directory).filter {
+    FileSystem.isTempName($0) && !FileSystem.isInUse(home.directory + "/" + $0)
+  } }
 
   /// `.exposed` in place of `.healthy` when others may read or write `path`.
   private func withMode(_ health: Health, _ path: String) -> Health {

@@ -139,12 +139,21 @@ package enum FileSystem {
     name.hasPrefix(".") && name.dropFirst().contains(".tmp.")
   }
 
+  /// Whether the temp file at `path` is being written: GDBM holds a `flock` on the files it
+  /// writes (a sync streams into its temp file before it takes the ``WriterLock``).
+  package static func isInUse(_ path: String) -> Bool {
+    let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return false }
+    defer { Glibc.close(fd) }
+    return flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
+  }
+
   /// Removes the temp files killed writers left in `directory`; returns how many. Only safe
-  /// under the ``WriterLock``: a live writer's temp file looks the same.
+  /// under the ``WriterLock``; a temp file still being written (``isInUse(_:)``) is left alone.
   @discardableResult
   package static func removeTemps(in directory: String) -> Int {
     var removed = 0
-    for name in list(directory) where isTempName(name) {
+    for name in list(directory) where isTempName(name) && !isInUse(directory + "/" + name) {
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
     return removed

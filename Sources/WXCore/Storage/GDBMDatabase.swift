@@ -44,9 +44,11 @@ package final class GDBMDatabase {
     switch mode {
     // Readers do not map the file: a read command makes a few dozen fetches, and mapping,
     // faulting in and unmapping a 48 MiB catalogue cost more than the reads themselves
-    // (`wx search par` at 170k cities: 4.0 -> 2.8 ms). Writers keep GDBM's default.
+    // (`wx search par` at 170k cities: 4.0 -> 2.8 ms). A new file is not mapped either: GDBM
+    // then writes with pwrite, and storing a catalogue takes a third of the time (the final
+    // msync of a growing map was most of it: scripts/gdbm-floor.c, 170k cities 1.5 -> 0.5 s).
     case .reader: flags = GDBM_READER | GDBM_NOMMAP
-    case .create: flags = GDBM_NEWDB
+    case .create: flags = GDBM_NEWDB | GDBM_NOMMAP
     case .writer: flags = GDBM_WRITER
     }
     flags |= GDBM_CLOEXEC

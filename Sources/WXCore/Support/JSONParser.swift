@@ -12,6 +12,14 @@ extension JSON {
       return v
     }
   }
+
+  /// Parses the value at the start of `buf` as if nested `depth` levels deep; returns it and
+  /// the offset just past it. What follows it is not checked (``JSONStream`` does that).
+  package static func parsePrefix(_ buf: UnsafeBufferPointer<UInt8>, depth: Int) throws(JSONError) -> (JSON, Int) {
+    var p = Parser(buf: buf)
+    let v = try p.value(depth: depth)
+    return (v, p.i)
+  }
 }
 
 private struct Parser {

@@ -69,12 +69,41 @@ package final class Fetcher: @unchecked Sendable {
   /// One GET: a 2xx JSON body, or the error that says why not, naming `shown` (by default
   /// the URL itself), redacted.
   package func get(_ url: String, shown: String? = nil) throws(SyncError) -> [UInt8] {
+    try perform(url, shown: shown) { (u) throws(HTTPFailure) in try session.get(u) }.body
+  }
+
+  /// One GET whose 2xx JSON body goes to `body` chunk by chunk as it arrives, never held
+  /// whole (the size cap still counts every byte); the same checks as ``get(_:shown:)``.
+  /// `body` returns false to stop the transfer, and this then returns normally: the caller
+  /// knows why. An error answer's body is kept (at most 64 KiB) for its reason.
+  package func stream(_ url: String, shown: String? = nil, body: (UnsafeRawBufferPointer) -> Bool) throws(SyncError) {
+    _ = try perform(url, shown: shown) { (u) throws(HTTPFailure) -> HTTPResponse in
+      var kept: [UInt8] = []
+      var response = try session.get(u) { chunk, status, type in
+        if Self.isBody(status: status, contentType: type) { return body(chunk) }
+        if kept.count < 65_536 { kept.append(contentsOf: chunk.prefix(65_536 - kept.count)) }
+        return true
+      }
+      response.body = kept
+      return response
+    }
+  }
+
+  /// Whether an answer of this status and type is a body to decode.
+  static func isBody(status: Int, contentType: String) -> Bool {
+    (200..<300).contains(status) && (contentType.isEmpty || contentType.lowercased().contains("json"))
+  }
+
+  /// `send` (a GET of the URL it is given) with the status, retry and type checks.
+  private func perform(
+    _ url: String, shown: String?, _ send: (String) throws(HTTPFailure) -> HTTPResponse
+  ) throws(SyncError) -> HTTPResponse {
     let shown = Redact.url(shown ?? url)
     var retried = false
     while true {
       let response: HTTPResponse
       do throws(HTTPFailure) {
-        response = try session.get(url)
+        response = try send(url)
       } catch {
         switch error {
         case .unreachable(let why): throw .unreachable(url: shown, reason: why)
@@ -89,9 +118,10 @@ package final class Fetcher: @unchecked Sendable {
       let why = response.status >= 400 ? reason?(response.body).map { Redact.text($0) } : nil
       switch response.status {
       case 200..<300:
-        let type = response.contentType.lowercased()
-        if !type.isEmpty && !type.contains("json") { throw .notJSON(url: shown, contentType: response.contentType) }
-        return response.body
+        if !Self.isBody(status: response.status, contentType: response.contentType) {
+          throw .notJSON(url: shown, contentType: response.contentType)
+        }
+        return response
       case 429:
         // Seconds (an HTTP date or nothing counts as 1 s); NaN, negative or too long: give up.
         let wait = Double(response.retryAfter.trimmingSpaces) ?? 1

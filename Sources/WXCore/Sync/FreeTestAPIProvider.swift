@@ -4,6 +4,18 @@ package protocol WeatherProvider: Sendable {
   var name: String { get }
   /// Downloads and validates every record; touches no store.
   func fetch() async throws(SyncError) -> [City]
+  /// Downloads and validates every record, handing each to `record` as soon as it is
+  /// validated; returns how many. Throws a ``SyncError``, or what `record` threw.
+  func stream(into record: (City) throws -> Void) async throws -> Int
+}
+
+extension WeatherProvider {
+  /// Providers whose answers are small (a few hundred cities) fetch, then hand each on.
+  package func stream(into record: (City) throws -> Void) async throws -> Int {
+    let cities = try await fetch()
+    for city in cities { try record(city) }
+    return cities.count
+  }
 }
 
 /// freetestapi's `/api/v1/weathers`, paginated with `page` and `limit`.
@@ -27,50 +39,78 @@ package struct FreeTestAPIProvider: WeatherProvider {
   package init(config: ProviderConfig) { self.config = config }
 
   package func fetch() async throws(SyncError) -> [City] {
+    var cities: [City] = []
+    do {
+      _ = try await stream { cities.append($0) }
+    } catch let error as SyncError {
+      throw error
+    } catch {
+      throw .badPayload(url: Redact.url(config.url), reason: "\(error)")  // unreachable: appending throws nothing
+    }
+    return cities
+  }
+
+  /// Pages are read as they arrive (``FreeTestAPIStream``): each new record goes to `record`
+  /// at once, so neither a response nor the catalogue is ever held. Records already seen are
+  /// recognised by a 64-bit hash of their identity (8 bytes a record; two distinct records
+  /// collide with odds of about 3 in 100 million at a million records).
+  package func stream(into record: (City) throws -> Void) async throws -> Int {
     try Fetcher.validate(url: config.url)
     let fetcher = Fetcher(config)
-    var cities: [City] = []
-    var seen = Set<RecordIdentity>()
+    var seen = Set<Int>()
+    var total = 0
     var page = 1
     // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead.
     var growingLimit = false
     while true {
       guard page <= Self.maxPages else {
-        throw .badPayload(url: config.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
+        throw SyncError.badPayload(url: config.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
       }
       let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
       let url = config.url + (config.url.contains("?") ? "&" : "?") + query
-      let body = try fetcher.get(url)
-      let records: [City]
-      do throws(PayloadError) {
-        records = try FreeTestAPIDecoder.decode(body)
-      } catch {
-        throw .badPayload(url: url, reason: page > 1 ? "page \(page): \(error.reason)" : error.reason)
+      var onPage = Set<Int>()
+      var count = 0
+      var fresh = 0
+      var repeats = 0
+      func take(_ city: City) throws {
+        let identity = Self.identity(city)
+        count += 1
+        if !onPage.insert(identity).inserted { repeats += 1 }
+        guard seen.insert(identity).inserted else { return }
+        fresh += 1
+        total += 1
+        if total > Self.maxRecords {
+          throw SyncError.badPayload(url: url, reason: "more than \(Self.maxRecords) records")
+        }
+        try record(city)
       }
-      if records.isEmpty {
-        if page == 1 { throw .noRecords(url: url) }
+      var decoder = FreeTestAPIStream()
+      var failure: (any Error)?
+      try fetcher.stream(url) { chunk in
+        do { try decoder.feed(chunk, take) } catch { failure = error }
+        return failure == nil
+      }
+      if failure == nil {
+        do { try decoder.finish(take) } catch { failure = error }
+      }
+      if let error = failure as? PayloadError {
+        throw SyncError.badPayload(url: url, reason: page > 1 ? "page \(page): \(error.reason)" : error.reason)
+      } else if let failure {
+        throw failure
+      }
+      if count == 0 {
+        if page == 1 { throw SyncError.noRecords(url: url) }
         break
       }
-      var fresh = 0
-      for city in records where seen.insert(RecordIdentity(city)).inserted {
-        cities.append(city)
-        fresh += 1
+      // Records seen on earlier pages are how a server that ignores `page` shows itself;
+      // only repeats within this one page are degenerate.
+      if fresh * 2 < count, count >= Self.degenerateMinimum, repeats * 2 > count {
+        throw SyncError.badPayload(
+          url: url, reason: "page \(page): \(repeats) of its \(count) records repeat another record of the page")
       }
-      if fresh * 2 < records.count, records.count >= Self.degenerateMinimum {
-        // Records seen on earlier pages are how a server that ignores `page` shows itself;
-        // only repeats within this one page are degenerate.
-        let repeats = records.count - Set(records.map(RecordIdentity.init)).count
-        if repeats * 2 > records.count {
-          throw .badPayload(
-            url: url, reason: "page \(page): \(repeats) of its \(records.count) records repeat another record of the page")
-        }
-      }
-      if cities.count > Self.maxRecords {
-        throw .badPayload(url: url, reason: "more than \(Self.maxRecords) records")
-      }
-      config.progress?(page, cities.count)
-      if records.count < limit { break }
+      config.progress?(page, total)
+      if count < limit { break }
       if fresh == 0 {
         // A full page of records already seen: the server ignores `page` (as the live
         // freetestapi does). Switch once to growing the limit; a repeat after that ends it.
@@ -79,19 +119,15 @@ package struct FreeTestAPIProvider: WeatherProvider {
       }
       page += 1
     }
-    return cities
+    return total
   }
 
-  /// What makes a record distinct: the live API reuses ids, so the id alone is not enough.
-  struct RecordIdentity: Hashable {
-    var id: Int
-    var name: String
-    var country: String
-
-    init(_ city: City) {
-      id = city.id
-      name = city.name
-      country = city.country
-    }
+  /// What makes a record distinct, hashed: the live API reuses ids, so the id alone is not enough.
+  static func identity(_ city: City) -> Int {
+    var h = Hasher()
+    h.combine(city.id)
+    h.combine(city.name)
+    h.combine(city.country)
+    return h.finalize()
   }
 }

@@ -35,6 +35,36 @@ package final class HTTPSession: @unchecked Sendable {
   deinit { wx_http_session_free(handle) }
 
   package func get(_ url: String) throws(HTTPFailure) -> HTTPResponse {
+    try perform(url, nil, nil)
+  }
+
+  /// A chunk of a body as it arrives, with the response's status and Content-Type; returns
+  /// false to stop the transfer.
+  package typealias BodyChunk = (_ chunk: UnsafeRawBufferPointer, _ status: Int, _ contentType: String) -> Bool
+
+  /// GET, handing the body to `onBody` as it arrives instead of holding it (the size cap
+  /// still applies). The response's `body` is empty. When `onBody` stops the transfer, this
+  /// returns normally: the caller knows why.
+  package func get(_ url: String, onBody: BodyChunk) throws(HTTPFailure) -> HTTPResponse {
+    final class Box {
+      let call: BodyChunk
+      init(_ call: @escaping BodyChunk) { self.call = call }
+    }
+    return try withoutActuallyEscaping(onBody) { (escaping) throws(HTTPFailure) -> HTTPResponse in
+      let box = Box(escaping)
+      return try withExtendedLifetime(box) { () throws(HTTPFailure) -> HTTPResponse in
+        try perform(url, Unmanaged.passUnretained(box).toOpaque()) { ctx, data, len, status, type in
+          let box = Unmanaged<Box>.fromOpaque(ctx!).takeUnretainedValue()
+          let contentType = type.map { String(cString: $0) } ?? ""
+          return box.call(UnsafeRawBufferPointer(start: data, count: len), status, contentType) ? 0 : 1
+        }
+      }
+    }
+  }
+
+  private func perform(_ url: String, _ ctx: UnsafeMutableRawPointer?, _ fn: wx_http_body_fn?) throws(HTTPFailure)
+    -> HTTPResponse
+  {
     guard handle != nil else {
       var err = [CChar](repeating: 0, count: 256)
       _ = wx_http_load(&err, err.count)
@@ -44,8 +74,8 @@ package final class HTTPSession: @unchecked Sendable {
     defer { wx_http_response_free(&r) }
     // libcurl reads a timeout of 0 as "none": never pass it one (nor a NaN or infinity).
     let milliseconds = timeout.isFinite ? max(1, Int(min(timeout, 86_400) * 1000)) : 30_000
-    let rc = wx_http_get(handle, url, milliseconds, maxBytes, "wx/1.0 (+https://github.com/wx)", &r)
-    if rc != 0 {
+    let rc = wx_http_get(handle, url, milliseconds, maxBytes, "wx/1.0 (+https://github.com/wx)", &r, fn, ctx)
+    if rc != 0 && r.stopped == 0 {
       if r.too_large != 0 { throw .tooLarge(limit: maxBytes) }
       switch r.curl_code {
       case 1 where r.redirects > 0:

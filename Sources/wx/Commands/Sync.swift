@@ -8,9 +8,9 @@ extension WX {
       discussion: """
         Fetches URL?page=P&limit=N until an empty or short page, or a page that only repeats \
         records already seen. With --provider open-meteo, fetches real weather for the cities of \
-        the current catalogue instead (weather data by Open-Meteo.com, CC BY 4.0). Everything is \
-        downloaded and validated before the store is touched; on any failure the current catalogue \
-        stays exactly as it was. Control and bidi characters in the data become spaces or are \
+        the current catalogue instead (weather data by Open-Meteo.com, CC BY 4.0). Records are \
+        validated as they arrive and written into a new file that replaces the catalogue only once \
+        all have arrived; on any failure the current catalogue stays exactly as it was. Control and bidi characters in the data become spaces or are \
         removed; URL passwords and keys are never printed or stored.
         """)
 
@@ -45,17 +45,18 @@ extension WX {
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let showProgress = ctx.terminal.stderrIsTTY && !quiet
       var progress: (@Sendable (Int, Int) -> Void)? = nil
-      if showProgress {
+      let started = Clock.monotonic()
+      if showProgress {  // on a terminal only: a pipe or a log gets the final line alone
         let step = provider == .openMeteo ? "batch" : "page"
         progress = { n, records in
+          let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
           // wx's own line-clearing sequence, then text that holds nothing untrusted.
-          Terminal.control("\r\u{1B}[K" + "wx: \(step) \(n) · \(records) records", toStderr: true)
+          Terminal.control("\r\u{1B}[K" + "wx: \(step) \(n) · \(records) records · \(rate) records/s", toStderr: true)
         }
       }
       let config = ProviderConfig(
         url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
         apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
-      let started = Clock.monotonic()
       let plan = try provider.plan(config, ctx: ctx, favourites: favourites, maxCities: maxCities)
       let meta = try await ctx.home.sync(
         from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)

@@ -157,6 +157,22 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     }
   }
 
+  /// JSON is data: a narrow terminal never cuts it (`wx status --json` was cut to the width
+  /// with "…" and stopped being JSON).
+  @Test(arguments: [
+    ["status", "--json"], ["list", "--json"], ["show", "Paris, FR", "--json"], ["search", "sa", "--json"],
+    ["top", "--json"], ["hottest", "--json"], ["forecast", "Paris, FR", "--json"], ["fav", "list", "--json"],
+  ])
+  func jsonIsNeverCutToTheWidth(_ args: [String]) throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Ho Chi Minh City")
+    let piped = try home.run(args)
+    let narrow = try home.run(args, env: ["COLUMNS": "40"])
+    #expect(narrow.status == 0 && !narrow.stdout.contains("…"), "\(args): \(narrow.stdout)")
+    #expect((try? narrow.json()) != nil, "\(args) at 40 columns is not JSON: \(narrow.stdout)")
+    #expect(maskingAges(narrow.stdout) == maskingAges(piped.stdout), "\(args)")
+  }
+
   @Test func narrowListsKeepCityTemperatureAndDropColumnsInOrder() throws {
     let home = TempHome()
     let wide = try home.wx("list")

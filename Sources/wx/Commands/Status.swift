@@ -18,7 +18,7 @@ extension WX {
       let airUpdated = ((try? ctx.home.aqi.histories()) ?? []).compactMap { $0.latest?.time }.max()
       let attribution = meta.provider == "open-meteo" ? Self.openMeteoAttribution : nil
       if json {
-        Terminal.out(
+        Terminal.data(
           JSONOut.object([
             ("home", .string(ctx.home.directory)), ("source", .string(meta.source)),
             ("provider", .string(meta.provider)), ("sample", .bool(meta.isSample)), ("count", .int(meta.count)),

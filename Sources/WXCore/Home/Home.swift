@@ -169,14 +169,12 @@ package struct Home: Sendable {
 package enum HomeError: Error, Equatable, Sendable, CustomStringConvertible {
   case noSample(searched: [String])
   case badSample(path: String, reason: String)
-  case badHome(String)
 
   package var description: String {
     switch self {
     case .noSample:
       return "no catalogue yet and the bundled sample is not installed; run `wx sync` (or set WX_DATA_DIR)"
     case .badSample(let path, let reason): return "the bundled sample \(path) is unusable: \(reason)"
-    case .badHome(let why): return why
     }
   }
 }

@@ -23,7 +23,6 @@ package enum Envelope {
     case preference = 0x50  // P
     case favourite = 0x46  // F
     case aqi = 0x41  // A
-    case config = 0x47  // G
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).

@@ -144,8 +144,75 @@ final class OpenMeteoAPI: @unchecked Sendable {
   @Test func aRateLimitIsWaitedOutOnce() throws {
     let home = TempHome()
     let api = try OpenMeteoAPI(mode: "429")
+    let started = Date()
     let r = try Self.sync(home, api)
     #expect(r.status == 0, "\(r)")
+    // Two batches and the one refused request asked again once, after its Retry-After: 1.
+    #expect(try api.stats().requests == 3)
+    #expect(Date().timeIntervalSince(started) >= 1, "the Retry-After second was not waited")
+    let always = try OpenMeteoAPI(mode: "429-always")
+    let refused = try Self.sync(home, always)
+    #expect(refused.status == 69, "\(refused)")
+    let asked = try always.stats().requests
+    #expect(asked >= 2 && asked <= 4, "each batch asks at most twice, and the first failure ends the sync: \(asked)")
+  }
+
+  /// One location is answered with a single object, not an array; its forecast days are
+  /// stored as sent (temperature, description and date of each day).
+  @Test func aBatchOfOneIsASingleObjectAndItsForecastIsStored() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London")
+    let api = try OpenMeteoAPI()
+    let r = try home.wx("sync", "--provider", "open-meteo", "--favourites", "--days", "5",
+                        env: ["WX_OPEN_METEO_URL": api.forecast])
+    #expect(r.status == 0, "\(r)")
+    #expect(try api.stats().sizes == [1])
+    let city = try home.wx("show", "London", "--json").json()
+    let sent = try #require(
+      try api.sent(latitude: city["latitude"] as! Double, longitude: city["longitude"] as! Double))
+    let daily = try #require(sent["daily"] as? [String: Any])
+    let days = try #require(city["forecast"] as? [[String: Any]])
+    #expect(days.count == 5, "\(days)")
+    let words = [0: "Clear sky", 1: "Mainly clear", 2: "Partly cloudy", 3: "Overcast", 61: "Slight rain", 95: "Thunderstorm"]
+    for (k, day) in days.enumerated() {
+      #expect(day["date"] as? String == (daily["time"] as? [String])?[k], "\(day)")
+      #expect(day["temperature"] as? Double == (daily["temperature_2m_max"] as? [Double])?[k], "\(day)")
+      if let code = (daily["weather_code"] as? [Int])?[k], let expected = words[code] {
+        #expect(day["description"] as? String == expected, "day \(k): \(day)")
+      }
+    }
+  }
+
+  /// A server slower than WX_HTTP_TIMEOUT: unreachable (69), named, every store as it was.
+  @Test func aSlowAnswerTimesOutAndLeavesEveryStore() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London")
+    let before = home.snapshot()
+    let api = try OpenMeteoAPI(mode: "slow:4")
+    let r = try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast], env: ["WX_HTTP_TIMEOUT": "1"])
+    #expect(r.status == 69 && r.stderr.contains("127.0.0.1"), "\(r)")
+    #expect(r.stderr.split(separator: "\n").count == 1, "\(r)")
+    #expect(home.snapshot() == before)
+  }
+
+  /// Ten batches of answers slow enough to overlap: never more than 3 in flight, and more
+  /// than one (the requests do overlap, so the bound is really tested).
+  @Test func atMostThreeBatchesAreInFlight() throws {
+    let home = TempHome()
+    let cities = (0..<500).map { i -> [String: Any] in
+      ["id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
+       "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
+       "wind_speed": 5, "forecast": []]
+    }
+    let data = try writeRecords(cities, in: home, name: "towns.json")
+    let list = try FakeAPI(data: data)
+    try #require(try home.wx("sync", "--url", list.url).status == 0)
+    let api = try OpenMeteoAPI(mode: "slow:0.4")
+    let r = try Self.sync(home, api)
+    #expect(r.status == 0, "\(r)")
+    let s = try api.stats()
+    #expect(s.requests == 10 && s.sizes.allSatisfy { $0 == 50 }, "\(s)")
+    #expect(s.peak >= 2 && s.peak <= 3, "\(s)")
   }
 
   @Test func favouritesRefreshOnlyTheFavourites() throws {

@@ -319,6 +319,10 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let readings = try #require(show["readings"] as? [[String: Any]])
     #expect(readings.count == 2 && readings.last?["aqi"] as? Double == current["us_aqi"] as? Double, "\(show)")
     #expect(readings.last?["scale"] as? String == "US AQI", "\(show)")
+    #expect(readings.last?["european_aqi"] as? Double == current["european_aqi"] as? Double, "\(show)")
+    #expect(readings.last?["pm2_5"] as? Double == current["pm2_5"] as? Double, "\(show)")
+    let text = try home.wx("aqi", "show", "London")
+    #expect(text.stdout.contains("European AQI ") && text.stdout.contains("PM2.5 "), "\(text)")
     let usNames = ["Good", "Moderate", "Unhealthy for Sensitive Groups", "Unhealthy", "Very Unhealthy", "Hazardous"]
     #expect(usNames.contains(readings.last?["category"] as? String ?? ""), "\(show)")
     let list = try home.wx("aqi", "list")

@@ -31,7 +31,11 @@ extension WX.AQI {
       let lo = values.min()!, hi = values.max()!
       if json {
         func reading(_ s: AQISample) -> JSONOut {
-          .object([("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))), ("scale", .string(s.scale.name))])
+          .object([
+            ("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))),
+            ("scale", .string(s.scale.name)), ("european_aqi", s.european.map { .number($0) } ?? .null),
+            ("pm2_5", s.pm25.map { .number($0) } ?? .null),
+          ])
         }
         Terminal.data(
           JSONOut.object([
@@ -46,6 +50,11 @@ extension WX.AQI {
       out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
       out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
       out += t.dim(" (\(AQIText.ago(ctx.now - latest.time))) · min \(AQIText.value(lo)) · max \(AQIText.value(hi))")
+      // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
+      var beside: [String] = []
+      if let european = latest.european { beside.append("European AQI \(AQIText.value(european))") }
+      if let pm25 = latest.pm25 { beside.append("PM2.5 \(AQIText.value(pm25)) µg/m³") }
+      if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
       Terminal.out(out)
     }
   }

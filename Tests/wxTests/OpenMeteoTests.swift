@@ -327,6 +327,8 @@ final class OpenMeteoAPI: @unchecked Sendable {
     #expect(usNames.contains(readings.last?["category"] as? String ?? ""), "\(show)")
     let list = try home.wx("aqi", "list")
     #expect(list.stdout.contains("Berlin") && list.stdout.contains("US AQI"), "\(list)")
+    let status = try home.wx("status", "--json").json()
+    #expect(status["attribution"] as? String == "Air quality data by Open-Meteo.com (CC BY 4.0)", "\(status)")
 
     let before = home.snapshot()
     _ = try api.get("/__mode?set=error")

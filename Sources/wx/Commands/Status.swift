@@ -15,8 +15,13 @@ extension WX {
       catalogue.close()
       let unit = ctx.unit(Display())
       let files = ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) }
-      let airUpdated = ((try? ctx.home.aqi.histories()) ?? []).compactMap { $0.latest?.time }.max()
-      let attribution = meta.provider == "open-meteo" ? Self.openMeteoAttribution : nil
+      let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
+      let airUpdated = latestAir.map(\.time).max()
+      // Open-Meteo's data is credited where it is shown: the weather, the air quality, or both.
+      let credited = [
+        meta.provider == "open-meteo" ? "Weather" : nil, latestAir.contains { $0.scale == .us } ? "air quality" : nil,
+      ].compactMap { $0 }
+      let attribution = credited.isEmpty ? nil : Self.attribution(credited.joined(separator: " and "))
       if json {
         Terminal.data(
           JSONOut.object([
@@ -57,7 +62,9 @@ extension WX {
       Terminal.out(out)
     }
 
-    static let openMeteoAttribution = "Weather data by Open-Meteo.com (CC BY 4.0)"
+    static func attribution(_ what: String) -> String {
+      what.prefix(1).uppercased() + what.dropFirst() + " data by Open-Meteo.com (CC BY 4.0)"
+    }
 
     static func bytes(_ n: Int64) -> String {
       if n < 1024 { return "\(n) B" }

@@ -139,6 +139,10 @@ static size_t on_header(char *buf, size_t size, size_t n, void *userdata) {
   /* A new status line (after a redirect) starts a new header block. */
   if (len >= 5 && strncmp(buf, "HTTP/", 5) == 0) {
     out->retry_after[0] = 0;
+    out->location[0] = 0;
+  } else if (len > 9 && strncasecmp(buf, "location:", 9) == 0) {
+    /* Kept as sent: a target libcurl cannot even parse is still named in the error. */
+    copy_header_value(out->location, sizeof out->location, buf + 9, len - 9);
   } else if (len > 12 && strncasecmp(buf, "retry-after:", 12) == 0) {
     copy_header_value(out->retry_after, sizeof out->retry_after, buf + 12, len - 12);
   }

@@ -140,7 +140,11 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
         + "connection refused or no route to the host; your catalogue is unchanged\n", "\(r)")
   }
 
-  @Test(arguments: ["file:///etc/passwd", "ftp://bob:pw@example.invalid/w.json"])
+  @Test(arguments: [
+    "file:///etc/passwd", "ftp://bob:pw@example.invalid/w.json",
+    // Targets libcurl cannot parse at all: still the server's fault (69), never a bad --url (78).
+    "http://127.0.0.1:99999/w.json", "http://[::1/w.json", "http://exa mple.invalid/w.json",
+  ])
   func aRedirectOffTheWebNamesItsTargetAndIsNotAConfigurationError(_ target: String) throws {
     let home = TempHome()
     try home.wx("list")

@@ -19,6 +19,7 @@ typedef struct wx_http_response {
   char error[256];           /* libcurl's error text for curl_code */
   long redirects;            /* redirects followed (or attempted: see last_url) */
   char last_url[1024];       /* with redirects > 0: the URL of the last one, possibly refused */
+  char location[1024];       /* Location header of the last header block, "" when absent */
   unsigned char *body;       /* malloc'd body; free with wx_http_response_free */
   size_t body_len;
 } wx_http_response;

@@ -3,6 +3,19 @@ import Testing
 
 /// End-to-end tests of the core commands: the built `wx`, a temp WX_HOME, a loopback API.
 @Suite struct CoreCommandTests {
+  /// Zürich (Switzerland) and Zurich (Canada) fold alike: typed exactly, case aside, a name
+  /// picks its own city; names that are not spelled apart stay ambiguous.
+  @Test func aNameSpelledExactlyPicksItsCity() throws {
+    let home = TempHome()
+    for (typed, country) in [("Zürich", "Switzerland"), ("zürich", "Switzerland"), ("ZURICH", "Canada")] {
+      let r = try home.wx("show", typed, "--json")
+      #expect(r.status == 0 && (try? r.json())?["country"] as? String == country, "\(typed): \(r)")
+    }
+    let paris = try home.wx("show", "paris")
+    #expect(paris.status == 64 && paris.stderr.contains("matches 3 cities"), "\(paris)")
+    #expect(try home.wx("show", "krakow", "--json").json()["city"] as? String == "Kraków")
+  }
+
   @Test func firstRunSeedsFromTheBundledSampleAndSaysSo() throws {
     let home = TempHome()
     let expected = try records(sampleFile)

@@ -12,7 +12,14 @@ extension Catalogue {
     }
     let exact = try exactName(fold(query))
     if exact.count == 1 { return .found(index: exact[0], city: try city(exact[0])) }
-    if exact.count > 1 { return .ambiguous(try cities(exact)) }
+    if exact.count > 1 {
+      // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
+      let typed = query.lowercased()
+      var literal: [Int] = []
+      for i in exact where try city(i).name.lowercased() == typed { literal.append(i) }
+      if literal.count == 1 { return .found(index: literal[0], city: try city(literal[0])) }
+      return .ambiguous(try cities(exact))
+    }
 
     if let comma = query.lastIndex(of: ",") {
       let name = String(query[..<comma]).trimmingSpaces

@@ -26,6 +26,20 @@ enum CompletionEntry {
     return 0
   }
 
+  /// The longest prefix all `words` share, by Unicode scalar (as the shells compare).
+  static func sharedPrefix(_ words: [String]) -> String {
+    guard var shared = words.first?.unicodeScalars.map({ $0 }) else { return "" }
+    for word in words.dropFirst() {
+      let scalars = Array(word.unicodeScalars)
+      var k = 0
+      while k < min(shared.count, scalars.count) && shared[k] == scalars[k] { k += 1 }
+      shared.removeLast(shared.count - k)
+    }
+    var out = String.UnicodeScalarView()
+    out.append(contentsOf: shared)
+    return String(out)
+  }
+
   static func lines(_ args: [String]) -> [String]? {
     switch (args.first, args.count) {
     case ("bash", 3), ("bash", 4):
@@ -37,7 +51,13 @@ enum CompletionEntry {
       // what was typed exactly, so that sharing less (Zurich, Zürich) cannot shorten "Zu".
       let exact = found.filter { $0.word.hasPrefix(line.current) }
       if !exact.isEmpty { found = exact }
-      return found.compactMap { line.replacement(for: $0.word) }
+      var replies = found.compactMap { line.replacement(for: $0.word) }
+      // When what they share is shorter than what was typed ("zu": Zurich and Zürich share
+      // "Z"), the typed word joins them: readline then keeps the word as it is and lists them.
+      if replies.count > 1, let typed = line.replacement(for: line.current), Self.sharedPrefix(replies).count < typed.count {
+        replies.append(typed)
+      }
+      return replies
     case ("zsh", 2...) where args[1] == "--":
       return Completer(words: Array(args.dropFirst(2).dropLast()), current: args.last ?? "").candidates().map(\.word)
     case ("fish", 2...) where args[1] == "--":

@@ -41,6 +41,14 @@ enum CompletionScripts {
         (( ${#candidates} )) || return 1
         # -U: wx has matched them already (case and accents ignored); zsh quotes what it inserts.
         compadd -U -V wx -- "${candidates[@]}"
+        # When what they share is shorter than what was typed ("zu": Zurich and Zürich share
+        # "Z"), list them and leave the word as it is instead of shortening it.
+        local shared=${candidates[1]} c
+        for c in "${candidates[@]:1}"; do
+            while [[ -n $shared && $c != ${(b)shared}* ]]; do shared=${shared[1,-2]}; done
+        done
+        (( ${#candidates} > 1 && ${#shared} < ${#${(Q)PREFIX}} )) && unset 'compstate[insert]'
+        return 0
     }
     if [[ "${funcstack[1]}" == _wx ]]; then
         _wx "$@"

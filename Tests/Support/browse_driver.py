@@ -12,7 +12,7 @@ signals then go to that group. Steps, in order:
   {"keys": "text"}          write bytes to the terminal (JSON escapes: "\\u001b[B" is Down)
   {"wait": "text"}          until the screen shows text (10 s, else an error is recorded)
   {"gone": "text"}          until the screen no longer shows text
-  {"snap": "name"}          keep the screen's lines under name
+  {"snap": "name"}          keep the screen's lines (and reverse-video cells) under name
   {"resize": [cols, rows]}  set the window size (the kernel sends SIGWINCH)
   {"signal": "TERM"}        send a signal to the program
   {"resumed": true}         after a SIGCONT: until the program is back on the alternate screen
@@ -124,7 +124,7 @@ def main():
     screen = pyte.Screen(cols, rows)
     stream = pyte.ByteStream(screen)
     raw = bytearray()
-    out = {"screens": {}, "runs": [], "errors": []}
+    out = {"screens": {}, "reverse": {}, "runs": [], "errors": []}
     status = None
 
     def pump(wait):
@@ -172,6 +172,10 @@ def main():
         elif "snap" in step:
             pump(0.05)
             out["screens"][step["snap"]] = list(screen.display)
+            # Reverse video, cell by cell ("R" or "."), under the same name.
+            out["reverse"][step["snap"]] = [
+                "".join("R" if screen.buffer[y][x].reverse else "." for x in range(screen.columns))
+                for y in range(screen.lines)]
         elif "resize" in step:
             c, r = step["resize"]
             set_size(master, c, r)

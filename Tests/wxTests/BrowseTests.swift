@@ -42,6 +42,8 @@ import WXCore
     init(_ raw: [String: Any]) { self.raw = raw }
     var errors: [String] { raw["errors"] as? [String] ?? [] }
     func screen(_ name: String) -> [String] { (raw["screens"] as? [String: [String]])?[name] ?? [] }
+    /// Each line's cells in reverse video ("R") or not (".").
+    func reverse(_ name: String) -> [String] { (raw["reverse"] as? [String: [String]])?[name] ?? [] }
     var final: [String] { raw["final"] as? [String] ?? [] }
     var runs: [[String: Any]] { raw["runs"] as? [[String: Any]] ?? [] }
     var status: [String: Int] { raw["status"] as? [String: Int] ?? [:] }
@@ -55,6 +57,25 @@ import WXCore
   static func snap(_ n: String) -> [String: Any] { ["snap": n] }
   static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
   static var ready: [String: Any] { wait("page 1 of 4 · 62 cities") }
+
+  /// In colour, the selection bar runs the whole width (the temperature's colour reset used
+  /// to end it); without Unicode ("9 C"), Conditions stays under its header.
+  @Test(arguments: ["C.UTF-8", "C"])
+  func theSelectionBarSpansTheRowAndColumnsStayUnderTheirHeaders(_ locale: String) throws {
+    let home = TempHome()
+    let r = try browse(home, [Self.wait("62 cities"), Self.snap("list")] + Self.quit,
+                       args: ["browse", "--color", "always"], env: ["LANG": locale, "LC_ALL": locale])
+    let lines = r.screen("list")
+    let row = try #require(lines.firstIndex { $0.hasPrefix(">") }, "\(r)")
+    let bar = r.reverse("list")[row]
+    #expect(bar.allSatisfy { $0 == "R" }, "selected row only partly reversed: \(bar)\n\(lines[row])")
+    let header = try #require(lines.first { $0.contains("Conditions") }, "\(r)")
+    let column = try #require(header.range(of: "Conditions")).lowerBound.utf16Offset(in: header)
+    for line in lines[row...].prefix(3) where line.count > column {
+      let at = line.index(line.startIndex, offsetBy: column)
+      #expect(line[line.index(before: at)] == " " && line[at] != " ", "\(locale): \(line)")
+    }
+  }
 
   @Test func needsATerminal() throws {
     let home = TempHome()

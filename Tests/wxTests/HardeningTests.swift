@@ -173,6 +173,30 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(maskingAges(narrow.stdout) == maskingAges(piped.stdout), "\(args)")
   }
 
+  /// Without Unicode ("9 C" for "9 °C"), every row of a table is as wide as its header: the
+  /// cells were measured as printed (every column right of Temp sat one cell left before).
+  @Test(arguments: [["list", "--ascii"], ["hottest", "--ascii"], ["search", "sa", "--ascii"], ["list"], ["top", "--ascii"]])
+  func asciiTablesStayAligned(_ args: [String]) throws {
+    let home = TempHome()
+    let r = try home.run(args, env: ["LC_ALL": "C", "LANG": "C"])
+    let table = r.stdout.split(separator: "\n").filter { !$0.isEmpty && !$0.contains("page") && !$0.contains("cities") && !$0.contains("synced") }
+      .drop { !$0.contains("City") }
+    try #require(table.count > 3, "\(r)")
+    let widths = table.map { Self.columns(String($0)) }
+    #expect(Set(widths).count == 1, "\(args): \(widths)\n\(r.stdout)")
+  }
+
+  /// Terminal columns of a line: CJK and full-width characters take two, combining marks none.
+  static func columns(_ line: String) -> Int {
+    line.unicodeScalars.reduce(0) { n, u in
+      switch u.value {
+      case 0x300...0x36F: return n
+      case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60: return n + 2
+      default: return n + 1
+      }
+    }
+  }
+
   @Test func narrowListsKeepCityTemperatureAndDropColumnsInOrder() throws {
     let home = TempHome()
     let wide = try home.wx("list")

@@ -85,6 +85,8 @@ struct BrowseView {
     let cityW = room * 4 / 10
     let countryW = room * 2 / 10
     let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.unicode ? "…" : "~"), to: w) }
+    // Measured as printed: "9 C" without Unicode, or Conditions would sit left of its header.
+    let temp = term.unicode ? temp : ASCII.spell(temp)
     return DisplayWidth.pad(mark, to: 2) + cut(city, cityW) + "  " + cut(country, countryW) + "  "
       + DisplayWidth.pad(temp, to: 7, right: true) + "  " + conditions
   }
@@ -101,7 +103,9 @@ struct BrowseView {
       } else {
         line = columns(mark, row.identity.name.visible, row.identity.country.visible, "–", "not in the current catalogue")
       }
-      return selected && term.color ? term.paint(DisplayWidth.pad(line, to: width), "7") : line
+      // The temperature's colour ends with a reset: on the selected row it resets to reverse
+      // video, so the bar runs the whole width.
+      return selected && term.color ? term.paint(DisplayWidth.pad(line, to: width).replacing("\u{1B}[0m", with: "\u{1B}[0;7m"), "7") : line
     }
   }
 

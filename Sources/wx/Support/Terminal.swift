@@ -241,13 +241,18 @@ struct Table {
   func render(_ term: Terminal) -> String {
     // On a screen, long names are cut to `maxWidths`; a pipe gets them whole.
     let limits = term.width == nil ? [] : maxWidths
+    // Without Unicode, cells are measured as they will be printed ("9 C", "..."): spelling
+    // them later would move every column right of a changed cell.
+    let unicode = term.unicode
+    func spell(_ s: String) -> String { unicode ? s : ASCII.spell(s) }
     var cells = rows.map { row in
       row.enumerated().map { (i, c) in
-        limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
+        let c = spell(c)
+        return limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
       }
     }
-    var heads = headers
-    var widths = headers.map(DisplayWidth.of)
+    var heads = headers.map { spell($0) }
+    var widths = heads.map(DisplayWidth.of)
     for row in cells {
       for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) }
     }

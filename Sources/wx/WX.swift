@@ -53,7 +53,7 @@ enum Main {
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
     {
-      Terminal.err("wx: no command named \(args[1].quoted()); see `wx --help`")
+      Terminal.err("wx: no command named \(cutQuoted(args[1].quoted(), "\"")); see `wx --help`")
       exit(ExitStatus.usage.rawValue)
     }
     Task {
@@ -72,6 +72,31 @@ enum Main {
     dispatchMain()
   }
 
+  /// `message` with each `quote`d part cut to 60 characters: an argument echoed back (`--page`
+  /// given 128 KB) must not fill the terminal.
+  static func cutQuoted(_ message: String, _ quote: Character = "'", limit: Int = 60) -> String {
+    var out = ""
+    var inside: String?
+    for ch in message {
+      if ch == quote {
+        if let part = inside {
+          out += part.count > limit ? String(part.prefix(limit)) + "…" : part
+          out.append(ch)
+          inside = nil
+        } else {
+          out.append(ch)
+          inside = ""
+        }
+      } else if inside != nil {
+        inside!.append(ch)
+      } else {
+        out.append(ch)
+      }
+    }
+    if let part = inside { out += part.count > limit ? String(part.prefix(limit)) + "…" : part }
+    return out
+  }
+
   /// What ArgumentParser's own `main` would print, but through wx's writers: help on stdout
   /// as is; an error as one escaped line (`--sort $'\e[2J'` is echoed back) naming the help
   /// to read. Errors the commands report themselves arrive as a bare ``ExitCode``.
@@ -85,6 +110,7 @@ enum Main {
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
     if message.isEmpty { return code.rawValue }
     if message.hasPrefix("Error: ") { message.removeFirst(7) }
+    message = cutQuoted(message)
     var help = "wx --help"
     if let usage = WX.fullMessage(for: error).split(separator: "\n").first(where: { $0.hasPrefix("Usage: ") }) {
       let words = usage.dropFirst(7).split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }

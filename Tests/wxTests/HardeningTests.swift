@@ -354,6 +354,20 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(none.stderr.contains("no city name or word in it starts with \"qqqq\""), "\(none.stderr)")
   }
 
+  /// A 120 KB argument is cut in every message that echoes it, the argument parser's too
+  /// (only city and search words were cut before).
+  @Test func aHugeArgumentIsNeverEchoedWhole() throws {
+    let home = TempHome()
+    let huge = String(repeating: "a", count: 120_000)  // one argument may hold at most 128 KiB
+    for args in [["list", "--page", huge], [huge], ["list", "--unit", huge], ["list", "--" + huge], ["help", huge],
+                 ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge]] {
+      let r = try home.run(args)
+      #expect(r.status != 0 && r.stderr.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(r.stderr.utf8.count) bytes")
+      let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("wx: showing sample data") }
+      #expect(lines.count == 1 && r.stdout.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(lines.map { $0.prefix(80) })")
+    }
+  }
+
   @Test func helpForAnUnknownCommandIsAUsageError() throws {
     let r = try TempHome().wx("help", "bogus")
     #expect(r.status == 64 && r.stderr.contains("bogus"), "\(r)")

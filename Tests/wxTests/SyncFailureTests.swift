@@ -52,6 +52,18 @@ import Testing
     #expect(try home.wx("status", "--json").json()["sample"] as? Bool == false)
   }
 
+  /// A `#fragment` in --url is dropped: the page parameters used to land inside it, where no
+  /// server sees them (one request instead of four), and messages showed it.
+  @Test func aFragmentInTheURLIsDropped() throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    let r = try home.wx("sync", "--url", api.url + "#top", "--per-page", "20")
+    #expect(r.status == 0 && r.stderr.contains("synced 62 cities") && !r.stderr.contains("#top"), "\(r)")
+    let hits = try api.control("/__hits")
+    #expect(hits == #"{"hits":4}"#, "pages 1-4 of 20: \(hits)")
+    #expect(try home.wx("status", "--json").json()["source"] as? String == api.url)
+  }
+
   @Test func aGoodRedirectIsFollowed() throws {
     let home = TempHome()
     let api = try FakeAPI(mode: "redirect")

@@ -25,7 +25,9 @@ package struct ProviderConfig: Sendable {
     progress: (@Sendable (_ step: Int, _ records: Int) -> Void)? = nil,
     perPage: Int = 1000, apiKey: String? = nil, count: Int = 5, days: Int = 2
   ) {
-    self.url = url
+    // A fragment is never sent to the server, and a query appended after it would not be
+    // either: it is dropped here, once, for every provider.
+    self.url = url.firstIndex(of: "#").map { String(url[..<$0]) } ?? url
     self.timeout = timeout
     self.maxBytes = maxBytes
     self.progress = progress

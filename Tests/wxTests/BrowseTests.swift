@@ -220,6 +220,7 @@ import WXCore
     #expect(small.count == 14 && small[12].hasPrefix("page 1 of 7 · 62 cities"))
     #expect(small[3].hasPrefix(">") && small[3].contains("New York"))
     #expect(r.screen("tiny")[0].hasPrefix("wx browse needs a window"))
+    #expect(r.screen("tiny").joined(separator: "\n").contains("of at least 40×10"), "the size asked for is shown at 30 columns")
     #expect(r.status == ["code": 0])
   }
 

@@ -21,7 +21,8 @@ struct BrowseView {
 
   func lines(_ m: BrowseModel, _ page: BrowseData.Page, selected: BrowseRow?, status: String) -> [String] {
     guard fits else {
-      return finish(["wx browse needs a window of at least \(Self.minWidth)×\(Self.minHeight) (this one is \(width)×\(height))"])
+      // Short lines, so the size it asks for shows even in a very narrow window.
+      return finish(["wx browse needs a window", "of at least \(Self.minWidth)×\(Self.minHeight)", "(this one is \(width)×\(height))"])
     }
     var out = [header(m)]
     switch m.mode {

@@ -115,12 +115,11 @@ import Testing
 }
 
 @Suite struct UnitTests {
-  @Test func convertsOnlyWhenRendering() {
-    #expect(TemperatureUnit.fahrenheit.format(18) == "64 °F")
-    #expect(TemperatureUnit.celsius.format(18) == "18 °C")
+  @Test func convertsNumbersOnly() {
+    #expect(TemperatureUnit.fahrenheit.temperature(18) == 64.4)
     #expect(TemperatureUnit.fahrenheit.jsonTemperature(18) == 64.4)
-    #expect(TemperatureUnit.fahrenheit.formatWind(16.09344) == "10 mph")
-    #expect(TemperatureUnit.celsius.format(-2.5) == "-3 °C")
+    #expect(TemperatureUnit.fahrenheit.jsonWind(16.09344) == 10)
+    #expect(TemperatureUnit.round(-2.5) == -3 && TemperatureUnit.round(18.5) == 19)
   }
 
   @Test(arguments: [

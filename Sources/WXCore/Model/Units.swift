@@ -1,5 +1,6 @@
 /// The temperature unit a person reads in. Wind follows it: km/h with Celsius, mph with
-/// Fahrenheit. Values are stored metric and converted only here.
+/// Fahrenheit. Values are stored metric and converted only here, as numbers: the words and
+/// symbols they print with belong to the front end (wx's Views/UnitText.swift).
 package enum TemperatureUnit: String, CaseIterable, Sendable {
   case celsius
   case fahrenheit
@@ -13,9 +14,6 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
     }
   }
 
-  package var symbol: String { self == .celsius ? "°C" : "°F" }
-  package var windSymbol: String { self == .celsius ? "km/h" : "mph" }
-
   /// `celsius` → the value in this unit.
   package func temperature(_ celsius: Double) -> Double {
     self == .celsius ? celsius : celsius * 9 / 5 + 32
@@ -26,24 +24,8 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
     self == .celsius ? kmh : kmh / 1.609344
   }
 
-  /// Whole degrees with the unit: `18 °C`, `64 °F`.
-  package func format(_ celsius: Double) -> String {
-    "\(Self.round(temperature(celsius))) \(symbol)"
-  }
-
-  package func formatWind(_ kmh: Double) -> String {
-    let v = wind(kmh)
-    return "\(Self.oneDecimal(v)) \(windSymbol)"
-  }
-
   /// Rounds half away from zero (18.5 → 19, -2.5 → -3).
   package static func round(_ v: Double) -> Int { Int(v.rounded(.toNearestOrAwayFromZero)) }
-
-  /// `12`, `12.5`: one decimal, none when whole.
-  package static func oneDecimal(_ v: Double) -> String {
-    let r = (v * 10).rounded(.toNearestOrAwayFromZero) / 10
-    return r == r.rounded() ? String(Int(r)) : String(r)
-  }
 
   /// The value carried in JSON: °C as stored, °F to one decimal.
   package func jsonTemperature(_ celsius: Double) -> Double {

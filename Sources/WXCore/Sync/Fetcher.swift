@@ -55,7 +55,19 @@ package final class Fetcher: @unchecked Sendable {
 
   package init(_ config: ProviderConfig, reason: (@Sendable ([UInt8]) -> String?)? = nil) {
     session = HTTPSession(timeout: config.timeout, maxBytes: config.maxBytes)
-    self.reason = reason
+    self.reason = reason ?? Self.jsonReason
+  }
+
+  /// The reason an error answer gives, when its body is a JSON object with a string
+  /// `reason`, `message` or `error` (what most APIs send).
+  @Sendable static func jsonReason(_ body: [UInt8]) -> String? {
+    guard body.first == UInt8(ascii: "{"), let json = try? JSON.parse(body) else { return nil }
+    for key in ["reason", "message", "error"] {
+      if case .string(let text)? = json[key], !text.isEmpty {
+        return text
+      }
+    }
+    return nil
   }
 
   /// Only http and https, with a host, and no space or control character.
@@ -117,7 +129,9 @@ package final class Fetcher: @unchecked Sendable {
         case .unavailable(let why): throw .libraryMissing(why)
         }
       }
-      let why = response.status >= 400 ? reason?(response.body).map { Redact.text($0) } : nil
+      // The server's words, redacted and cut: a hostile answer must not fill the terminal.
+      let why = response.status >= 400
+        ? reason?(response.body).map { Redact.text($0.count > 200 ? String($0.prefix(200)) + "…" : $0) } : nil
       switch response.status {
       case 200..<300:
         if !Self.isBody(status: response.status, contentType: response.contentType) {

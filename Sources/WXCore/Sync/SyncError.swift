@@ -36,7 +36,7 @@ extension SyncError: CustomStringConvertible {
   package var description: String {
     let r = Redact.url
     switch self {
-    case .badURL(let url): return "\(r(url)) is not a usable URL (wx accepts http:// and https:// URLs)"
+    case .badURL(let url): return "\"\(r(url))\" is not a usable URL (wx accepts http:// and https:// URLs)"
     case .unreachable(let url, let reason): return "cannot reach \(r(url)): \(reason); your catalogue is unchanged"
     case .timeout(let url, let s):
       return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; your catalogue is unchanged"

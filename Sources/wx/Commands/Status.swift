@@ -68,8 +68,8 @@ extension WX {
 
     static func bytes(_ n: Int64) -> String {
       if n < 1024 { return "\(n) B" }
-      if n < 1_048_576 { return "\(TemperatureUnit.oneDecimal(Double(n) / 1024)) KiB" }
-      return "\(TemperatureUnit.oneDecimal(Double(n) / 1_048_576)) MiB"
+      if n < 1_048_576 { return "\(Number.oneDecimal(Double(n) / 1024)) KiB" }
+      return "\(Number.oneDecimal(Double(n) / 1_048_576)) MiB"
     }
   }
 }

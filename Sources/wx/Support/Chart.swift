@@ -130,6 +130,6 @@ enum AQIText {
   static func seconds(_ s: Double) -> String {
     if s < 1 { return "\(Int((s * 1000).rounded())) ms" }
     if s >= 10 || s == s.rounded() { return "\(Int(s.rounded())) s" }
-    return TemperatureUnit.oneDecimal(s) + " s"
+    return Number.oneDecimal(s) + " s"
   }
 }

@@ -34,6 +34,12 @@ struct Terminal {
     Self.screen = Screen(width: width, colors: color, unicode: unicode)
   }
 
+  /// A terminal described outright, not found out (views tested in-process; no writer).
+  init(color: Bool, unicode: Bool, width: Int?) {
+    (self.color, self.unicode, self.width) = (color, unicode, width)
+    (stdoutIsTTY, stderrIsTTY) = (false, false)
+  }
+
   /// `…UTF-8` / `…utf8` in any case, without the generic string search (start-up cost).
   static func isUTF8(_ locale: String) -> Bool {
     let b = locale.utf8.map { $0 | 0x20 }  // ASCII letters lower-cased; "-" and "8" unchanged

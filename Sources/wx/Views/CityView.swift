@@ -53,8 +53,8 @@ struct CityView: View {
   }
 
   static func coordinates(_ c: City) -> String {
-    let lat = "\(TemperatureUnit.oneDecimal(abs(c.latitude)))°\(c.latitude < 0 ? "S" : "N")"
-    let lon = "\(TemperatureUnit.oneDecimal(abs(c.longitude)))°\(c.longitude < 0 ? "W" : "E")"
+    let lat = "\(Number.oneDecimal(abs(c.latitude)))°\(c.latitude < 0 ? "S" : "N")"
+    let lon = "\(Number.oneDecimal(abs(c.longitude)))°\(c.longitude < 0 ? "W" : "E")"
     return "\(lat) \(lon)"
   }
 

@@ -5,7 +5,7 @@ import WXCore
 enum Fields {
   static let unknown = "–"
 
-  static func humidity(_ h: Double?) -> String { h.map { "\(TemperatureUnit.oneDecimal($0))%" } ?? unknown }
+  static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> String { kmh.map(unit.formatWind) ?? unknown }
 
   static func temperature(_ c: Double?, _ unit: TemperatureUnit) -> JSONOut {

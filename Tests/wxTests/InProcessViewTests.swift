@@ -1,0 +1,35 @@
+import Testing
+import WXCore
+
+@testable import wx
+
+/// Views are values: their JSON and text are checked here without spawning the binary
+/// (the end-to-end suites check what needs a process: parsing, stores, terminals).
+@Suite struct InProcessViewTests {
+  static let plain = Terminal(color: false, unicode: true, width: nil)
+  static let ascii = Terminal(color: false, unicode: false, width: nil)
+
+  static func city(_ id: Int, _ name: String, _ celsius: Double?) -> City {
+    City(id: id, name: name, country: "Testland", latitude: 1, longitude: 2, temperatureC: celsius,
+         description: "Sunny", humidity: nil, windKmh: 16.09344, forecast: [])
+  }
+
+  @Test func unitsReadAsText() {
+    #expect(TemperatureUnit.fahrenheit.format(18) == "64 °F")
+    #expect(TemperatureUnit.celsius.format(18) == "18 °C")
+    #expect(TemperatureUnit.celsius.format(-2.5) == "-3 °C")
+    #expect(TemperatureUnit.fahrenheit.formatWind(16.09344) == "10 mph")
+    #expect(TemperatureUnit.celsius.formatWind(12.25) == "12.3 km/h")
+    #expect(Number.oneDecimal(0.04) == "0" && Number.oneDecimal(2.0) == "2" && Number.oneDecimal(-0.25) == "-0.3")
+  }
+
+  @Test func topViewJSONAndText() {
+    let view = TopView(
+      cities: [Self.city(1, "Oslo", -2.5), Self.city(2, "Nowhere\u{1B}[2J", nil)], unit: .fahrenheit, freshness: "fresh")
+    #expect(view.json().text == #"{"unit":"fahrenheit","items":[{"id":1,"city":"Oslo","country":"Testland","temperature":27.5},"#
+      + #"{"id":2,"city":"Nowhere\u001b[2J","country":"Testland","temperature":null}]}"#)
+    #expect(view.text(Self.plain) == "Weather\nCity            Temperature\nOslo                  28 °F\nNowhere\\x1b[2J            –\nfresh")
+    // Without Unicode the cells are spelled before they are measured: still right-aligned.
+    #expect(view.text(Self.ascii) == "Weather\nCity            Temperature\nOslo                   28 F\nNowhere\\x1b[2J            -\nfresh")
+  }
+}

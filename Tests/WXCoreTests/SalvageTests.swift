@@ -51,7 +51,7 @@ import Testing
       do {
         _ = try GDBMDatabase(path: s.file(name), mode: .reader)
       } catch {
-        guard case .unusable(let path, _) = error else { Issue.record("\(error)"); continue }
+        guard case .unusable(let path, _, _) = error else { Issue.record("\(error)"); continue }
         #expect(path == s.file(name))
       }
     }

@@ -173,8 +173,14 @@ package enum HomeError: Error, Equatable, Sendable, CustomStringConvertible {
   package var description: String {
     switch self {
     case .noSample:
-      return "no catalogue yet and the bundled sample is not installed; run `wx sync` (or set WX_DATA_DIR)"
+      return "no catalogue yet and the bundled sample is not installed"
     case .badSample(let path, let reason): return "the bundled sample \(path) is unusable: \(reason)"
     }
+  }
+
+  /// What to do about it.
+  package var remedy: Remedy? {
+    if case .noSample = self { return .syncOrFindTheSample }
+    return nil
   }
 }

@@ -47,22 +47,26 @@ package struct Doctor: Sendable {
     if stat(dir, &st) != 0 {
       let e = errno
       if e == ENOENT { return .absent }
-      if e == ENOTDIR { return .broken(.unusable(path: dir, reason: "part of its path is a file, not a folder; check WX_HOME")) }
+      if e == ENOTDIR {
+        return .broken(.unusable(path: dir, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder))
+      }
       return .broken(e == EACCES ? .permission(path: dir) : .io(path: dir, operation: "inspecting", errno: e))
     }
     guard st.st_mode & S_IFMT == S_IFDIR else {
-      return .broken(.unusable(path: dir, reason: "the state folder is not a folder; set WX_HOME to a folder"))
+      return .broken(.unusable(path: dir, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder))
     }
     guard let handle = opendir(dir) else { return .broken(.permission(path: dir)) }
     closedir(handle)
     if access(dir, W_OK | X_OK) != 0 {
       let e = errno
       let why = e == EROFS ? "it is on a read-only file system" : "wx may not write in it (\(SystemError.describe(e)))"
-      return .broken(.unusable(path: dir, reason: "\(why): wx can show data but not save a sync, favourites or settings"))
+      return .broken(
+        .unusable(
+          path: dir, reason: "\(why): wx can show data but not save a sync, favourites or settings", remedy: .useAWritableFolder))
     }
     let mode = st.st_mode & 0o7777
     if st.st_uid != geteuid() && mode & 0o022 != 0 || mode & S_ISVTX != 0 && mode & 0o002 != 0 {
-      return .broken(.unusable(path: dir, reason: "others can write to it; set WX_HOME to a private folder (mode 0700)"))
+      return .broken(.unusable(path: dir, reason: "others can write to it", remedy: .useAPrivateFolder))
     }
     if st.st_uid == geteuid() && mode & 0o077 != 0 { return .exposed(records: 0, mode: UInt32(mode)) }
     return .healthy(records: 0, detail: "")
@@ -131,6 +135,8 @@ package struct Doctor: Sendable {
     package var lost: Int
     package var backup: String?
     package var note: String
+    /// What is left to do after the repair.
+    package var remedy: Remedy? = nil
   }
 
   /// Replaces a broken catalogue with the bundled sample (the catalogue is derived data:
@@ -138,7 +144,7 @@ package struct Doctor: Sendable {
   package func repairCatalogue(holding lock: WriterLock) throws -> Repair {
     let backup = try moveAside(home.cataloguePath)
     try home.seedFromSample(holding: lock)
-    return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample; run `wx sync`")
+    return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample", remedy: .sync)
   }
 
   /// Sets an exposed store (or the state folder) back to 0600 (0700).

@@ -34,13 +34,13 @@ package enum FileSystem {
     var st = stat()
     if stat(path, &st) == 0 {
       guard (st.st_mode & S_IFMT) == S_IFDIR else {
-        throw .unusable(path: path, reason: "the state folder is not a folder; set WX_HOME to a folder")
+        throw .unusable(path: path, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder)
       }
       try secure(path, st)
       return
     }
     if errno == ENOTDIR {
-      throw .unusable(path: path, reason: "part of the state folder's path is a file, not a folder; check WX_HOME")
+      throw .unusable(path: path, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder)
     }
     // Create each missing ancestor in turn: "/a/b/c" -> "/a", "/a/b", "/a/b/c".
     let bytes = Array(path.utf8)
@@ -50,7 +50,7 @@ package enum FileSystem {
         let e = errno
         if e == EACCES || e == EPERM { throw .permission(path: prefix) }
         if e == ENOTDIR {
-          throw .unusable(path: path, reason: "part of the state folder's path is a file, not a folder; check WX_HOME")
+          throw .unusable(path: path, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder)
         }
         throw .io(path: prefix, operation: "creating", errno: e)
       }
@@ -64,15 +64,16 @@ package enum FileSystem {
     if st.st_uid != geteuid() {
       if others {
         throw .unusable(
-          path: path, reason: "the state folder belongs to uid \(st.st_uid) and others can write to it; use a private folder (mode 0700)")
+          path: path, reason: "the state folder belongs to uid \(st.st_uid) and others can write to it", remedy: .useAPrivateFolder)
       }
       return
     }
     if mode & S_ISVTX != 0 && mode & 0o002 != 0 {
-      throw .unusable(path: path, reason: "it is a shared folder (like /tmp); set WX_HOME to a private folder")
+      throw .unusable(path: path, reason: "it is a shared folder (like /tmp)", remedy: .useAPrivateFolder)
     }
     if mode & 0o077 != 0 && chmod(path, mode & ~0o077) != 0 && others {
-      throw .unusable(path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700")
+      throw .unusable(
+        path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700", remedy: .useAPrivateFolder)
     }
   }
 

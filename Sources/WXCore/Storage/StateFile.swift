@@ -49,19 +49,19 @@ package enum StateFile {
   /// What is wrong with an opened file, as an error for its path; nil when it is fine.
   private static func problem(_ info: stat, _ purpose: Purpose) -> ((String) -> StoreError)? {
     let type = info.st_mode & S_IFMT
-    let fix = purpose == .lock ? "remove it or run `wx doctor --repair`" : "`wx doctor --repair` sets it aside"
+    let fix: Remedy = purpose == .lock ? .removeOrRepair : .repairSetsItAside
     if type == S_IFDIR {
-      if purpose == .lock { return { .unusable(path: $0, reason: "it is a folder, not a lock file; \(fix)") } }
+      if purpose == .lock { return { .unusable(path: $0, reason: "it is a folder, not a lock file", remedy: fix) } }
       return { .notAStore(path: $0, reason: "it is a folder") }
     }
     if type != S_IFREG {
-      return { .unusable(path: $0, reason: "it is \(describe(type)), not a regular file; \(fix)") }
+      return { .unusable(path: $0, reason: "it is \(describe(type)), not a regular file", remedy: fix) }
     }
     if info.st_uid != geteuid() {
-      return { .unusable(path: $0, reason: "it belongs to uid \(info.st_uid), not to you (uid \(geteuid())); \(fix)") }
+      return { .unusable(path: $0, reason: "it belongs to uid \(info.st_uid), not to you (uid \(geteuid()))", remedy: fix) }
     }
     if purpose == .lock && info.st_nlink > 1 {
-      return { .unusable(path: $0, reason: "it has \(info.st_nlink) hard links; \(fix)") }
+      return { .unusable(path: $0, reason: "it has \(info.st_nlink) hard links", remedy: fix) }
     }
     return nil
   }
@@ -71,13 +71,13 @@ package enum StateFile {
     switch e {
     case ENOENT where purpose == .read || purpose == .write: return .missing(path: path)
     case ELOOP:
-      let fix = purpose == .lock ? "remove it or run `wx doctor --repair`" : "`wx doctor --repair` sets it aside"
-      return .unusable(path: path, reason: "it is a symbolic link, which wx does not follow; \(fix)")
+      let fix: Remedy = purpose == .lock ? .removeOrRepair : .repairSetsItAside
+      return .unusable(path: path, reason: "it is a symbolic link, which wx does not follow", remedy: fix)
     case ENOENT: return .missing(path: folder)
     case ENOTDIR:
-      return .unusable(path: folder, reason: "it is not a folder (or part of its path is a file); check WX_HOME")
+      return .unusable(path: folder, reason: "it is not a folder (or part of its path is a file)", remedy: .useAFolder)
     case EISDIR:
-      if purpose == .lock { return .unusable(path: path, reason: "it is a folder, not a lock file; remove it or run `wx doctor --repair`") }
+      if purpose == .lock { return .unusable(path: path, reason: "it is a folder, not a lock file", remedy: .removeOrRepair) }
       return .notAStore(path: path, reason: "it is a folder")
     case EACCES, EPERM: return .permission(path: purpose == .create ? folder : path)
     case EROFS: return .io(path: folder, operation: "writing in", errno: e)

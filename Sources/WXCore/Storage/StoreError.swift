@@ -17,13 +17,13 @@ package enum StoreError: Error, Equatable, Sendable {
   /// A system call failed (disk full, I/O error, read-only filesystem…).
   case io(path: String, operation: String, errno: Int32)
   /// wx refuses to use the file or folder: a symbolic link, someone else's file, a FIFO in
-  /// place of the lock, a shared folder… `reason` says what it is and what to do.
-  case unusable(path: String, reason: String)
+  /// place of the lock, a shared folder… `reason` says what it is, `remedy` what to do.
+  case unusable(path: String, reason: String, remedy: Remedy)
 
   package var path: String {
     switch self {
     case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
-      .io(let p, _, _), .unusable(let p, _):
+      .io(let p, _, _), .unusable(let p, _, _):
       return p
     }
   }
@@ -50,15 +50,25 @@ extension StoreError: CustomStringConvertible {
       let who = holder.map { " (pid \($0))" } ?? ""
       return "another wx process\(who) is updating \(path); try again in a moment"
     case .notAStore(let path, let reason):
-      return "\(path) is not a wx store (\(reason)); run `wx doctor` to inspect and repair it"
+      return "\(path) is not a wx store (\(reason))"
     case .damaged(let path, let detail):
-      return "\(path) is damaged (\(detail)); run `wx doctor --repair`"
+      return "\(path) is damaged (\(detail))"
     case .permission(let path):
       return "permission denied for \(path); check its owner and mode (wx uses 0600 files in a 0700 folder)"
     case .io(let path, let operation, let errno):
       return "\(operation) \(path) failed: \(SystemError.describe(errno))"
-    case .unusable(let path, let reason):
+    case .unusable(let path, let reason, _):
       return "refusing to use \(path): \(reason)"
+    }
+  }
+
+  /// What to do about it, when there is something to do.
+  package var remedy: Remedy? {
+    switch self {
+    case .notAStore: return .inspect
+    case .damaged: return .repair
+    case .unusable(_, _, let remedy): return remedy
+    case .missing, .busy, .permission, .io: return nil
     }
   }
 }

@@ -64,7 +64,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var growingLimit = false
     while true {
       guard page <= Self.maxPages else {
-        throw SyncError.badPayload(url: config.url, reason: "more than \(Self.maxPages) pages; try a larger --per-page")
+        throw SyncError.tooManyPages(url: config.url, pages: Self.maxPages)
       }
       let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"

@@ -21,6 +21,8 @@ package enum SyncError: Error, Equatable, Sendable {
   case notJSON(url: String, contentType: String)
   case tooLarge(url: String, limit: Int)
   case badPayload(url: String, reason: String)
+  /// More pages than wx reads: a server that never stops, or pages too small.
+  case tooManyPages(url: String, pages: Int)
   case noRecords(url: String)
   /// The download would replace a catalogue of `from` cities with `to`, fewer than a tenth.
   case shrinks(url: String, from: Int, to: Int)
@@ -52,7 +54,7 @@ extension SyncError: CustomStringConvertible {
     case .rejected(let url, let status, let reason):
       return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); your catalogue is unchanged"
     case .unauthorized(let url, let status):
-      return "the API refused the key (HTTP \(status)) at \(r(url)); check --api-key"
+      return "the API refused the key (HTTP \(status)) at \(r(url))"
     case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
     case .notJSON(let url, let type):
       let what = type.lowercased().contains("html") ? "an HTML page" : type.isEmpty ? "untyped data" : Redact.text(type)
@@ -60,15 +62,29 @@ extension SyncError: CustomStringConvertible {
     case .tooLarge(let url, let limit):
       return "the response from \(r(url)) is larger than \(limit / 1_048_576) MiB; refusing it"
     case .badPayload(let url, let reason): return "bad data from \(r(url)): \(reason); your catalogue is unchanged"
+    case .tooManyPages(let url, let pages): return "\(r(url)) sent more than \(pages) pages; your catalogue is unchanged"
     case .noRecords(let url): return "\(r(url)) returned no weather records; keeping the current catalogue"
     case .shrinks(let url, let from, let to):
       return "\(r(url)) sent \(to) \(to == 1 ? "city" : "cities") for a catalogue of \(from): "
-        + "refusing to drop more than 90 % of it (pass --allow-shrink if that is right); your catalogue is unchanged"
+        + "refusing to drop more than 90 % of it; your catalogue is unchanged"
     case .missingKey(let provider):
-      return "\(provider) needs an API key: pass --api-key or set WX_ACCUWEATHER_KEY"
+      return "\(provider) needs an API key"
     case .catalogueChanged:
       return "the catalogue was replaced while its weather was being fetched; run the sync again (nothing was changed)"
     case .libraryMissing(let why): return "cannot use the network: \(Redact.text(why)) (install libcurl4)"
+    }
+  }
+}
+
+extension SyncError {
+  /// What to do about it, when it is something the person can change.
+  package var remedy: Remedy? {
+    switch self {
+    case .unauthorized: return .checkTheKey
+    case .missingKey: return .giveAKey
+    case .shrinks: return .allowShrink
+    case .tooManyPages: return .largerPages
+    default: return nil
     }
   }
 }

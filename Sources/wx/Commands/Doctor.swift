@@ -46,7 +46,7 @@ extension WX {
       if let lock {
         if case .broken = catalogueHealth {
           let r = try doctor.repairCatalogue(holding: lock)
-          report.repaired("\(r.note)\(r.backup.map { "; damaged file kept as \($0)" } ?? "")")
+          report.repaired("\(r.note)\(r.remedy.words)\(r.backup.map { "; damaged file kept as \($0)" } ?? "")")
         } else if case .exposed = catalogueHealth {
           try doctor.tighten(ctx.home.cataloguePath)
           report.repaired("mode set to 0600")
@@ -103,7 +103,7 @@ struct DoctorReport {
       unhealthy += 1
       let label: String
       if case .unusable = error { label = "unusable" } else { label = "damaged" }
-      line(name, "\(terminal.paint(label, "31")): \(error)")
+      line(name, "\(terminal.paint(label, "31")): \(error)\(error.remedy.words)")
     }
   }
 

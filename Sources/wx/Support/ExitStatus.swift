@@ -28,18 +28,19 @@ enum ExitStatus: Int32 {
     switch error {
     case let e as StoreError:
       if case .busy = e { return (.busy, e.description) }
-      return (.ioError, e.description)
+      return (.ioError, e.description + e.remedy.words)
     case let e as SyncError:
       switch e {
       case .catalogueChanged: return (.busy, e.description)
-      case .badURL, .unauthorized, .missingKey: return (.config, e.description)
+      case .badURL, .unauthorized, .missingKey: return (.config, e.description + e.remedy.words)
       case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
         return (.unavailable, e.description)
-      case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .noRecords, .shrinks: return (.badData, e.description)
+      case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .tooManyPages, .noRecords, .shrinks:
+        return (.badData, e.description + e.remedy.words)
       }
     case let e as HomeError:
       if case .badSample = e { return (.badData, e.description) }
-      return (.config, e.description)
+      return (.config, e.description + e.remedy.words)
     case let e as LookupError:
       switch e {
       case .ambiguous: return (.usage, message(e))
@@ -96,3 +97,29 @@ struct ConfigError: Error {
 
 /// `wx search` found nothing: exit 1, message already printed.
 struct NoMatch: Error {}
+
+/// WXCore's remedies in wx's words: the commands, options and variables to use.
+extension Remedy {
+  var words: String {
+    switch self {
+    case .useAFolder: return "set WX_HOME to a folder"
+    case .useAWritableFolder: return "set WX_HOME to a folder wx may write in"
+    case .useAPrivateFolder: return "set WX_HOME to a private folder (mode 0700)"
+    case .inspect: return "run `wx doctor` to inspect and repair it"
+    case .repair: return "run `wx doctor --repair`"
+    case .removeOrRepair: return "remove it or run `wx doctor --repair`"
+    case .repairSetsItAside: return "`wx doctor --repair` sets it aside"
+    case .sync: return "run `wx sync`"
+    case .syncOrFindTheSample: return "run `wx sync` (or set WX_DATA_DIR)"
+    case .giveAKey: return "pass --api-key or set WX_ACCUWEATHER_KEY"
+    case .checkTheKey: return "check --api-key"
+    case .allowShrink: return "pass --allow-shrink if that is right"
+    case .largerPages: return "try a larger --per-page"
+    }
+  }
+}
+
+extension Optional where Wrapped == Remedy {
+  /// "; " and the words, or nothing: what ends a message.
+  var words: String { map { "; " + $0.words } ?? "" }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// WXCore returns values and typed errors; wx words them. No string in WXCore's code names a
+/// `wx` command, an option or an environment variable: remedies are ``Remedy`` values.
+@Suite struct LayeringTests {
+  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Sources/WXCore")
+
+  @Test func noCommandLineWordsInWXCore() throws {
+    let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)?.allObjects as? [String])
+      .filter { $0.hasSuffix(".swift") }
+    #expect(files.count > 30)
+    let words = try Regex(#""[^"\n]*(`wx |--[a-z]|WX_[A-Z])[^"\n]*""#)
+    var found: [String] = []
+    for file in files {
+      let text = try String(contentsOf: Self.sources.appendingPathComponent(file), encoding: .utf8)
+      for (n, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        let code = line.trimmingCharacters(in: .whitespaces)
+        if code.hasPrefix("//") { continue }
+        if line.contains(words) { found.append("\(file):\(n + 1): \(code)") }
+      }
+    }
+    #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
+  }
+
+  @Test func errorsCarryTheirRemedyAsAValue() {
+    #expect(StoreError.damaged(path: "/x", detail: "bad").remedy == .repair)
+    #expect(SyncError.shrinks(url: "http://h/", from: 100, to: 1).remedy == .allowShrink)
+    #expect(SyncError.missingKey(provider: "accuweather").description == "accuweather needs an API key")
+    #expect(HomeError.noSample(searched: []).remedy == .syncOrFindTheSample)
+  }
+}

@@ -38,15 +38,13 @@ package struct JSONWriter {
   }
 }
 
-/// A value that can be written as JSON, built with literals at the call site.
-package indirect enum JSONOut {
-  case null
-  case bool(Bool)
-  case number(Double)
-  case int(Int)
-  case string(String)
-  case array([JSONOut])
-  case object([(String, JSONOut)])
+/// Writing: the same ``JSON`` value the parser reads is what views build and print, with
+/// shorthands for the call sites (`.int(id)`, `.number(celsius)`, `.object([("k", v)])`).
+extension JSON {
+  package static func int(_ i: Int) -> JSON { .number(Double(i), integer: true) }
+  package static func number(_ d: Double) -> JSON { .number(d, integer: false) }
+  /// An object from (key, value) pairs, in this order.
+  package static func object(_ pairs: [(String, JSON)]) -> JSON { .object(pairs.map { Member(key: $0.0, value: $0.1) }) }
 
   /// Compact JSON text.
   package var text: String {
@@ -59,8 +57,8 @@ package indirect enum JSONOut {
     switch self {
     case .null: s += "null"
     case .bool(let b): s += b ? "true" : "false"
-    case .number(let d): s += JSONWriter.number(d)
-    case .int(let i): s += String(i)
+    case .number(let d, let integer):
+      s += integer && d.isFinite && abs(d) <= 9_007_199_254_740_992 ? String(Int64(d)) : JSONWriter.number(d)
     case .string(let t): s += JSONWriter.quote(t)
     case .array(let items):
       s += "["
@@ -71,11 +69,11 @@ package indirect enum JSONOut {
       s += "]"
     case .object(let members):
       s += "{"
-      for (k, (key, value)) in members.enumerated() {
+      for (k, m) in members.enumerated() {
         if k > 0 { s += "," }
-        s += JSONWriter.quote(key)
+        s += JSONWriter.quote(m.key)
         s += ":"
-        value.write(into: &s)
+        m.value.write(into: &s)
       }
       s += "}"
     }

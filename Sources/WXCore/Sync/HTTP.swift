@@ -78,13 +78,16 @@ package final class HTTPSession: @unchecked Sendable {
     if rc != 0 && r.stopped == 0 {
       if r.too_large != 0 { throw .tooLarge(limit: maxBytes) }
       switch r.curl_code {
-      case 1 where r.redirects > 0:
-        throw .redirectRefused(target: withUnsafeBytes(of: r.last_url) { Self.cString($0) })
-      case 1, 3 where r.status >= 300 && r.status < 400 && r.location.0 != 0:
-        // A redirect to a target libcurl cannot parse (a bad port, a space, a broken IPv6
-        // literal): the server's fault, named as the server sent it, not the user's --url.
-        throw .redirectRefused(target: withUnsafeBytes(of: r.location) { Self.cString($0) })
-      case 1, 3: throw .badURL(Self.reason(r.curl_code))
+      case 1, 3:
+        if r.curl_code == 1 && r.redirects > 0 {
+          throw .redirectRefused(target: withUnsafeBytes(of: r.last_url) { Self.cString($0) })
+        }
+        if (300..<400).contains(r.status) && r.location.0 != 0 {
+          // A redirect to a target libcurl cannot parse (a bad port, a space, a broken IPv6
+          // literal): the server's fault, named as the server sent it, not the user's --url.
+          throw .redirectRefused(target: withUnsafeBytes(of: r.location) { Self.cString($0) })
+        }
+        throw .badURL(Self.reason(r.curl_code))
       case 28: throw .timeout
       case 47: throw .redirectLoop
       default: throw .unreachable(Self.reason(r.curl_code))

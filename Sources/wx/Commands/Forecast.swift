@@ -34,7 +34,7 @@ struct ForecastView: View {
   var unit: TemperatureUnit
   var freshness: String
 
-  func json() -> JSONOut {
+  func json() -> JSON {
     .object([
       ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
       ("unit", .string(unit.rawValue)), ("days", .array(days.map { CityView.forecastItem($0, unit) })),

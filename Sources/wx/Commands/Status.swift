@@ -24,7 +24,7 @@ extension WX {
       let attribution = credited.isEmpty ? nil : Self.attribution(credited.joined(separator: " and "))
       if json {
         Terminal.data(
-          JSONOut.object([
+          JSON.object([
             ("home", .string(ctx.home.directory)), ("source", .string(meta.source)),
             ("provider", .string(meta.provider)), ("sample", .bool(meta.isSample)), ("count", .int(meta.count)),
             ("synced_at", .string(Clock.iso8601(meta.syncedAt))), ("age_seconds", .int(Int(ctx.now - meta.syncedAt))),

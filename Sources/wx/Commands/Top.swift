@@ -25,7 +25,7 @@ struct TopView: View {
   var unit: TemperatureUnit
   var freshness: String
 
-  func json() -> JSONOut {
+  func json() -> JSON {
     .object([
       ("unit", .string(unit.rawValue)),
       (

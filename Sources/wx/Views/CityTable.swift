@@ -14,8 +14,8 @@ struct CityPage: View {
   /// Said instead of an empty table (JSON stays a page with no items).
   var empty: String? = nil
 
-  func json() -> JSONOut {
-    var members: [(String, JSONOut)] = []
+  func json() -> JSON {
+    var members: [(String, JSON)] = []
     if let query { members.append(("query", .string(query))) }
     members += [
       ("page", .int(paging.page)), ("per_page", .int(paging.perPage)), ("pages", .int(paging.pages)),
@@ -25,7 +25,7 @@ struct CityPage: View {
   }
 
   /// The item object shared by `list`, `search` and `hottest` JSON.
-  static func item(_ c: City, _ unit: TemperatureUnit) -> JSONOut {
+  static func item(_ c: City, _ unit: TemperatureUnit) -> JSON {
     .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))

@@ -7,7 +7,7 @@ struct CityView: View {
   var unit: TemperatureUnit
   var freshness: String
 
-  func json() -> JSONOut {
+  func json() -> JSON {
     let c = city
     return .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
@@ -19,7 +19,7 @@ struct CityView: View {
     ])
   }
 
-  static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSONOut {
+  static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSON {
     .object([("date", .string(d.date))] + Fields.weather(d.temperatureC, d.description, d.humidity, d.windKmh, unit, unitKey: false))
   }
 

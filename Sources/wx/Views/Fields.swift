@@ -8,16 +8,16 @@ enum Fields {
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> String { kmh.map(unit.formatWind) ?? unknown }
 
-  static func temperature(_ c: Double?, _ unit: TemperatureUnit) -> JSONOut {
+  static func temperature(_ c: Double?, _ unit: TemperatureUnit) -> JSON {
     c.map { .number(unit.jsonTemperature($0)) } ?? .null
   }
-  static func humidity(_ h: Double?) -> JSONOut { h.map(JSONOut.number) ?? .null }
-  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> JSONOut { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
+  static func humidity(_ h: Double?) -> JSON { h.map(JSON.number) ?? .null }
+  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> JSON { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
 
   /// `temperature`, `unit` (a city's, not a day's), `description`, `humidity` and `wind_speed`.
   static func weather(
     _ c: Double?, _ description: String, _ h: Double?, _ w: Double?, _ unit: TemperatureUnit, unitKey: Bool = true
-  ) -> [(String, JSONOut)] {
+  ) -> [(String, JSON)] {
     [("temperature", temperature(c, unit))] + (unitKey ? [("unit", .string(unit.rawValue))] : [])
       + [("description", .string(description)), ("humidity", humidity(h)), ("wind_speed", wind(w, unit))]
   }

@@ -4,7 +4,7 @@ import WXCore
 /// ``Runner`` prints them, so colour, `--ascii`, the screen's width and the escaping of
 /// untrusted text are decided in one place (``Terminal``).
 protocol View {
-  func json() -> JSONOut
+  func json() -> JSON
   /// The text form; untrusted fields escaped with ``String/visible`` so widths are right.
   func text(_ terminal: Terminal) -> String
 }

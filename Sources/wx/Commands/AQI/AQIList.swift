@@ -20,7 +20,7 @@ extension WX.AQI {
       let histories = try ctx.home.aqi.histories().filter { $0.latest != nil }
       if json {
         Terminal.data(
-          JSONOut.object([
+          JSON.object([
             (
               "items",
               .array(

@@ -30,7 +30,7 @@ extension WX.AQI {
       let values = history.samples.map(\.aqi)
       let lo = values.min()!, hi = values.max()!
       if json {
-        func reading(_ s: AQISample) -> JSONOut {
+        func reading(_ s: AQISample) -> JSON {
           .object([
             ("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))),
             ("scale", .string(s.scale.name)), ("european_aqi", s.european.map { .number($0) } ?? .null),
@@ -38,7 +38,7 @@ extension WX.AQI {
           ])
         }
         Terminal.data(
-          JSONOut.object([
+          JSON.object([
             ("city", .string(history.city)), ("readings", .array(history.samples.map(reading))),
             ("min", .number(lo)), ("max", .number(hi)), ("latest", reading(latest)),
           ]).text)

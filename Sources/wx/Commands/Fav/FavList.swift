@@ -32,7 +32,7 @@ struct FavouritesView: View {
   var unit: TemperatureUnit
   var freshness: String
 
-  func json() -> JSONOut {
+  func json() -> JSON {
     .object([
       (
         "items",

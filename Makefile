@@ -58,12 +58,13 @@ run: build-wx
 
 # The whole suite on the debug build, then the end-to-end suite again on the binary exactly as
 # `make install` builds it (release, static, position-dependent). The project's own code must
-# compile without warnings (scripts/check-warnings.sh reads the build log).
+# compile without warnings in both builds (scripts/check-warnings.sh reads each build log).
 test: deps
 	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
 	$(SWIFT) test --skip-build
-	$(MAKE) build
+	$(MAKE) build 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
+	bash scripts/check-warnings.sh .build/build-release.log
 	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
 
 # Benchmarks the binary as installed: release, static Swift stdlib, stripped.

@@ -198,7 +198,7 @@ func seconds(_ iso: String) -> Int64 {
     #expect(try home.wx("aqi", "watch", "ws://x/", "--count", "0").status == 64)
     #expect(try home.wx("aqi", "watch", "ws://x/", "--once", "--count", "2").status == 64)
     let unknown = try home.wx("aqi", "show", "Atlantis")
-    #expect(unknown.status == 66 && unknown.stderr.contains("no air-quality readings for Atlantis"), "\(unknown)")
+    #expect(unknown.status == 66 && unknown.stderr.contains("no air-quality readings for \"Atlantis\""), "\(unknown)")
     let empty = try home.wx("aqi", "list")
     #expect(empty.status == 0 && empty.stdout.contains("No air-quality readings yet"))
     #expect(try home.wx("aqi", "list", "--json").stdout == "{\"items\":[]}\n")

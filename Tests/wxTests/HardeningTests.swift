@@ -360,7 +360,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     let home = TempHome()
     let huge = String(repeating: "a", count: 120_000)  // one argument may hold at most 128 KiB
     for args in [["list", "--page", huge], [huge], ["list", "--unit", huge], ["list", "--" + huge], ["help", huge],
-                 ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge]] {
+                 ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge], ["aqi", "show", huge]] {
       let r = try home.run(args)
       #expect(r.status != 0 && r.stderr.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(r.stderr.utf8.count) bytes")
       let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("wx: showing sample data") }

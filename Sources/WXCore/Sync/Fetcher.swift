@@ -19,11 +19,13 @@ package struct ProviderConfig: Sendable {
   package var count: Int
   /// Open-Meteo: forecast days to keep (1…16).
   package var days: Int
+  /// The forecast days kept unless asked otherwise: today and tomorrow.
+  package static let defaultDays = 2
 
   package init(
     url: String, timeout: Double = 30, maxBytes: Int = 128 << 20,
     progress: (@Sendable (_ step: Int, _ records: Int) -> Void)? = nil,
-    perPage: Int = 1000, apiKey: String? = nil, count: Int = 5, days: Int = 2
+    perPage: Int = 1000, apiKey: String? = nil, count: Int = 5, days: Int = ProviderConfig.defaultDays
   ) {
     // A fragment is never sent to the server, and a query appended after it would not be
     // either: it is dropped here, once, for every provider.

@@ -23,19 +23,19 @@ extension WX {
     @Flag(help: "Open-Meteo: refresh only the favourites; every other city keeps its record.") var favourites = false
     @Option(name: .customLong("max-cities"), help: "Open-Meteo: refresh at most N cities, the first of the catalogue.")
     var maxCities: Int?
-    @Option(help: "Open-Meteo: forecast days to keep (1–16).") var days = 2
+    @Option(help: "Open-Meteo: forecast days to keep (1–16).") var days = ProviderConfig.defaultDays
     @Flag(name: .customLong("allow-shrink"), help: "Accept a catalogue with fewer than a tenth of the current one's cities.")
     var allowShrink = false
     @Flag(help: "Print nothing but errors.") var quiet = false
+
+    var selection: OpenMeteoSelection { OpenMeteoSelection(favourites: favourites, maxCities: maxCities) }
 
     func validate() throws {
       if perPage < 1 || perPage > 100_000 { throw ValidationError("--per-page must be between 1 and 100000") }
       if count < 1 || count > 50 { throw ValidationError("--count must be between 1 and 50") }
       if !OpenMeteoProvider.days.contains(days) { throw ValidationError("--days must be between 1 and 16") }
-      if let maxCities, maxCities < 1 || maxCities > 100_000 {
-        throw ValidationError("--max-cities must be between 1 and 100000")
-      }
-      if provider != .openMeteo && (favourites || maxCities != nil || days != 2) {
+      do { try selection.validate() } catch { throw ValidationError(error.message) }
+      if provider != .openMeteo && (favourites || maxCities != nil || days != ProviderConfig.defaultDays) {
         throw ValidationError("--favourites, --max-cities and --days apply to --provider open-meteo only")
       }
     }
@@ -57,7 +57,7 @@ extension WX {
       let config = ProviderConfig(
         url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
         apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
-      let plan = try provider.plan(config, ctx: ctx, favourites: favourites, maxCities: maxCities)
+      let plan = try provider.plan(config, ctx: ctx, selection: selection)
       let meta = try await ctx.home.sync(
         from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
       if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }

@@ -14,29 +14,6 @@ struct AQIColorOption: ParsableArguments {
   var value: Display { Display(unit: nil, color: color, ascii: false) }
 }
 
-/// Air-quality failures that are about the feed or the request, not the store.
-enum AQIError: Error {
-  /// The first connection of `--once` / `--count` failed: exit 69.
-  case unreachable(url: String, reason: String)
-  /// `wx aqi show CITY` with no readings for CITY: exit 66.
-  case noReadings(String)
-  /// The feed client `wx-aqi-watch` is not installed: exit 78.
-  case clientMissing
-  /// The feed client could not start or stopped by itself: exit 69.
-  case clientFailed(String)
-
-  var message: String {
-    switch self {
-    case .unreachable(let url, let reason): return "cannot reach the air-quality feed \(url): \(reason)"
-    case .clientMissing:
-      return "the feed client wx-aqi-watch is not installed (looked in ../libexec/wx and beside wx); reinstall wx"
-    case .clientFailed(let why): return "the feed client failed: \(why)"
-    case .noReadings(let city):
-      return "no air-quality readings for \(city); `wx aqi list` shows the cities recorded"
-    }
-  }
-}
-
 extension WX {
   struct AQI: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -18,16 +18,16 @@ extension WX.AQI {
     @Option(name: .customLong("max-cities"), help: "At most N cities, the first of the catalogue.") var maxCities: Int?
     @Flag(help: "Print nothing but errors.") var quiet = false
 
+    var selection: OpenMeteoSelection { OpenMeteoSelection(favourites: favourites, maxCities: maxCities) }
+
     func validate() throws {
-      if let maxCities, maxCities < 1 || maxCities > 100_000 {
-        throw ValidationError("--max-cities must be between 1 and 100000")
-      }
+      do { try selection.validate() } catch { throw ValidationError(error.message) }
     }
 
     func execute() async throws {
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let (cities, refresh, _) = try ProviderName.openMeteoCities(ctx: ctx, favourites: favourites, maxCities: maxCities)
+      let (cities, refresh, _) = try selection.cities(ctx)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
       let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()

@@ -1,0 +1,24 @@
+/// Air-quality failures that are about the feed or the request, not the store (their exit
+/// statuses are in ``ExitStatus``).
+enum AQIError: Error {
+  /// The first connection of `--once` / `--count` failed: exit 69.
+  case unreachable(url: String, reason: String)
+  /// `wx aqi show CITY` with no readings for CITY: exit 66.
+  case noReadings(String)
+  /// The feed client `wx-aqi-watch` is not installed: exit 78.
+  case clientMissing
+  /// The feed client could not start or stopped by itself: exit 69.
+  case clientFailed(String)
+
+  var message: String {
+    switch self {
+    case .unreachable(let url, let reason): return "cannot reach the air-quality feed \(url): \(reason)"
+    case .clientMissing:
+      return "the feed client wx-aqi-watch is not installed (looked in ../libexec/wx and beside wx); reinstall wx"
+    case .clientFailed(let why): return "the feed client failed: \(why)"
+    case .noReadings(let city):
+      // Echoed back cut to 60 characters, like every city argument.
+      return "no air-quality readings for \(String(city.prefix(60)).quoted()); `wx aqi list` shows the cities recorded"
+    }
+  }
+}

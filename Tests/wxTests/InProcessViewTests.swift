@@ -32,4 +32,22 @@ import WXCore
     // Without Unicode the cells are spelled before they are measured: still right-aligned.
     #expect(view.text(Self.ascii) == "Weather\nCity            Temperature\nOslo                   28 F\nNowhere\\x1b[2J            -\nfresh")
   }
+
+  /// Every condition has its own picture, five lines of 13 columns; without Unicode the same
+  /// picture in ASCII.
+  @Test func conditionPictures() {
+    var seen: [[String]] = []
+    for c in Condition.allCases {
+      let picture = Art.picture(c, unicode: true)
+      let ascii = Art.picture(c, unicode: false)
+      #expect(picture.count == 5 && ascii.count == 5, "\(c)")
+      #expect(picture.allSatisfy { $0.count == 13 } && ascii.allSatisfy { $0.count == 13 }, "\(c): \(picture) \(ascii)")
+      #expect(ascii.allSatisfy { $0.unicodeScalars.allSatisfy(\.isASCII) }, "\(c): \(ascii)")
+      #expect(!seen.contains(picture), "\(c) repeats another picture")
+      seen.append(picture)
+    }
+    #expect(Art.picture(.sunny, unicode: true) == ["    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    "])
+    #expect(Art.picture(.rain, unicode: false)[3] == "   / / / /   ")
+    #expect(Art.picture(.cloudy, unicode: true)[2] == "  .-(    ).  " && Art.picture(.scatteredClouds, unicode: true)[4] == "  (____)     ")
+  }
 }

@@ -18,27 +18,23 @@ enum Art {
     }
   }
 
+  /// The pictures, five lines each, in the order of `Condition.allCases`: sunny, clear,
+  /// partly cloudy, cloudy, scattered clouds, rain, showers, snow, unknown.
+  private static let pictures: [String] = [
+    "    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    ",
+    "             ", "     .-.     ", "    (   )    ", "     `-’     ", "             ",
+    "   \\  /      ", " _ /\"\".-.    ", "   \\_(   ).  ", "   /(___(__) ", "             ",
+    "             ", "     .--.    ", "  .-(    ).  ", " (___.__)__) ", "             ",
+    "     .-.     ", "  .-(   ).   ", " (___.__)__) ", "   .--.      ", "  (____)     ",
+    "     .-.     ", "    (   ).   ", "   (___(__)  ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   ",
+    " _`/\"\".-.    ", "  ,\\_(   ).  ", "   /(___(__) ", "     ʻ ʻ ʻ ʻ ", "    ʻ ʻ ʻ ʻ  ",
+    "     .-.     ", "    (   ).   ", "   (___(__)  ", "    *  *  *  ", "   *  *  *   ",
+    "    .-.      ", "     __)     ", "    (        ", "     `-’     ", "      •      ",
+  ]
+
   private static func unicodeArt(_ c: Condition) -> [String] {
-    switch c {
-    case .sunny:
-      return ["    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    "]
-    case .clear:
-      return ["             ", "     .-.     ", "    (   )    ", "     `-’     ", "             "]
-    case .partlyCloudy:
-      return ["   \\  /      ", " _ /\"\".-.    ", "   \\_(   ).  ", "   /(___(__) ", "             "]
-    case .scatteredClouds:
-      return ["     .-.     ", "  .-(   ).   ", " (___.__)__) ", "   .--.      ", "  (____)     "]
-    case .cloudy:
-      return ["             ", "     .--.    ", "  .-(    ).  ", " (___.__)__) ", "             "]
-    case .rain:
-      return ["     .-.     ", "    (   ).   ", "   (___(__)  ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   "]
-    case .showers:
-      return [" _`/\"\".-.    ", "  ,\\_(   ).  ", "   /(___(__) ", "     ʻ ʻ ʻ ʻ ", "    ʻ ʻ ʻ ʻ  "]
-    case .snow:
-      return ["     .-.     ", "    (   ).   ", "   (___(__)  ", "    *  *  *  ", "   *  *  *   "]
-    case .unknown:
-      return ["    .-.      ", "     __)     ", "    (        ", "     `-’     ", "      •      "]
-    }
+    let k = Condition.allCases.firstIndex(of: c)! * 5
+    return Array(pictures[k..<k + 5])
   }
 
   /// The Unicode pictures with their few non-ASCII strokes spelled in ASCII.

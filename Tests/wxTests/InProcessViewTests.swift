@@ -50,4 +50,15 @@ import WXCore
     #expect(Art.picture(.rain, unicode: false)[3] == "   / / / /   ")
     #expect(Art.picture(.cloudy, unicode: true)[2] == "  .-(    ).  " && Art.picture(.scatteredClouds, unicode: true)[4] == "  (____)     ")
   }
+
+  @Test func statusCreditsOpenMeteoForWhatItShows() {
+    let meta = CatalogueMeta(generation: 1, source: "https://api.open-meteo.com/v1/forecast", provider: "open-meteo",
+                             syncedAt: 1_700_000_000, count: 3, isSample: false)
+    var view = StatusView(home: "/h", meta: meta, unit: .celsius, now: 1_700_000_060, files: [], airUpdated: nil, openMeteoAir: true)
+    #expect(view.attribution == "Weather and air quality data by Open-Meteo.com (CC BY 4.0)")
+    view.openMeteoAir = false
+    #expect(view.text(Self.plain).contains("data      Weather data by Open-Meteo.com (CC BY 4.0)"))
+    view.meta.provider = "freetestapi"
+    #expect(view.attribution == nil && view.json()["attribution"] == .null)
+  }
 }

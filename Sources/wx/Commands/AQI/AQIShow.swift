@@ -1,11 +1,5 @@
 import ArgumentParser
-import Dispatch
 import WXCore
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 
 extension WX.AQI {
   struct Show: WXCommand {
@@ -27,35 +21,46 @@ extension WX.AQI {
       guard let history = try ctx.home.aqi.history(city), let latest = history.latest else {
         throw AQIError.noReadings(city)
       }
-      let values = history.samples.map(\.aqi)
-      let lo = values.min()!, hi = values.max()!
-      if json {
-        func reading(_ s: AQISample) -> JSON {
-          .object([
-            ("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))),
-            ("scale", .string(s.scale.name)), ("european_aqi", s.european.map { .number($0) } ?? .null),
-            ("pm2_5", s.pm25.map { .number($0) } ?? .null),
-          ])
-        }
-        Terminal.data(
-          JSON.object([
-            ("city", .string(history.city)), ("readings", .array(history.samples.map(reading))),
-            ("min", .number(lo)), ("max", .number(hi)), ("latest", reading(latest)),
-          ]).text)
-        return
-      }
-      let t = ctx.terminal
-      let n = history.samples.count
-      var out = t.bold(history.city.visible) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
-      out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
-      out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
-      out += t.dim(" (\(AQIText.ago(ctx.now - latest.time))) · min \(AQIText.value(lo)) · max \(AQIText.value(hi))")
-      // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
-      var beside: [String] = []
-      if let european = latest.european { beside.append("European AQI \(AQIText.value(european))") }
-      if let pm25 = latest.pm25 { beside.append("PM2.5 \(AQIText.value(pm25)) µg/m³") }
-      if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
-      Terminal.out(out)
+      Runner.show(AQIShowView(history: history, latest: latest, now: ctx.now), json: json, ctx.terminal)
     }
+  }
+}
+
+/// One city's recorded readings as a chart, the latest with its category, min and max (and,
+/// from Open-Meteo, the European AQI and PM2.5); `{"city", "readings", "min", "max", "latest"}`.
+struct AQIShowView: View {
+  var history: AQIHistory
+  var latest: AQISample
+  var now: Int64
+  var lowest: Double { history.samples.map(\.aqi).min() ?? latest.aqi }
+  var highest: Double { history.samples.map(\.aqi).max() ?? latest.aqi }
+
+  static func reading(_ s: AQISample) -> JSON {
+    .object([
+      ("time", .string(Clock.iso8601(s.time))), ("aqi", .number(s.aqi)), ("category", .string(s.category.name(on: s.scale))),
+      ("scale", .string(s.scale.name)), ("european_aqi", s.european.map { .number($0) } ?? .null),
+      ("pm2_5", s.pm25.map { .number($0) } ?? .null),
+    ])
+  }
+
+  func json() -> JSON {
+    .object([
+      ("city", .string(history.city)), ("readings", .array(history.samples.map(Self.reading))),
+      ("min", .number(lowest)), ("max", .number(highest)), ("latest", Self.reading(latest)),
+    ])
+  }
+
+  func text(_ t: Terminal) -> String {
+    let n = history.samples.count
+    var out = t.bold(history.city.visible) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
+    out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
+    out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
+    out += t.dim(" (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(lowest)) · max \(AQIText.value(highest))")
+    // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
+    var beside: [String] = []
+    if let european = latest.european { beside.append("European AQI \(AQIText.value(european))") }
+    if let pm25 = latest.pm25 { beside.append("PM2.5 \(AQIText.value(pm25)) µg/m³") }
+    if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
+    return out
   }
 }

@@ -86,15 +86,41 @@ import Testing
       for o in fast { #expect(declared[o.name] == o.describe(R()), "\(words) --\(o.name): default") }
       #expect(R.takesWords == positional, "\(words): positional")
       let word = R.takesWords ? ["par"] : []
-      for o in fast where !o.isFlag {
-        let values = ["0", "1", "2", "5", "20", "999", "1000", "1001", "5000", "bogus", "c", "f", "auto", "never", "name", "added"]
+      for o in fast {
+        // Flags once; values: both sides of every edge a range of wx has or might have (0/1,
+        // and 10^k, 5·10^k, 2^k up to 100001), far ones and every word any choice takes, so a
+        // range or a choice narrowed in one parser only is caught, and a value read differently.
+        let values = o.isFlag ? [nil] : Self.edges.map { String($0) } + Self.farAndWords
         for v in values {
-          let args = words + word + ["--" + o.name, v]
-          let parsed = (try? WX.parseAsRoot(args)) != nil
-          #expect((FastPath.parse(args) != nil) == parsed, "\(args): fast path and ArgumentParser disagree")
+          let args = words + word + ["--" + o.name] + (v.map { [$0] } ?? [])
+          let slow = (try? WX.parseAsRoot(args)).flatMap { $0 as? any RequestCommand }
+          let quick = FastPath.parse(args)
+          #expect((quick != nil) == (slow != nil), "\(args): fast path and ArgumentParser disagree")
+          if let quick, let slow {
+            #expect(Self.described(quick) == Self.described(slow.request), "\(args): the two parsers read different values")
+          }
         }
       }
     }
     check(type)
+  }
+
+  static let edges: [Int] = {
+    var anchors = [0, 1]
+    for k in 1...5 {
+      let ten = Int(pow(10, Double(k)))
+      anchors += [ten, ten / 2]
+    }
+    anchors += (4...16).map { 1 << $0 }
+    return Array(Set(anchors.flatMap { [$0 - 1, $0, $0 + 1] } + [-2, 2, 3])).sorted()
+  }()
+
+  static let farAndWords = ["5000", "99999", "1e3", "0x10", "+5", " 5", "", "bogus"]
+    + ["c", "f", "celsius", "fahrenheit", "auto", "always", "never", "name", "added", "temperature", "catalogue"]
+
+  /// Every option's value as `--help` would show it, plus the words and the output options.
+  static func described(_ request: any Request) -> [String] {
+    func all<R: Request>(_ r: R) -> [String] { R.options.map { "\($0.name)=\($0.describe(r) ?? "-")" } + ["\(r)"] }
+    return all(request)
   }
 }

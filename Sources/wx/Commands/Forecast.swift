@@ -50,7 +50,7 @@ struct ForecastView: View {
 }
 
 extension WX {
-  struct Forecast: WXCommand {
+  struct Forecast: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "A city's forecast days in date order.",
       discussion: "With --hottest, only the days without rain or showers, hottest first.")

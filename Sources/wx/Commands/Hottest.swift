@@ -20,7 +20,7 @@ struct HottestRequest: PagedRequest {
 }
 
 extension WX {
-  struct Hottest: WXCommand {
+  struct Hottest: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "Cities where it is not raining now, hottest first.",
       discussion: "Rain means a description mentioning rain, drizzle, storm or showers.")

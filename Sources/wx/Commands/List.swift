@@ -18,7 +18,7 @@ struct ListRequest: PagedRequest {
 }
 
 extension WX {
-  struct List: WXCommand {
+  struct List: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "Page through the catalogue.",
       discussion: "Orders: catalogue (the provider's order), name (alphabetical), temperature (warmest first).")

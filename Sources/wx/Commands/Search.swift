@@ -37,7 +37,7 @@ struct SearchRequest: PagedRequest {
 }
 
 extension WX {
-  struct Search: WXCommand {
+  struct Search: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "Find cities by the start of their name or of any word in it.",
       discussion: """

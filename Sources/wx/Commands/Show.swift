@@ -17,7 +17,7 @@ struct ShowRequest: CatalogueRequest {
 }
 
 extension WX {
-  struct Show: WXCommand {
+  struct Show: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "Current weather and forecast for a city.",
       discussion: """

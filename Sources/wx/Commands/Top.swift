@@ -52,7 +52,7 @@ struct TopView: View {
 }
 
 extension WX {
-  struct Top: WXCommand {
+  struct Top: RequestCommand {
     static let configuration = CommandConfiguration(
       abstract: "The first cities of the catalogue with their temperature.",
       discussion: "With an AccuWeather catalogue (`wx sync --provider accuweather`) these are its top cities.")

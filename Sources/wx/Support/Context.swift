@@ -137,6 +137,13 @@ extension WXCommand {
   }
 }
 
+/// A command whose plain form is a ``Request``: ArgumentParser's declarations fill it, as the
+/// fast path's table does (FastPathTests compares what the two fill in).
+protocol RequestCommand: WXCommand {
+  associatedtype Filled: Request
+  var request: Filled { get }
+}
+
 /// `--page` / `--per-page` as ArgumentParser declares them: defaults from ``Pages``, ranges
 /// checked by the request.
 struct PageOptions: ParsableArguments {

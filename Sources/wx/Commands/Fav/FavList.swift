@@ -67,7 +67,7 @@ struct FavouritesView: View {
 }
 
 extension WX.Fav {
-  struct List: WXCommand {
+  struct List: RequestCommand {
     static let configuration = CommandConfiguration(abstract: "List favourites with their current weather.")
 
     @Option(help: "Order: added, name or temperature (warmest first).") var sort = FavListRequest().sort

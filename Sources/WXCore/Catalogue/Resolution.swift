@@ -25,11 +25,12 @@ extension Catalogue {
       let name = String(query[..<comma]).trimmingSpaces
       let country = fold(String(query[query.index(after: comma)...]).trimmingSpaces)
       let named = try exactName(fold(name))
+      let lines = Countries.lines(naming: country, version: meta.foldVersion)  // once, not per city
       // Exact names and codes win over prefixes: "Sydney, AU" is Australia, not Austria.
       var fitting: [Int] = []
       var best = Countries.Fit.prefix
       for i in named {
-        let fit = Countries.fit(country, fold(try city(i).country), version: meta.foldVersion)
+        let fit = Countries.fit(country, fold(try city(i).country), lines: lines, version: meta.foldVersion)
         if fit > best { (best, fitting) = (fit, []) }
         if fit == best { fitting.append(i) }
       }

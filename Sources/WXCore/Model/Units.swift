@@ -44,15 +44,22 @@ package enum Condition: String, CaseIterable, Sendable {
   /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…, and the
   /// ``WMOCode`` wordings: drizzle and thunderstorms are rain, snow showers are snow).
   package init(description: String) {
-    let d = Fold.string(description)
-    if d.contains("shower") && !d.contains("snow") { self = .showers }
-    else if d.contains("rain") || d.contains("drizzle") || d.contains("storm") { self = .rain }
-    else if d.contains("snow") || d.contains("sleet") || d.contains("blizzard") { self = .snow }
-    else if d.contains("partly") { self = .partlyCloudy }
-    else if d.contains("scattered") { self = .scatteredClouds }
-    else if d.contains("cloud") || d.contains("overcast") { self = .cloudy }
-    else if d.contains("sun") { self = .sunny }
-    else if d.contains("clear") { self = .clear }
+    // On the folded bytes: the standard library's generic substring search costs more than
+    // the rest of `wx show` (its metadata is instantiated at first use).
+    let d = Fold.key(description)
+    func has(_ word: StaticString) -> Bool {
+      let w = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+      guard d.count >= w.count else { return false }
+      return (0...(d.count - w.count)).contains { i in w.indices.allSatisfy { d[i + $0] == w[$0] } }
+    }
+    if has("shower") && !has("snow") { self = .showers }
+    else if has("rain") || has("drizzle") || has("storm") { self = .rain }
+    else if has("snow") || has("sleet") || has("blizzard") { self = .snow }
+    else if has("partly") { self = .partlyCloudy }
+    else if has("scattered") { self = .scatteredClouds }
+    else if has("cloud") || has("overcast") { self = .cloudy }
+    else if has("sun") { self = .sunny }
+    else if has("clear") { self = .clear }
     else { self = .unknown }
   }
 

@@ -18,27 +18,42 @@ package enum Countries {
   /// `version` is the catalogue's ``Fold`` version: the precomputed keys are version 2; other
   /// versions fold the table's names as they go.
   package static func fit(_ typed: [UInt8], _ country: [UInt8], version: Int) -> Fit {
+    fit(typed, country, lines: lines(naming: typed, version: version), version: version)
+  }
+
+  /// ``fit(_:_:version:)`` with the table lines that name `typed` found once
+  /// (``lines(naming:version:)``), for a lookup that tries many cities' countries.
+  package static func fit(_ typed: [UInt8], _ country: [UInt8], lines: [Int], version: Int) -> Fit {
     guard !typed.isEmpty else { return .none }
     if typed == country { return .exact }
-    for k in countryKeys.indices {
-      var namesTyped = false
-      var namesCountry = false
-      forEachTerm(k, version) { term in
-        if !namesTyped && term.elementsEqual(typed) { namesTyped = true }
-        if !namesCountry && term.elementsEqual(country) { namesCountry = true }
-      }
-      if namesTyped && namesCountry { return .exact }
-    }
+    for k in lines where line(k, version, names: country) { return .exact }
     return country.starts(with: typed) ? .prefix : .none
   }
 
-  /// Calls `body` with each folded code and name of line `k`.
-  private static func forEachTerm(_ k: Int, _ version: Int, _ body: (ArraySlice<UInt8>) -> Void) {
-    if version == 2 {
-      let line = Array(countryKeys[k].utf8)
-      for term in line.split(separator: UInt8(ascii: "|"), omittingEmptySubsequences: false) { body(term) }
-    } else {
-      for term in countryTable[k].split(separator: "|") { body(Fold.key(String(term), version: version)[...]) }
+  /// The lines of the table among whose codes and names `typed` is (usually one).
+  package static func lines(naming typed: [UInt8], version: Int) -> [Int] {
+    guard !typed.isEmpty else { return [] }
+    return countryKeys.indices.filter { line($0, version, names: typed) }
+  }
+
+  /// Whether `term` is one of the folded codes and names of line `k`. Version 2 compares in
+  /// place, allocating nothing: a lookup may ask this of many cities.
+  private static func line(_ k: Int, _ version: Int, names term: [UInt8]) -> Bool {
+    guard version == 2 else {
+      return countryTable[k].split(separator: "|").contains { Fold.key(String($0), version: version) == term }
+    }
+    var key = countryKeys[k]
+    return key.withUTF8 { bytes in
+      var start = 0
+      for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "|") {
+        if i - start == term.count && term.withUnsafeBufferPointer({ t in
+          t.indices.allSatisfy { bytes[start + $0] == t[$0] }
+        }) {
+          return true
+        }
+        start = i + 1
+      }
+      return false
     }
   }
 }

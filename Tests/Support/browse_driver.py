@@ -8,7 +8,9 @@ SCRIPT: {"argv": [...], "env": {...}, "size": [cols, rows], "steps": [...], "job
 With job_control, a stand-in shell leads the terminal's session and runs the program in a
 foreground process group of its own, as an interactive shell does, so the program may stop
 on SIGTSTP (the group of a session leader is orphaned, and the kernel does not stop those);
-signals then go to that group. Steps, in order:
+signals then go to that group. With "job_control": "background" the shell starts it in the
+background (`wx browse &`): the shell's own group keeps the terminal until a "fg" step.
+Steps, in order:
   {"keys": "text"}          write bytes to the terminal (JSON escapes: "\\u001b[B" is Down)
   {"wait": "text"}          until the screen shows text (10 s, else an error is recorded)
   {"gone": "text"}          until the screen no longer shows text
@@ -16,6 +18,9 @@ signals then go to that group. Steps, in order:
   {"resize": [cols, rows]}  set the window size (the kernel sends SIGWINCH)
   {"signal": "TERM"}        send a signal to the program
   {"resumed": true}         after a SIGCONT: until the program is back on the alternate screen
+  {"waits": true}           started in the background: until the program has stopped without
+                            having entered the alternate screen
+  {"fg": true}              the stand-in shell gives the program the terminal and continues it
   {"stopped": "name"}       after a SIGTSTP: wait until the program has stopped and left the
                             alternate screen, then keep `stty -g` under modes[name]
   {"run": [argv...]}        run a command to completion with the same environment (stdout kept)
@@ -67,22 +72,36 @@ def spawn(argv, env, cols, rows, before=None, job_control=False):
                 os.dup2(slave, fd)
             os.close(master)
             if job_control:
-                shell(argv, env)
+                shell(argv, env, background=job_control == "background")
             os.execve(argv[0], argv, env)
         finally:
             os._exit(127)
     return pid, master, slave
 
 
-def shell(argv, env):
-    """The stand-in shell: runs argv in its own foreground group, passes its status on."""
+def shell(argv, env, background=False):
+    """The stand-in shell: runs argv in its own foreground group (or in the background until
+    SIGUSR1, its `fg`), passes its status on."""
+    started = []
+
+    def fg(*_):
+        os.tcsetpgrp(0, started[0])
+        os.killpg(started[0], signal.SIGCONT)
+
+    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+    if background:  # before the fork: the driver may ask as soon as the program has stopped
+        signal.signal(signal.SIGUSR1, fg)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGUSR1})  # a test runner may block it
     child = os.fork()
     if child == 0:
+        signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+        signal.signal(signal.SIGUSR1, signal.SIG_DFL)
         os.setpgid(0, 0)
         os.execve(argv[0], argv, env)
     os.setpgid(child, child)
-    signal.signal(signal.SIGTTOU, signal.SIG_IGN)
-    os.tcsetpgrp(0, child)
+    started.append(child)
+    if not background:
+        os.tcsetpgrp(0, child)
     while True:
         _, st = os.waitpid(child, os.WUNTRACED)
         if os.WIFSTOPPED(st):
@@ -157,10 +176,24 @@ def main():
 
     def program_group():
         """The program's process group: the terminal's foreground group, read once it is set."""
+        if not groups and job_control == "background":  # the shell's only child
+            until(lambda: children(pid), "the program to start")
+            groups.append(children(pid)[0])
         if not groups:
             until(lambda: os.tcgetpgrp(master) not in (0, pid), "the program's process group")
             groups.append(os.tcgetpgrp(master))
         return groups[0]
+
+    def children(parent):
+        try:
+            with open(f"/proc/{parent}/task/{parent}/children") as fh:
+                return [int(c) for c in fh.read().split()]
+        except OSError:
+            return []
+
+    def state(p):
+        with open(f"/proc/{p}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0]
 
     def play(step):
         if "keys" in step:
@@ -185,6 +218,13 @@ def main():
             os.killpg(program_group(), sig) if job_control else os.kill(pid, sig)
         elif "resumed" in step:  # back on the alternate screen (raw mode is set before that)
             until(lambda: raw.rfind(b"\x1b[?1049h") > raw.rfind(b"\x1b[?1049l"), "the program to resume")
+        elif "waits" in step:
+            group = program_group()
+            until(lambda: state(group) == "T", "the background program to stop")
+            if b"\x1b[?1049h" in raw:
+                out["errors"].append("the background program took the screen before it stopped")
+        elif "fg" in step:
+            os.kill(pid, signal.SIGUSR1)
         elif "stopped" in step:
             group = program_group()
 

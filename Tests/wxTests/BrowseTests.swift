@@ -12,7 +12,7 @@ import WXCore
   /// Runs `wx ARGS` in a `size` terminal through `steps` and returns the driver's report.
   func browse(
     _ home: TempHome, _ steps: [[String: Any]], size: [Int] = [80, 24], args: [String] = ["browse"],
-    env extra: [String: String] = ["NO_COLOR": "1"], jobControl: Bool = false
+    env extra: [String: String] = ["NO_COLOR": "1"], jobControl: Bool = false, background: Bool = false
   ) throws -> Report {
     var env = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path,
@@ -20,7 +20,7 @@ import WXCore
     ]
     for (k, v) in extra { env[k] = v }
     let script: [String: Any] = [
-      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps, "job_control": jobControl,
+      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps, "job_control": background ? "background" : jobControl as Any,
     ]
     let file = home.path + "/../browse-\(UUID().uuidString).json"
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
@@ -75,6 +75,16 @@ import WXCore
       let at = line.index(line.startIndex, offsetBy: column)
       #expect(line[line.index(before: at)] == " " && line[at] != " ", "\(locale): \(line)")
     }
+  }
+
+  /// `wx browse &`: stopped before it touches the screen (it drew over the shell's lines,
+  /// which then scrolled its frame), and whole once the shell brings it to the foreground.
+  @Test func startedInTheBackgroundItWaitsForTheForeground() throws {
+    let r = try browse(
+      TempHome(), [["waits": true], ["fg": true], Self.ready, Self.snap("fg")] + Self.quit, background: true)
+    let screen = r.screen("fg")
+    #expect(screen.first?.hasPrefix("wx ") == true && screen[2].contains("City") && screen[3].contains("New York"), "\(r)")
+    #expect(r.status == ["code": 0] && r.flag("modes_restored"), "\(r)")
   }
 
   @Test func needsATerminal() throws {

@@ -31,11 +31,16 @@ final class BrowseSession {
     defer { rememberOpened() }
     while true {
       guard let keys = waitForKeys() else { return }
+      // A resize, or a return from a stop (the shell may have written over the screen): the
+      // next frame is drawn whole, whether keys or a wake-up brought it. A stop inside read()
+      // (SIGTTIN in the background) comes back with keys, not with the wake-up.
+      if TTY.resized {
+        screen.invalidate()
+        TTY.resized = false
+      }
       if keys.isEmpty {
         rememberOpened()
         // A tick or a resize: redraw what changed (a new catalogue, favourites, the age).
-        if TTY.resized { screen.invalidate() }
-        TTY.resized = false
         try data.refresh()
         try draw()
         continue

@@ -32,6 +32,7 @@ enum TTY {
   /// Saves the modes of standard input, switches it to raw mode and output to the alternate
   /// screen. Returns false (changing nothing) when the modes cannot be read.
   static func enter() -> Bool {
+    waitForTheForeground()
     guard tcgetattr(0, &saved) == 0 else { return false }
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) == 0 {
@@ -102,6 +103,23 @@ enum TTY {
     }
     _ = signal(sig, SIG_DFL)
     _ = raise(sig)
+  }
+
+  /// Started in the background (`wx browse &`): stop, as a full-screen program must, until the
+  /// shell brings the job to the foreground, instead of drawing over the shell's own lines (the
+  /// runtime's threads block SIGTTOU, so the kernel would not stop us at `tcsetattr`).
+  private static func waitForTheForeground() {
+    var ttin = sigset_t()
+    sigemptyset(&ttin)
+    sigaddset(&ttin, SIGTTIN)
+    _ = pthread_sigmask(SIG_UNBLOCK, &ttin, nil)
+    var tries = 0
+    while tcgetpgrp(0) != getpgrp() && tries < 1000 {
+      // Stops the whole group until `fg` continues it; an orphaned group is not stopped, so
+      // give up rather than spin (the terminal then belongs to someone else: we still try).
+      if kill(-getpgrp(), SIGTTIN) != 0 { break }
+      tries += 1
+    }
   }
 
   /// Restores the terminal and stops; on the way back (SIGCONT, or at once when the stop

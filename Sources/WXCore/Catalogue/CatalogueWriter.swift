@@ -1,30 +1,18 @@
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
-/// record by record: ``add(_:)`` stores each full block of 16 records as it fills, so the
-/// records themselves are never held; ``finish(meta:)`` then writes the id buckets, the
-/// warmest and rain-free orders and the search index.
-///
-/// Kept per city until ``finish(meta:)``: its id, temperature and rain flag (17 bytes), its
-/// folded name and the offsets of its later words (in flat arrays: the name's bytes plus
-/// 4, and 2 a later word), its country as a shared folded key (8 bytes): about 45 bytes a
-/// city with a 10-byte name, against several hundred for a decoded ``City``. ``finish(meta:)``
-/// adds 4 bytes a city for each order it sorts, letting go of each array once written, then
-/// what ``CityIndex/build(names:countries:wordStarts:store:)`` needs (8 bytes a city, 8 a
-/// later word). The bound is stated, not flat: 91.6 MiB peak RSS for a sync of 1M cities.
+/// record by record: ``add(_:)`` stores each full block of 16 records as it fills and keeps
+/// nothing else, so a sync's memory does not grow with the catalogue while it downloads.
+/// ``finish(meta:)`` then reads the new file back twice: once for the id buckets and the
+/// warmest and rain-free orders (id, temperature and rain flag a city: 17 bytes, plus 4 for
+/// each order), once for the search index (the folded names packed end to end, 4 bytes a city
+/// for its country's rank and its name's end, 2 a later word, then what
+/// ``CityIndex/build(names:countryRanks:wordStarts:store:)`` sorts: 8 bytes a city and 8 a
+/// later word). What one pass held is let go before the next.
 package final class CatalogueWriter {
   private let db: GDBMDatabase
   /// The encoded cities of the block being filled (at most 16).
   private var block: [[UInt8]] = []
   private var blockNumber = 0
   package private(set) var count = 0
-  private var ids: [Int] = []
-  private var temperatures: [Double] = []
-  private var rainFree: [Bool] = []
-  private var names = CityIndex.PackedNames()
-  private var wordStarts: [UInt16] = []
-  private var wordEnds: [UInt32] = []
-  private var countries: [[UInt8]] = []
-  private var countryKeys: [String: [UInt8]] = [:]
-  private var rainy: [String: Bool] = [:]  // few distinct descriptions: classify each once
 
   /// Writes into `db`, a fresh file the caller publishes.
   package init(into db: GDBMDatabase) { self.db = db }
@@ -41,24 +29,8 @@ package final class CatalogueWriter {
   /// Appends one city (catalogue order is the order of the calls).
   package func add(_ city: City) throws(StoreError) {
     block.append(city.encoded())
-    if block.count == CatalogueKey.citiesPerBlock { try flushBlock() }
-    ids.append(city.id)
-    temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
-    let d = city.description
-    let wet = rainy[d] ?? Condition(description: d).isRainy
-    rainy[d] = wet
-    rainFree.append(!wet)
-    names.append(Fold.key(city.name))
-    for start in Fold.wordStarts(of: city.name) { wordStarts.append(UInt16(clamping: start)) }
-    wordEnds.append(UInt32(wordStarts.count))
-    if let key = countryKeys[city.country] {
-      countries.append(key)
-    } else {
-      let key = Fold.key(city.country)
-      countryKeys[city.country] = key
-      countries.append(key)
-    }
     count += 1
+    if block.count == CatalogueKey.citiesPerBlock { try flushBlock() }
   }
 
   private func flushBlock() throws(StoreError) {
@@ -72,13 +44,58 @@ package final class CatalogueWriter {
     blockNumber += 1
   }
 
+  /// Calls `body` with every city written, in catalogue order, read back from the new file.
+  private func forEachCity(_ body: (City) -> Void) throws(StoreError) {
+    for b in 0..<blockNumber {
+      guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
+        throw .damaged(path: db.path, detail: "record block \(b) written but not found")
+      }
+      do throws(MalformedValue) {
+        var (r, version) = try Envelope.open(.city, raw, versions: CityRecord.readable)
+        let n = try r.count(limit: CatalogueKey.citiesPerBlock)
+        for _ in 0..<n {
+          var record = ByteReader(Array(try r.bytes()))
+          body(try City(decoding: &record, version: version))
+        }
+      } catch {
+        throw .damaged(path: db.path, detail: "record block \(b) written but unreadable")
+      }
+    }
+  }
+
   /// Writes the last record block, the orders, the index and then `meta` (with its counts).
   @discardableResult
   package func finish(meta: CatalogueMeta) throws(StoreError) -> CatalogueMeta {
     try flushBlock()
     var meta = meta
     meta.count = count
+    let dryCount = try writeOrders()
+    let wordEntries = try writeIndex()
+    meta.foldVersion = Fold.version
+    meta.nameEntries = count
+    meta.wordEntries = wordEntries
+    meta.dryCount = dryCount
+    try db.store(CatalogueKey.meta, Envelope.seal(.meta, meta.encoded()))
+    return meta
+  }
+
+  /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
+  private func writeOrders() throws(StoreError) -> Int {
     let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
+    var ids: [Int] = []
+    var temperatures: [Double] = []
+    var rainFree: [Bool] = []
+    ids.reserveCapacity(count)
+    temperatures.reserveCapacity(count)
+    rainFree.reserveCapacity(count)
+    var rainy: [String: Bool] = [:]  // few distinct descriptions: classify each once
+    try forEachCity { city in
+      ids.append(city.id)
+      temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
+      let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
+      rainy[city.description] = wet
+      rainFree.append(!wet)
+    }
 
     // Ids, bucketed by id >> 8, each bucket in catalogue order: the same id may appear twice
     // (freetestapi's Canberra and Wellington).
@@ -101,33 +118,58 @@ package final class CatalogueWriter {
       try store(CatalogueKey.block("i", bucket), Envelope.seal(.idList, w.bytes))
       k = end
     }
-    // What each step no longer needs is let go before the next, the index last and largest.
     ids = []
-
-    // Warmest first, unknown temperatures last; ties in catalogue order. The rain-free list keeps the same order.
     byBucket = []
+
+    // Warmest first, unknown temperatures last; ties in catalogue order. The rain-free list
+    // keeps the same order.
     var warmest = Array(0..<Int32(count))
     warmest.sort { a, b in
       let (x, y) = (temperatures[Int(a)], temperatures[Int(b)])
       return x != y ? x > y : a < b
     }
-    try storeIndexes("o", warmest, store)
     temperatures = []
-    let dryCount = try storeIndexes("h", warmest.filter { rainFree[Int($0)] }, store)
-    warmest = []
-    rainFree = []
+    try storeIndexes("o", warmest, store)
+    return try storeIndexes("h", warmest.filter { rainFree[Int($0)] }, store)
+  }
 
-    let wordEntries = try CityIndex.build(
-      names: names, countries: countries,
+  /// The search index over the folded names; returns the number of word entries.
+  private func writeIndex() throws(StoreError) -> Int {
+    let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
+    var names = CityIndex.PackedNames()
+    names.ends.reserveCapacity(count)
+    var wordStarts: [UInt16] = []
+    var wordEnds: [UInt32] = []
+    wordEnds.reserveCapacity(count)
+    // Countries by a number each (4 bytes a city), turned into their folded order below.
+    var countryOf: [UInt32] = []
+    countryOf.reserveCapacity(count)
+    var countryNumbers: [String: UInt32] = [:]
+    var countryKeys: [[UInt8]] = []
+    try forEachCity { city in
+      names.append(Fold.key(city.name))
+      for start in Fold.wordStarts(of: city.name) { wordStarts.append(UInt16(clamping: start)) }
+      wordEnds.append(UInt32(wordStarts.count))
+      if let n = countryNumbers[city.country] {
+        countryOf.append(n)
+      } else {
+        let n = UInt32(countryKeys.count)
+        countryNumbers[city.country] = n
+        countryKeys.append(Fold.key(city.country))
+        countryOf.append(n)
+      }
+    }
+    countryNumbers = [:]
+    var rankOf = [UInt32](repeating: 0, count: countryKeys.count)
+    for (rank, n) in countryKeys.indices.sorted(by: { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }).enumerated() {
+      rankOf[n] = UInt32(rank)
+    }
+    for i in countryOf.indices { countryOf[i] = rankOf[Int(countryOf[i])] }
+    countryKeys = []
+    return try CityIndex.build(
+      names: names, countryRanks: countryOf,
       wordStarts: { [wordStarts, wordEnds] i in wordStarts[(i == 0 ? 0 : Int(wordEnds[i - 1]))..<Int(wordEnds[i])] },
       store: store)
-
-    meta.foldVersion = Fold.version
-    meta.nameEntries = count
-    meta.wordEntries = wordEntries
-    meta.dryCount = dryCount
-    try store(CatalogueKey.meta, Envelope.seal(.meta, meta.encoded()))
-    return meta
   }
 
   @discardableResult

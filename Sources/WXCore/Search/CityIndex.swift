@@ -78,13 +78,15 @@ package enum CityIndex {
   }
 
   /// Sorted arrays and nodes for the cities whose folded names are `packed`, delivered
-  /// through `store`. `wordStarts(i)` gives the offsets in name `i` where its later words
-  /// start (``Fold/wordStarts(of:)``). Returns the number of word entries.
+  /// through `store`. `countryRanks[i]` is the place of city `i`'s folded country in byte
+  /// order among the catalogue's countries (equal names sort by it); `wordStarts(i)` gives the
+  /// offsets in name `i` where its later words start (``Fold/wordStarts(of:)``). Returns the
+  /// number of word entries.
   ///
   /// Memory: besides `packed`, 8 bytes a city (its rank and its place in name order) and
   /// 8 bytes a later word; keys are never copied out of `packed`.
   package static func build(
-    names packed: PackedNames, countries: [[UInt8]], wordStarts: (Int) -> ArraySlice<UInt16>,
+    names packed: PackedNames, countryRanks: [UInt32], wordStarts: (Int) -> ArraySlice<UInt16>,
     store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) -> Int {
     try packed.bytes.withUnsafeBufferPointer { (arena) throws(StoreError) -> Int in
@@ -97,8 +99,8 @@ package enum CityIndex {
       byName.sort { a, b in
         let c = compare(key(a), key(b))
         if c != 0 { return c < 0 }
-        let d = compare(countries[Int(a)], countries[Int(b)])
-        if d != 0 { return d < 0 }
+        let (x, y) = (countryRanks[Int(a)], countryRanks[Int(b)])
+        if x != y { return x < y }
         return a < b
       }
       var rank = [Int32](repeating: 0, count: count)

@@ -114,10 +114,12 @@ enum TTY {
     sigaddset(&ttin, SIGTTIN)
     _ = pthread_sigmask(SIG_UNBLOCK, &ttin, nil)
     var tries = 0
-    while tcgetpgrp(0) != getpgrp() && tries < 1000 {
-      // Stops the whole group until `fg` continues it; an orphaned group is not stopped, so
-      // give up rather than spin (the terminal then belongs to someone else: we still try).
-      if kill(-getpgrp(), SIGTTIN) != 0 { break }
+    while tcgetpgrp(0) != getpgrp() && tries < 100 {
+      // Sent to this thread, which takes it on the way out of the call: the process stops
+      // there until `fg` continues it (sent to the process, another thread could take it while
+      // this one drew). An orphaned group is not stopped: give up after 0.1 s, not spin.
+      if pthread_kill(pthread_self(), SIGTTIN) != 0 { break }
+      usleep(1000)
       tries += 1
     }
   }

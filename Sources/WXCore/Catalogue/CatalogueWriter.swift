@@ -44,8 +44,19 @@ package final class CatalogueWriter {
     blockNumber += 1
   }
 
-  /// Calls `body` with every city written, in catalogue order, read back from the new file.
-  private func forEachCity(_ body: (City) -> Void) throws(StoreError) {
+  /// The fields of a record the orders and the index need: they come first in a record, so
+  /// the forecast after them is never decoded. Names and country stay bytes unless asked for.
+  private struct Head {
+    var id: Int
+    var name: ArraySlice<UInt8>
+    var country: ArraySlice<UInt8>
+    var temperatureC: Double?
+    var description: ArraySlice<UInt8>
+  }
+
+  /// Calls `body` with the head of every city written, in catalogue order, read back from the
+  /// new file (its blocks are in the page cache: it was just written).
+  private func forEachHead(_ body: (Head) -> Void) throws(StoreError) {
     for b in 0..<blockNumber {
       guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
         throw .damaged(path: db.path, detail: "record block \(b) written but not found")
@@ -55,7 +66,13 @@ package final class CatalogueWriter {
         let n = try r.count(limit: CatalogueKey.citiesPerBlock)
         for _ in 0..<n {
           var record = ByteReader(Array(try r.bytes()))
-          body(try City(decoding: &record, version: version))
+          let id = try record.int()
+          let name = try record.bytes()
+          let country = try record.bytes()
+          _ = try record.double()
+          _ = try record.double()
+          let temperature = try record.optionalDouble(always: version == 1)
+          body(Head(id: id, name: name, country: country, temperatureC: temperature, description: try record.bytes()))
         }
       } catch {
         throw .damaged(path: db.path, detail: "record block \(b) written but unreadable")
@@ -88,12 +105,15 @@ package final class CatalogueWriter {
     ids.reserveCapacity(count)
     temperatures.reserveCapacity(count)
     rainFree.reserveCapacity(count)
-    var rainy: [String: Bool] = [:]  // few distinct descriptions: classify each once
-    try forEachCity { city in
+    // Few distinct descriptions: each is classified once. Keys are Strings, which own just
+    // their bytes (a slice would keep its whole record alive).
+    var rainy: [String: Bool] = [:]
+    try forEachHead { city in
       ids.append(city.id)
       temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
-      let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
-      rainy[city.description] = wet
+      let description = String(decoding: city.description, as: UTF8.self)
+      let wet = rainy[description] ?? Condition(description: description).isRainy
+      rainy[description] = wet
       rainFree.append(!wet)
     }
 
@@ -146,16 +166,18 @@ package final class CatalogueWriter {
     countryOf.reserveCapacity(count)
     var countryNumbers: [String: UInt32] = [:]
     var countryKeys: [[UInt8]] = []
-    try forEachCity { city in
-      names.append(Fold.key(city.name))
-      for start in Fold.wordStarts(of: city.name) { wordStarts.append(UInt16(clamping: start)) }
+    try forEachHead { city in
+      let name = String(decoding: city.name, as: UTF8.self)
+      names.append(Fold.key(name))
+      for start in Fold.wordStarts(of: name) { wordStarts.append(UInt16(clamping: start)) }
       wordEnds.append(UInt32(wordStarts.count))
-      if let n = countryNumbers[city.country] {
+      let country = String(decoding: city.country, as: UTF8.self)
+      if let n = countryNumbers[country] {
         countryOf.append(n)
       } else {
         let n = UInt32(countryKeys.count)
-        countryNumbers[city.country] = n
-        countryKeys.append(Fold.key(city.country))
+        countryNumbers[country] = n
+        countryKeys.append(Fold.key(country))
         countryOf.append(n)
       }
     }

@@ -104,6 +104,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, status, body, ctype=JSON_CT, headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.done()  # answered: no longer in flight, before the client can read it and ask again
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
@@ -138,9 +139,17 @@ class Handler(BaseHTTPRequestHandler):
             st.in_flight += 1
             st.peak = max(st.peak, st.in_flight)
             mode = st.mode
+        self.tracked = True
         try:
             self.answer(st, url, q, mode, number)
         finally:
+            self.done()
+
+    def done(self):
+        """Counts this request out of flight, once."""
+        if getattr(self, "tracked", False):
+            self.tracked = False
+            st = self.server.state
             with st.lock:
                 st.in_flight -= 1
 

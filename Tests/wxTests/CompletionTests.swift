@@ -138,6 +138,12 @@ extension CompletionBench {
     // bash also gets the word as typed, so that readline keeps it rather than shorten it to "Z".
     let expected: Set<String> = shell == "fish" ? ["Zurich"] : shell == "bash" ? ["Zurich", "Zürich", "zu"] : ["Zurich", "Zürich"]
     #expect(Set(zu) == expected, "\(zu)")
+    // A capital typed does not hide the accented names (bash kept only "Zu…" spellings).
+    if shell != "fish" {
+      let capital = try bench.offers(shell, "wx show Zu")
+      #expect(Set(capital).isSuperset(of: ["Zurich", "Zürich"]), "\(capital)")
+      #expect(try bench.offers(shell, "wx show Sa").contains(Self.inserted(shell, "São Paulo")))
+    }
   }
 
   @Test(arguments: shells)

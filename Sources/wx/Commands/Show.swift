@@ -21,9 +21,10 @@ extension WX {
     static let configuration = CommandConfiguration(
       abstract: "Current weather and forecast for a city.",
       discussion: """
-        CITY is a name (case, accents and punctuation do not matter: zurich finds Zürich, ndjamena \
-        finds N'Djamena), "Name, Country" (the country as a name, a prefix, an ISO code such as FR \
-        or FRA, or UK/USA), or an id. Without CITY, the last city shown.
+        CITY is a name (case, accents and punctuation do not matter: krakow finds Kraków, ndjamena \
+        finds N'Djamena; of cities that share a name so matched, the one spelled exactly as typed, \
+        case aside, is taken: Zürich, not Zurich), "Name, Country" (the country as a name, a prefix, \
+        an ISO code such as FR or FRA, or UK/USA), or an id. Without CITY, the last city shown.
         """)
 
     @Argument(

@@ -46,14 +46,11 @@ enum CompletionEntry {
       let point = Int(args[2]) ?? Int.max
       let line = ShellLine(String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
         breaks: args.count == 4 ? args[3] : " \t\n\"'><=;|&(:")
-      var found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
-      // readline replaces the word with what all candidates share; prefer those that extend
-      // what was typed exactly, so that sharing less (Zurich, Zürich) cannot shorten "Zu".
-      let exact = found.filter { $0.word.hasPrefix(line.current) }
-      if !exact.isEmpty { found = exact }
+      let found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
       var replies = found.compactMap { line.replacement(for: $0.word) }
-      // When what they share is shorter than what was typed ("zu": Zurich and Zürich share
-      // "Z"), the typed word joins them: readline then keeps the word as it is and lists them.
+      // readline replaces the word with what all candidates share. When that is shorter than
+      // what was typed ("Zu": Zurich and Zürich share "Z"), the typed word joins them: readline
+      // then keeps the word as it is and lists them all, accented or not, as zsh does.
       if replies.count > 1, let typed = line.replacement(for: line.current), Self.sharedPrefix(replies).count < typed.count {
         replies.append(typed)
       }

@@ -337,6 +337,23 @@ final class OpenMeteoAPI: @unchecked Sendable {
     #expect(home.snapshot() == before)
   }
 
+  /// Cities whose names fold alike are recorded as "Name, Country"; `wx aqi show` still finds
+  /// each by its name as `wx show` does: spelled exactly, case aside, or else ambiguous (64).
+  @Test func aqiShowFindsACityRecordedWithItsCountry() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Zürich")
+    try home.wx("fav", "add", "zurich")
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
+    for (typed, recorded) in [("Zürich", "Zürich, Switzerland"), ("ZURICH", "Zurich, Canada"), ("Zurich, Canada", "Zurich, Canada")] {
+      let r = try home.wx("aqi", "show", typed, "--json")
+      #expect(r.status == 0 && (try? r.json())?["city"] as? String == recorded, "\(typed): \(r)")
+    }
+    let neither = try home.wx("aqi", "show", "Zűrich")
+    #expect(neither.status == 64 && neither.stderr.contains("matches 2 cities"), "\(neither)")
+    #expect(try home.wx("aqi", "show", "Zurichville").status == 66)
+  }
+
   @Test func aWeatherRefreshDoesNotLiftTheShrinkCheck() throws {
     let home = TempHome()
     let full = try FakeAPI()

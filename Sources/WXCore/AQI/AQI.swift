@@ -229,6 +229,39 @@ package struct AQIStore: Sendable {
     return try history(decoding: payload)
   }
 
+  /// What a typed name finds among the recorded cities.
+  package enum Match: Equatable, Sendable {
+    case one(AQIHistory)
+    case none
+    /// Several cities it could be, by their recorded names.
+    case several([String])
+  }
+
+  /// The history `city` names: the city recorded under that very name (folded), else the one
+  /// recorded as "Name, Country" whose name it is (Open-Meteo readings are); of several such,
+  /// the one spelled as typed, case aside ("Zürich" is not "Zurich").
+  package func find(_ city: String) throws(StoreError) -> Match {
+    let key = Fold.key(city)
+    guard !key.isEmpty else { return .none }
+    let all = try store.read()
+    if let payload = all[key] { return .one(try history(decoding: payload)) }
+    var named: [AQIHistory] = []
+    for (k, payload) in all where k.count > key.count && k.starts(with: key) && Self.endsAWord(k[key.count]) {
+      let h = try history(decoding: payload)
+      let name = h.city.split(separator: ",", maxSplits: 1).first.map(String.init) ?? h.city
+      if Fold.key(name) == key { named.append(h) }
+    }
+    named.sort { $0.city < $1.city }
+    if named.count == 1 { return .one(named[0]) }
+    let typed = city.trimmingSpaces.lowercased()
+    let spelled = named.filter { ($0.city.split(separator: ",", maxSplits: 1).first.map(String.init) ?? "").lowercased() == typed }
+    if spelled.count == 1 { return .one(spelled[0]) }
+    return named.isEmpty ? .none : .several(named.map(\.city))
+  }
+
+  /// A folded byte after which a recorded name can end ("zurich" of "zurich, canada").
+  private static func endsAWord(_ b: UInt8) -> Bool { b < 0x80 && !(b >= 0x30 && b <= 0x39) && !(b >= 0x61 && b <= 0x7A) }
+
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.
   package func record(_ readings: [AQIReading], at time: Int64) throws {
     guard !readings.isEmpty else { return }

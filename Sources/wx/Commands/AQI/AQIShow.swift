@@ -18,9 +18,16 @@ extension WX.AQI {
       var options = display.value
       options.ascii = ascii
       let ctx = try Context.make(display: options)
-      guard let history = try ctx.home.aqi.history(city), let latest = history.latest else {
-        throw AQIError.noReadings(city)
+      let history: AQIHistory
+      switch try ctx.home.aqi.find(city) {
+      case .one(let found): history = found
+      case .none: throw AQIError.noReadings(city)
+      case .several(let names):
+        throw UsageError(
+          "\(String(city.prefix(60)).quoted()) matches \(names.count) cities with readings: "
+            + names.map { $0.visible }.joined(separator: "; ") + " — pick one with \"Name, Country\"")
       }
+      guard let latest = history.latest else { throw AQIError.noReadings(city) }
       Runner.show(AQIShowView(history: history, latest: latest, now: ctx.now), json: json, ctx.terminal)
     }
   }

@@ -33,6 +33,13 @@ import Testing
     }
     #expect(Array(tty.stdout.utf8.prefix(4)) == [0x0D, 0x1B, 0x5B, 0x4B], "redrawn in place: \(tty.stdout.debugDescription)")
     #expect(tty.stdout.contains(" records/s") && tty.stdout.contains("wx: synced 62 cities"), "\(tty.stdout.debugDescription)")
+    // A narrow terminal: each progress line fits (a wrapped one stays on the screen).
+    let narrow = try runProcess(
+      "/usr/bin/script", ["-qefc", command, "/dev/null"],
+      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm",
+                    "COLUMNS": "40"])
+    let lines = narrow.stdout.components(separatedBy: "\r\u{1B}[K").filter { $0.hasPrefix("wx: page") }
+    #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 39 }, "\(lines)")
     let piped = try home.wx("sync", "--url", api.url, "--per-page", "20")
     #expect(piped.status == 0 && !piped.stderr.contains("records/s") && !piped.stderr.contains("\r"), "\(piped)")
     #expect(piped.stderr.split(separator: "\n").count == 1, "\(piped)")

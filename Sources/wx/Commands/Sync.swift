@@ -48,10 +48,13 @@ extension WX {
       let started = Clock.monotonic()
       if showProgress {  // on a terminal only: a pipe or a log gets the final line alone
         let step = provider == .openMeteo ? "batch" : "page"
+        // Never wider than the terminal: a wrapped line is not cleared by the next one.
+        let width = TTY.columns(of: 2).map { $0 - 1 } ?? 79
         progress = { n, records in
           let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
+          let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"
           // wx's own line-clearing sequence, then text that holds nothing untrusted.
-          Terminal.control("\r\u{1B}[K" + "wx: \(step) \(n) · \(records) records · \(rate) records/s", toStderr: true)
+          Terminal.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
         }
       }
       let config = ProviderConfig(

@@ -105,7 +105,7 @@ extension Remedy {
     case .useAFolder: return "set WX_HOME to a folder"
     case .useAWritableFolder: return "set WX_HOME to a folder wx may write in"
     case .useAPrivateFolder: return "set WX_HOME to a private folder (mode 0700)"
-    case .inspect: return "run `wx doctor` to inspect and repair it"
+    case .inspect: return "run `wx doctor` to inspect it and `wx doctor --repair` to repair it"
     case .repair: return "run `wx doctor --repair`"
     case .removeOrRepair: return "remove it or run `wx doctor --repair`"
     case .repairSetsItAside: return "`wx doctor --repair` sets it aside"

@@ -145,6 +145,8 @@ enum ASCII {
       case "–", "―", "‒": out += "-"
       case "—": out += "--"
       case "’", "‘": out += "'"
+      case "µ": out += "u"
+      case "³": out += "3"
       case "“", "”": out += "\""
       default: out.append(ch)
       }

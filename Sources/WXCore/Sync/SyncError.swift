@@ -44,7 +44,7 @@ extension SyncError: CustomStringConvertible {
       return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; your catalogue is unchanged"
     case .redirectLoop(let url): return "\(r(url)) redirects in a loop; your catalogue is unchanged"
     case .redirectRefused(let url, let target):
-      return "\(r(url)) redirects to \(r(target)), which wx does not follow (only http:// and https://); "
+      return "\(r(url)) redirects to \(r(target)), which wx does not follow (only usable http:// and https:// URLs); "
         + "your catalogue is unchanged"
     case .serverError(let url, let status):
       return "the API answered HTTP \(status) for \(r(url)); try again later (your catalogue is unchanged)"

@@ -193,6 +193,7 @@ import Testing
     for bad in [
       "http://example.org/", "example.org", "ws://", "ws:///path", "ws://host:0/", "ws://host:65536/", "ws://host:+80/",
       "ws://host:port/", "ws://user:pw@host/", "ws://[::1/", "ws://ho st/", "ws://host/a b",
+      "ws://" + String(repeating: "a", count: 254) + "/",
     ] {
       #expect(throws: WebSocketURLError.self, "\(bad)") { try WebSocketURL(parsing: bad) }
     }

@@ -65,6 +65,17 @@ import Testing
     #expect(try home.wx("status", "--json").json()["source"] as? String == api.url)
   }
 
+  /// A host name past DNS's 253 characters can never be reached: a configuration error at once
+  /// (the feed client retried such a host for ever).
+  @Test func anImpossibleHostIsRefusedAtOnce() throws {
+    let home = TempHome()
+    let host = String(repeating: "a", count: 300)
+    let sync = try home.wx("sync", "--url", "http://\(host)/w")
+    #expect(sync.status == 78 && sync.stderr.split(separator: "\n").count == 1, "\(sync)")
+    let watch = try home.wx("aqi", "watch", "ws://\(host)/feed", "--once")
+    #expect(watch.status == 78 && watch.stderr.contains("longer than 253"), "\(watch)")
+  }
+
   @Test func aGoodRedirectIsFollowed() throws {
     let home = TempHome()
     let api = try FakeAPI(mode: "redirect")

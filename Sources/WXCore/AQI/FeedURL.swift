@@ -60,6 +60,11 @@ package struct WebSocketURL: Equatable, Sendable, CustomStringConvertible {
       hostPart = authority
     }
     guard !hostPart.isEmpty else { throw WebSocketURLError(url: text, reason: "it has no host") }
+    // DNS names end at 253 characters: a longer one can never connect, so it is refused here
+    // instead of being retried for ever.
+    guard hostPart.utf8.count <= 253 else {
+      throw WebSocketURLError(url: text, reason: "the host name is longer than 253 characters")
+    }
     guard hostPart.allSatisfy({ $0.isASCII && !$0.isWhitespace && $0 != "%" }) else {
       throw WebSocketURLError(url: text, reason: "the host name is not valid")
     }

@@ -80,6 +80,9 @@ package final class Fetcher: @unchecked Sendable {
     guard let first = rest.first, first != "/", first != "?",
       !url.unicodeScalars.contains(where: { StoredText.isControlOrFormat($0) || $0.properties.isWhitespace })
     else { throw .badURL(url) }
+    // A host name past DNS's 253 characters can never be reached.
+    let host = rest.prefix { !"/?#".contains($0) }.split(separator: "@").last ?? ""
+    guard host.utf8.count <= 253 + 6 else { throw .badURL(url) }  // + ":65535"
   }
 
   /// One GET: a 2xx JSON body, or the error that says why not, naming `shown` (by default

@@ -124,8 +124,13 @@ extension CompletionBench {
   @Test(arguments: shells)
   func cityNamesCompleteIgnoringCaseAndAccents(_ shell: String) throws {
     let bench = try CompletionBench()
-    #expect(try bench.offers(shell, "wx show pa") == ["Paris"])
-    #expect(try bench.offers(shell, "wx forecast PAR") == ["Paris"])
+    // Three Parises: each offered with its country, since "Paris" alone is ambiguous.
+    let parises = ["Paris, Canada", "Paris, France", "Paris, United States"].map { Self.inserted(shell, $0) }
+    #expect(try bench.offers(shell, "wx show pa") == parises)
+    #expect(try bench.offers(shell, "wx forecast PAR") == parises)
+    #expect(try bench.offers(shell, "wx show Paris,\\ F") == [Self.inserted(shell, "Paris, France")])
+    #expect(try bench.offers(shell, "wx show Paris,\\ us") == [Self.inserted(shell, "Paris, United States")])
+    #expect(try bench.offers(shell, "wx show lon") == ["London"])
     #expect(try bench.offers(shell, "wx show sao") == ["São Paulo", "São Tomé"].map { Self.inserted(shell, $0) })
     #expect(try bench.offers(shell, "wx show łód") == ["Łódź"])
     #expect(try bench.offers(shell, "wx fav add qqq").isEmpty)
@@ -158,7 +163,9 @@ extension CompletionBench {
   @Test(arguments: shells)
   func theShellInsertsTheCompletedNameQuoted(_ shell: String) throws {
     let bench = try CompletionBench()
-    #expect(try bench.typed(shell, "wx show pa\t") == "wx show Paris ")
+    #expect(try bench.typed(shell, "wx show pa\t") == "wx show Paris,\\ ")
+    #expect(try bench.typed(shell, "wx show pa\tf\t") == "wx show Paris,\\ France ")
+    #expect(try bench.typed(shell, "wx show lond\t") == "wx show London ")
     #expect(try bench.typed(shell, "wx show new\t") == "wx show New\\ York ")
     #expect(try bench.typed(shell, "wx show sao\\ p\t") == "wx show São\\ Paulo ")
     #expect(try bench.typed(shell, "wx show N\\'D\t") == "wx show N\\'Djamena ")

@@ -85,7 +85,7 @@ extension Catalogue {
   }
 
   /// Catalogue positions of cities whose folded name is exactly `key`.
-  private func exactName(_ key: [UInt8]) throws(StoreError) -> [Int] {
+  func exactName(_ key: [UInt8]) throws(StoreError) -> [Int] {
     guard !key.isEmpty else { return [] }
     let reader = CityIndexReader(database: db)
     let match = try reader.match(key)

@@ -245,18 +245,19 @@ package struct AQIStore: Sendable {
     guard !key.isEmpty else { return .none }
     let all = try store.read()
     if let payload = all[key] { return .one(try history(decoding: payload)) }
-    var named: [AQIHistory] = []
+    // Each candidate with the name part of its recorded "Name, Country".
+    var named: [(history: AQIHistory, name: String)] = []
     for (k, payload) in all where k.count > key.count && k.starts(with: key) && Self.endsAWord(k[key.count]) {
       let h = try history(decoding: payload)
       let name = h.city.split(separator: ",", maxSplits: 1).first.map(String.init) ?? h.city
-      if Fold.key(name) == key { named.append(h) }
+      if Fold.key(name) == key { named.append((h, name)) }
     }
-    named.sort { $0.city < $1.city }
-    if named.count == 1 { return .one(named[0]) }
+    named.sort { $0.history.city < $1.history.city }
+    if named.count == 1 { return .one(named[0].history) }
     let typed = city.trimmingSpaces.lowercased()
-    let spelled = named.filter { ($0.city.split(separator: ",", maxSplits: 1).first.map(String.init) ?? "").lowercased() == typed }
-    if spelled.count == 1 { return .one(spelled[0]) }
-    return named.isEmpty ? .none : .several(named.map(\.city))
+    let spelled = named.filter { $0.name.lowercased() == typed }
+    if spelled.count == 1 { return .one(spelled[0].history) }
+    return named.isEmpty ? .none : .several(named.map(\.history.city))
   }
 
   /// A folded byte after which a recorded name can end ("zurich" of "zurich, canada").

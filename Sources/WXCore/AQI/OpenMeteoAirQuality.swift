@@ -28,7 +28,7 @@ package struct OpenMeteoAirQuality: Sendable {
       let asked = batches[b]
       let url = OpenMeteoProvider.url(config.url, asked, query: "current=us_aqi,european_aqi,pm2_5,pm10")
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
-      let body = try await Fetcher.get(url, shown: shown, config: config, reason: OpenMeteoDecoder.reason)
+      let body = try await Fetcher.get(url, shown: shown, config: config)
       do throws(PayloadError) {
         var out: [AQIReading] = []
         for (city, item) in zip(asked, try OpenMeteoDecoder.locations(body, count: asked.count)) {

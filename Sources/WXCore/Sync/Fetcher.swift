@@ -47,23 +47,21 @@ package struct ProviderConfig: Sendable {
 /// `Retry-After` retry on 429, content-type check, and URLs redacted in every error.
 ///
 /// One fetcher per task (it keeps one libcurl session, which is not thread-safe); run several
-/// concurrently with ``get(_:config:reason:)``.
+/// concurrently with ``get(_:shown:config:)``.
 package final class Fetcher: @unchecked Sendable {
   /// The longest `Retry-After` wx waits for, in seconds; a longer one fails at once.
   package static let maxRetryAfter = 30.0
   let session: HTTPSession
-  /// Reads an error answer's body for the server's own reason (Open-Meteo's `reason`).
-  let reason: (@Sendable ([UInt8]) -> String?)?
 
-  package init(_ config: ProviderConfig, reason: (@Sendable ([UInt8]) -> String?)? = nil) {
+  package init(_ config: ProviderConfig) {
     session = HTTPSession(timeout: config.timeout, maxBytes: config.maxBytes)
-    self.reason = reason ?? Self.jsonReason
   }
 
   /// The reason an error answer gives, when its body is a JSON object with a string
-  /// `reason`, `message` or `error` (what most APIs send).
-  @Sendable static func jsonReason(_ body: [UInt8]) -> String? {
-    guard body.first == UInt8(ascii: "{"), let json = try? JSON.parse(body) else { return nil }
+  /// `reason`, `message` or `error` (what most APIs send: Open-Meteo's
+  /// `{"error": true, "reason": "…"}`, freetestapi's `{"error": "…"}`).
+  static func jsonReason(_ body: [UInt8]) -> String? {
+    guard let json = try? JSON.parse(body) else { return nil }
     for key in ["reason", "message", "error"] {
       if case .string(let text)? = json[key], !text.isEmpty {
         return text
@@ -136,7 +134,7 @@ package final class Fetcher: @unchecked Sendable {
       }
       // The server's words, redacted and cut: a hostile answer must not fill the terminal.
       let why = response.status >= 400
-        ? reason?(response.body).map { Redact.text($0.count > 200 ? String($0.prefix(200)) + "…" : $0) } : nil
+        ? Self.jsonReason(response.body).map { Redact.text($0.count > 200 ? String($0.prefix(200)) + "…" : $0) } : nil
       switch response.status {
       case 200..<300:
         if !Self.isBody(status: response.status, contentType: response.contentType) {
@@ -161,12 +159,12 @@ package final class Fetcher: @unchecked Sendable {
 
   /// One GET with a fetcher of its own on a Dispatch worker, so concurrent calls overlap.
   package static func get(
-    _ url: String, shown: String? = nil, config: ProviderConfig, reason: (@Sendable ([UInt8]) -> String?)? = nil
+    _ url: String, shown: String? = nil, config: ProviderConfig
   ) async throws(SyncError) -> [UInt8] {
     let result: Result<[UInt8], SyncError> = await withCheckedContinuation { cont in
       DispatchQueue.global().async {
         do throws(SyncError) {
-          cont.resume(returning: .success(try Fetcher(config, reason: reason).get(url, shown: shown)))
+          cont.resume(returning: .success(try Fetcher(config).get(url, shown: shown)))
         } catch {
           cont.resume(returning: .failure(error))
         }

@@ -6,12 +6,6 @@
 package enum OpenMeteoDecoder {
   package static let source = "Open-Meteo"
 
-  /// The `reason` of an error answer (`{"error": true, "reason": "…"}`), if it is one.
-  @Sendable package static func reason(_ body: [UInt8]) -> String? {
-    guard let json = try? JSON.parse(body), case .string(let reason)? = json["reason"] else { return nil }
-    return reason
-  }
-
   /// The objects of an answer for `count` locations, in order.
   package static func locations(_ body: [UInt8], count: Int) throws(PayloadError) -> [JSON] {
     let json: JSON

@@ -45,7 +45,7 @@ package struct OpenMeteoProvider: WeatherProvider {
       let asked = batches[b].map { cities[$0] }
       let url = Self.url(config.url, asked, query: "current=\(Self.current)&daily=\(Self.daily)&forecast_days=\(days)")
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
-      let body = try await Fetcher.get(url, shown: shown, config: config, reason: OpenMeteoDecoder.reason)
+      let body = try await Fetcher.get(url, shown: shown, config: config)
       do throws(PayloadError) {
         let items = try OpenMeteoDecoder.locations(body, count: asked.count)
         var out: [City] = []

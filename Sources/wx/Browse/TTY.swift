@@ -26,14 +26,6 @@ enum TTY {
   /// The read end of the wake-up pipe (-1 before ``enter()``).
   static var wakeFD: Int32 { pipeFDs[0] }
 
-  /// The width of the terminal on `fd` (`COLUMNS` first), nil when it is not one.
-  static func columns(of fd: Int32) -> Int? {
-    if let raw = Environment.get("COLUMNS"), let n = Int(raw), n > 0 { return max(n, 20) }
-    var size = winsize()
-    guard isatty(fd) == 1, ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return Int(size.ws_col)
-  }
-
   /// Both standard input and output are terminals.
   static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
 

@@ -49,7 +49,7 @@ extension WX {
       if showProgress {  // on a terminal only: a pipe or a log gets the final line alone
         let step = provider == .openMeteo ? "batch" : "page"
         // Never wider than the terminal: a wrapped line is not cleared by the next one.
-        let width = TTY.columns(of: 2).map { $0 - 1 } ?? 79
+        let width = Terminal.columns(of: 2, tty: true).map { $0 - 1 } ?? 79
         progress = { n, records in
           let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
           let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"

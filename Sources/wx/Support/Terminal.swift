@@ -49,12 +49,13 @@ struct Terminal {
     return false
   }
 
-  /// `COLUMNS` (a positive number) wins; else the window size of a terminal on stdout.
-  static func columns(tty: Bool) -> Int? {
+  /// `COLUMNS` (a positive number) wins; else the window size of the terminal on `fd` (stdout
+  /// unless said), when `tty` says it is one.
+  static func columns(of fd: Int32 = 1, tty: Bool) -> Int? {
     if let raw = Environment.get("COLUMNS"), let n = Int(raw), n > 0 { return max(n, 20) }
     guard tty else { return nil }
     var size = winsize()
-    guard ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
     return max(Int(size.ws_col), 20)
   }
 

@@ -141,7 +141,7 @@ import Testing
     #expect((items as? [Any])?.count == 10)
   }
 
-  @Test(arguments: ["store:ENOSPC", "fsync:EIO"])
+  @Test(arguments: ["store:ENOSPC", "fsync:EIO", "spill:ENOSPC"])
   func anIOErrorDuringSyncKeepsTheOldCatalogue(_ fault: String) throws {
     let home = TempHome()
     let api = try FakeAPI()

@@ -1,27 +1,44 @@
+internal import CGDBM
+
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
 /// record by record: ``add(_:)`` stores each full block of 16 records as it fills and keeps
 /// nothing else, so a sync's memory does not grow with the catalogue while it downloads.
 /// ``finish(meta:)`` then reads the new file back twice: once for the id buckets and the
 /// warmest and rain-free orders (id, temperature and rain flag a city: 17 bytes, plus 4 for
-/// each order), once for the search index (the folded names packed end to end, 4 bytes a city
-/// for its country's rank and its name's end, 2 a later word, then what
-/// ``CityIndex/build(names:countryRanks:wordStarts:store:)`` sorts: 8 bytes a city and 8 a
-/// later word). What one pass held is let go before the next.
+/// each order), once for the search index (``CityIndexBuilder``, whose memory does not grow
+/// with the catalogue). What one pass held is let go before the next.
 package final class CatalogueWriter {
   private let db: GDBMDatabase
   /// The encoded cities of the block being filled (at most 16).
   private var block: [[UInt8]] = []
   private var blockNumber = 0
   package private(set) var count = 0
+  /// The search index keeps its sorting material in memory up to this many bytes, then in
+  /// a temporary file (``CityIndexBuilder/spillAbove``).
+  package var spillAbove = 4 << 20
+  /// How many index entries the index builder sorts at a time (``CityIndexBuilder/batchEntries``).
+  package var indexBatchEntries = 1 << 16
 
   /// Writes into `db`, a fresh file the caller publishes.
-  package init(into db: GDBMDatabase) { self.db = db }
+  package init(into db: GDBMDatabase) {
+    self.db = db
+    // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
+    // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
+    // download's 16 MiB of seen records, the passes' arrays came from the heap, whose freed
+    // holes stayed resident.)
+    _ = mallopt(M_MMAP_THRESHOLD, 1 << 18)
+  }
 
   /// Writes `cities` in catalogue order into `db`. The meta record goes last: a file
   /// without it is incomplete.
   @discardableResult
-  package static func write(_ cities: [City], meta: CatalogueMeta, into db: GDBMDatabase) throws(StoreError) -> CatalogueMeta {
+  package static func write(
+    _ cities: [City], meta: CatalogueMeta, into db: GDBMDatabase, spillAbove: Int = 4 << 20,
+    indexBatchEntries: Int = 1 << 16
+  ) throws(StoreError) -> CatalogueMeta {
     let writer = CatalogueWriter(into: db)
+    writer.spillAbove = spillAbove
+    writer.indexBatchEntries = indexBatchEntries
     for city in cities { try writer.add(city) }
     return try writer.finish(meta: meta)
   }
@@ -86,7 +103,12 @@ package final class CatalogueWriter {
     try flushBlock()
     var meta = meta
     meta.count = count
+    // Each pass allocates tens of megabytes at a million cities; what the download and the
+    // pass before freed is handed back to the system first, so the passes do not stack up
+    // in the process's resident memory.
+    malloc_trim(0)
     let dryCount = try writeOrders()
+    malloc_trim(0)
     let wordEntries = try writeIndex()
     meta.foldVersion = Fold.version
     meta.nameEntries = count
@@ -156,42 +178,33 @@ package final class CatalogueWriter {
   /// The search index over the folded names; returns the number of word entries.
   private func writeIndex() throws(StoreError) -> Int {
     let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
-    var names = CityIndex.PackedNames()
-    names.ends.reserveCapacity(count)
-    var wordStarts: [UInt16] = []
-    var wordEnds: [UInt32] = []
-    wordEnds.reserveCapacity(count)
-    // Countries by a number each (4 bytes a city), turned into their folded order below.
-    var countryOf: [UInt32] = []
-    countryOf.reserveCapacity(count)
+    let index = CityIndexBuilder(
+      directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
+    // Countries by a number each, turned into their folded order below.
     var countryNumbers: [String: UInt32] = [:]
     var countryKeys: [[UInt8]] = []
+    var failure: StoreError?
     try forEachHead { city in
-      let name = String(decoding: city.name, as: UTF8.self)
-      names.append(Fold.key(name))
-      for start in Fold.wordStarts(of: name) { wordStarts.append(UInt16(clamping: start)) }
-      wordEnds.append(UInt32(wordStarts.count))
+      guard failure == nil else { return }
+      let (key, starts) = Fold.keyAndWordStarts(String(decoding: city.name, as: UTF8.self))
       let country = String(decoding: city.country, as: UTF8.self)
+      let number: UInt32
       if let n = countryNumbers[country] {
-        countryOf.append(n)
+        number = n
       } else {
-        let n = UInt32(countryKeys.count)
-        countryNumbers[country] = n
+        number = UInt32(countryKeys.count)
+        countryNumbers[country] = number
         countryKeys.append(Fold.key(country))
-        countryOf.append(n)
       }
+      do throws(StoreError) { try index.add(key, wordStarts: starts, country: number) } catch { failure = error }
     }
+    if let failure { throw failure }
     countryNumbers = [:]
     var rankOf = [UInt32](repeating: 0, count: countryKeys.count)
     for (rank, n) in countryKeys.indices.sorted(by: { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }).enumerated() {
       rankOf[n] = UInt32(rank)
     }
-    for i in countryOf.indices { countryOf[i] = rankOf[Int(countryOf[i])] }
-    countryKeys = []
-    return try CityIndex.build(
-      names: names, countryRanks: countryOf,
-      wordStarts: { [wordStarts, wordEnds] i in wordStarts[(i == 0 ? 0 : Int(wordEnds[i - 1]))..<Int(wordEnds[i])] },
-      store: store)
+    return try index.build(countryRanks: rankOf, store: store)
   }
 
   @discardableResult

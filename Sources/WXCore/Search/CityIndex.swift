@@ -48,133 +48,130 @@ package enum CityIndex {
     package static let none = Match(names: 0..<0, words: 0..<0, duplicates: 0)
   }
 
-  // MARK: Building
+  // MARK: Building (fed by ``CityIndexBuilder``, a batch of first bytes at a time)
 
-  /// Folded names end to end, the way the builder keeps them: name `i` is
-  /// `bytes[start(i)..<ends[i]]` (a byte each plus 4, instead of an array each).
-  package struct PackedNames: Sendable {
-    package var bytes: [UInt8] = []
-    package var ends: [UInt32] = []
-    package init() {}
-    package var count: Int { ends.count }
-    package func start(_ i: Int) -> Int { i == 0 ? 0 : Int(ends[i - 1]) }
-    package mutating func append(_ key: [UInt8]) {
-      bytes.append(contentsOf: key)
-      ends.append(UInt32(bytes.count))
-    }
-  }
+  /// A child of a trie node: the next byte and its ranges in the name and word arrays.
+  package typealias Child = (byte: UInt8, names: Range<Int>, words: Range<Int>)
 
-  /// A later word of a name: 8 bytes (its key is the end of the name's bytes).
-  private struct Word {
-    var city: Int32
-    var start: UInt16
-    var shadow: UInt16
-  }
-
-  /// One sorted array, read through an accessor: (key bytes, shadow, city position).
+  /// One sorted array of a batch, read through an accessor: (key bytes, shadow, city position).
   private struct Entries {
     let count: Int
     let at: (Int) -> (key: UnsafeBufferPointer<UInt8>, shadow: Int, ref: Int)
   }
 
-  /// Sorted arrays and nodes for the cities whose folded names are `packed`, delivered
-  /// through `store`. `countryRanks[i]` is the place of city `i`'s folded country in byte
-  /// order among the catalogue's countries (equal names sort by it); `wordStarts(i)` gives the
-  /// offsets in name `i` where its later words start (``Fold/wordStarts(of:)``). Returns the
-  /// number of word entries.
+  /// Streams one sorted array out in blocks of ``blockSize`` entries (`n`+block, `w`+block).
+  package struct BlockWriter {
+    let tag: Character
+    private var body: [UInt8] = []
+    private var inBlock = 0
+    private var number = 0
+    package init(tag: Character) { self.tag = tag }
+
+    fileprivate mutating func add(
+      _ key: UnsafeBufferPointer<UInt8>, shadow: Int, ref: Int,
+      _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+    ) throws(StoreError) {
+      var w = ByteWriter(capacity: key.count + 8)
+      w.varint(UInt64(key.count))
+      w.raw(key)
+      w.varint(UInt64(shadow))
+      w.varint(UInt64(ref))
+      body.append(contentsOf: w.bytes)
+      inBlock += 1
+      if inBlock == blockSize { try finish(store) }
+    }
+
+    /// Stores the block being filled, if it holds any entry.
+    package mutating func finish(_ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void) throws(StoreError) {
+      guard inBlock > 0 else { return }
+      var w = ByteWriter(capacity: body.count + 2)
+      w.varint(UInt64(inBlock))
+      w.raw(body)
+      try store(CatalogueKey.block(tag, number), Envelope.seal(.entryBlock, w.bytes))
+      body.removeAll(keepingCapacity: true)
+      inBlock = 0
+      number += 1
+    }
+  }
+
+  /// Sorts one batch (every entry whose key starts with one of a run of consecutive bytes),
+  /// appends its entries to both arrays' blocks, stores the trie nodes below its first bytes
+  /// and adds those bytes to the root's children. `nBase` and `wBase` are the number of
+  /// entries of earlier batches. Returns the batch's numbers of name and word entries.
   ///
-  /// Memory: besides `packed`, 8 bytes a city (its rank and its place in name order) and
-  /// 8 bytes a later word; keys are never copied out of `packed`.
-  package static func build(
-    names packed: PackedNames, countryRanks: [UInt32], wordStarts: (Int) -> ArraySlice<UInt16>,
-    store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) -> Int {
-    try packed.bytes.withUnsafeBufferPointer { (arena) throws(StoreError) -> Int in
-      let count = packed.count
-      func key(_ i: Int32, from offset: Int = 0) -> UnsafeBufferPointer<UInt8> {
-        UnsafeBufferPointer(rebasing: arena[(packed.start(Int(i)) + offset)..<Int(packed.ends[Int(i)])])
-      }
-      // Rank cities by (folded name, folded country, position).
-      var byName = Array(0..<Int32(count))
-      byName.sort { a, b in
-        let c = compare(key(a), key(b))
-        if c != 0 { return c < 0 }
-        let (x, y) = (countryRanks[Int(a)], countryRanks[Int(b)])
-        if x != y { return x < y }
-        return a < b
-      }
-      var rank = [Int32](repeating: 0, count: count)
-      for (r, i) in byName.enumerated() { rank[Int(i)] = Int32(r) }
-
-      var words: [Word] = []
-      words.reserveCapacity((0..<count).reduce(0) { $0 + wordStarts($1).count })
-      for i in 0..<Int32(count) {
-        let name = key(i)
-        var earlier = [0]
-        for start in wordStarts(Int(i)) {
-          var shadow = 0
-          for e in earlier {
-            shadow = max(shadow, commonPrefix(name[e...], name[Int(start)...]))
-          }
-          words.append(Word(city: i, start: start, shadow: UInt16(clamping: shadow)))
-          earlier.append(Int(start))
-        }
-      }
-      words.sort { a, b in
-        let c = compare(key(a.city, from: Int(a.start)), key(b.city, from: Int(b.start)))
-        return c != 0 ? c < 0 : rank[Int(a.city)] < rank[Int(b.city)]
-      }
-
-      let names = Entries(count: count) { r in (key(byName[r]), 0, Int(byName[r])) }
-      let wordEntries = Entries(count: words.count) { k in
-        (key(words[k].city, from: Int(words[k].start)), Int(words[k].shadow), Int(words[k].city))
-      }
-      try storeBlocks(tag: "n", names, store)
-      try storeBlocks(tag: "w", wordEntries, store)
-      var prefix: [UInt8] = []
-      try buildNode(depth: 0, prefix: &prefix, names: names, words: wordEntries, n: 0..<count, w: 0..<words.count, store)
-      return words.count
-    }
-  }
-
-  private static func storeBlocks(
-    tag: Character, _ entries: Entries, _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    var b = 0
-    while b * blockSize < entries.count {
-      var w = ByteWriter(capacity: blockSize * 16)
-      let slice = (b * blockSize)..<min(entries.count, (b + 1) * blockSize)
-      w.varint(UInt64(slice.count))
-      for k in slice {
-        let e = entries.at(k)
-        w.bytes(Array(e.key))
-        w.varint(UInt64(e.shadow))
-        w.varint(UInt64(e.ref))
-      }
-      try store(CatalogueKey.block(tag, b), Envelope.seal(.entryBlock, w.bytes))
-      b += 1
-    }
-  }
-
-  private static func buildNode(
-    depth: Int, prefix: inout [UInt8], names: Entries, words: Entries, n: Range<Int>, w: Range<Int>,
+  /// Names sort by (folded name, rank of the folded country, position); words by (word,
+  /// then their city's order as a name).
+  package static func storeBatch(
+    nameKeys: [UInt8], nameEnds: [UInt32], namePosition: [Int32], nameRank: [UInt32],
+    wordKeys: [UInt8], wordEnds: [UInt32], wordPosition: [Int32], wordRank: [UInt32],
+    wordStart: [UInt16], wordShadow: [UInt16], nBase: Int, wBase: Int,
+    nameBlocks: inout BlockWriter, wordBlocks: inout BlockWriter, rootChildren: inout [Child],
     _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) {
-    var out = ByteWriter(capacity: 64)
-    out.varint(UInt64(n.lowerBound))
-    out.varint(UInt64(n.upperBound))
-    out.varint(UInt64(w.lowerBound))
-    out.varint(UInt64(w.upperBound))
-    var duplicates = 0
-    for k in w where words.at(k).shadow >= depth && depth > 0 { duplicates += 1 }
-    out.varint(UInt64(duplicates))
+  ) throws(StoreError) -> (names: Int, words: Int) {
+    try nameKeys.withUnsafeBufferPointer { (nk) throws(StoreError) -> (names: Int, words: Int) in
+      try wordKeys.withUnsafeBufferPointer { (wk) throws(StoreError) -> (names: Int, words: Int) in
+        func name(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
+          let start = i == 0 ? 0 : Int(nameEnds[Int(i) - 1])
+          return UnsafeBufferPointer(rebasing: nk[start..<Int(nameEnds[Int(i)])])
+        }
+        func whole(_ k: Int32) -> UnsafeBufferPointer<UInt8> {
+          let start = k == 0 ? 0 : Int(wordEnds[Int(k) - 1])
+          return UnsafeBufferPointer(rebasing: wk[start..<Int(wordEnds[Int(k)])])
+        }
+        func word(_ k: Int32) -> UnsafeBufferPointer<UInt8> {
+          UnsafeBufferPointer(rebasing: whole(k)[Int(wordStart[Int(k)])...])
+        }
+        var byName = Array(0..<Int32(nameEnds.count))
+        byName.sort { a, b in
+          let c = compare(name(a), name(b))
+          if c != 0 { return c < 0 }
+          if nameRank[Int(a)] != nameRank[Int(b)] { return nameRank[Int(a)] < nameRank[Int(b)] }
+          return namePosition[Int(a)] < namePosition[Int(b)]
+        }
+        var byWord = Array(0..<Int32(wordEnds.count))
+        byWord.sort { a, b in
+          var c = compare(word(a), word(b))
+          if c != 0 { return c < 0 }
+          c = compare(whole(a), whole(b))
+          if c != 0 { return c < 0 }
+          if wordRank[Int(a)] != wordRank[Int(b)] { return wordRank[Int(a)] < wordRank[Int(b)] }
+          return wordPosition[Int(a)] < wordPosition[Int(b)]
+        }
+        let names = Entries(count: byName.count) { r in (name(byName[r]), 0, Int(namePosition[Int(byName[r])])) }
+        let words = Entries(count: byWord.count) { r in
+          let k = byWord[r]
+          return (word(k), Int(wordShadow[Int(k)]), Int(wordPosition[Int(k)]))
+        }
+        for r in 0..<names.count {
+          let e = names.at(r)
+          try nameBlocks.add(e.key, shadow: e.shadow, ref: e.ref, store)
+        }
+        for r in 0..<words.count {
+          let e = words.at(r)
+          try wordBlocks.add(e.key, shadow: e.shadow, ref: e.ref, store)
+        }
+        // The batch's part of the root: its first bytes (empty names come first, in no child).
+        let children = Self.children(depth: 0, names: names, words: words, n: 0..<names.count, w: 0..<words.count)
+        for (byte, cn, cw) in children {
+          rootChildren.append((byte, (cn.lowerBound + nBase)..<(cn.upperBound + nBase), (cw.lowerBound + wBase)..<(cw.upperBound + wBase)))
+          if cn.count + cw.count > burstThreshold {
+            var prefix = [byte]
+            try buildNode(depth: 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
+          }
+        }
+        return (names.count, words.count)
+      }
+    }
+  }
 
-    // Children: group both ranges by the byte at `depth` (entries that end here come first).
+  /// A node's ranges `n` and `w` grouped by the byte at `depth` (entries that end at `depth`
+  /// belong to no child).
+  private static func children(depth: Int, names: Entries, words: Entries, n: Range<Int>, w: Range<Int>) -> [Child] {
     var i = n.lowerBound
     while i < n.upperBound && names.at(i).key.count == depth { i += 1 }
     var j = w.lowerBound
     while j < w.upperBound && words.at(j).key.count == depth { j += 1 }
-    var children: [(UInt8, Range<Int>, Range<Int>)] = []
+    var children: [Child] = []
     while i < n.upperBound || j < w.upperBound {
       let bn: UInt8? = i < n.upperBound ? names.at(i).key[depth] : nil
       let bw: UInt8? = j < w.upperBound ? words.at(j).key[depth] : nil
@@ -185,6 +182,20 @@ package enum CityIndex {
       while j < w.upperBound && words.at(j).key[depth] == byte { j += 1 }
       children.append((byte, i0..<i, j0..<j))
     }
+    return children
+  }
+
+  /// Stores the node of `prefix`: its ranges, its duplicate count and its children's ranges.
+  package static func storeNode(
+    prefix: [UInt8], n: Range<Int>, w: Range<Int>, duplicates: Int, children: [Child],
+    _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    var out = ByteWriter(capacity: 64)
+    out.varint(UInt64(n.lowerBound))
+    out.varint(UInt64(n.upperBound))
+    out.varint(UInt64(w.lowerBound))
+    out.varint(UInt64(w.upperBound))
+    out.varint(UInt64(duplicates))
     out.varint(UInt64(children.count))
     for (byte, cn, cw) in children {
       out.u8(byte)
@@ -194,10 +205,25 @@ package enum CityIndex {
       out.varint(UInt64(cw.upperBound))
     }
     try store([UInt8(ascii: "t")] + prefix, Envelope.seal(.trieNode, out.bytes))
+  }
 
+  /// Stores the node of `prefix` (at `depth` ≥ 1) and, below it, every child matching more
+  /// than ``burstThreshold`` entries. Ranges index the batch; stored ones add the bases.
+  private static func buildNode(
+    depth: Int, prefix: inout [UInt8], names: Entries, words: Entries, n: Range<Int>, w: Range<Int>,
+    nBase: Int, wBase: Int, _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    var duplicates = 0
+    for k in w where words.at(k).shadow >= depth { duplicates += 1 }
+    let children = children(depth: depth, names: names, words: words, n: n, w: w)
+    try storeNode(
+      prefix: prefix, n: (n.lowerBound + nBase)..<(n.upperBound + nBase),
+      w: (w.lowerBound + wBase)..<(w.upperBound + wBase), duplicates: duplicates,
+      children: children.map { ($0.byte, ($0.names.lowerBound + nBase)..<($0.names.upperBound + nBase), ($0.words.lowerBound + wBase)..<($0.words.upperBound + wBase)) },
+      store)
     for (byte, cn, cw) in children where cn.count + cw.count > burstThreshold {
       prefix.append(byte)
-      try buildNode(depth: depth + 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, store)
+      try buildNode(depth: depth + 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
       prefix.removeLast()
     }
   }
@@ -214,17 +240,5 @@ package enum CityIndex {
       if c != 0 { return Int(c) }
     }
     return pa.count - pb.count
-  }
-
-  private static func commonPrefix(_ a: Slice<UnsafeBufferPointer<UInt8>>, _ b: Slice<UnsafeBufferPointer<UInt8>>) -> Int {
-    var k = 0
-    var ia = a.startIndex
-    var ib = b.startIndex
-    while ia < a.endIndex && ib < b.endIndex && a[ia] == b[ib] {
-      k += 1
-      ia += 1
-      ib += 1
-    }
-    return k
   }
 }

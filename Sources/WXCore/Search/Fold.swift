@@ -39,6 +39,11 @@ package enum Fold {
     ///
     /// `"Winston-Salem"` → `[8]`, `"Ho Chi Minh City"` → `[3, 7, 12]`, `"N'Djamena"` → `[1]`.
     package static func wordStarts(of name: String) -> [Int] {
+        keyAndWordStarts(name).starts
+    }
+
+    /// `key(name)` and `wordStarts(of: name)`, folding the name once.
+    package static func keyAndWordStarts(_ name: String) -> (key: [UInt8], starts: [Int]) {
         var dropped: [Int]? = []
         let folded = fold(name, version: version, boundaries: &dropped)
         var starts = wordStarts(folded)
@@ -46,7 +51,7 @@ package enum Fold {
             starts.append(b)
         }
         if dropped?.isEmpty == false { starts = Array(Set(starts)).sorted() }
-        return starts
+        return (folded, starts)
     }
 
     /// The folding loop. `boundaries`, when not nil, collects the output offsets at which an

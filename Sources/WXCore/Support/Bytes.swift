@@ -38,6 +38,9 @@ package struct ByteWriter {
     bytes.append(contentsOf: b)
   }
 
+  /// Appends `b` as it is, without a length.
+  package mutating func raw(_ b: some Collection<UInt8>) { bytes.append(contentsOf: b) }
+
   package mutating func string(_ s: String) {
     var s = s
     s.withUTF8 { u in

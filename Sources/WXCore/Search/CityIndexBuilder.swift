@@ -1,0 +1,311 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Builds a catalogue's search index (``CityIndex``) from its cities, one city at a time, in
+/// memory that does not grow with the catalogue.
+///
+/// An entry's place in either sorted array depends only on the entries that share its first
+/// byte, plus how many entries start with a smaller byte. So ``add(_:wordStarts:country:)``
+/// files each name, and each later word, under the first byte of its key, in chunks of 16 KiB;
+/// once the chunks pass ``spillAbove`` bytes they are moved to a temporary file without a name,
+/// in the catalogue's folder (it vanishes when it is closed, even by a crash).
+/// ``build(countryRanks:store:)`` then reads the chunks back a batch of first bytes at a time
+/// (consecutive bytes up to ``batchEntries`` entries; one byte's entries are never split),
+/// sorts the batch and streams its entry blocks and trie nodes out; the root node goes last.
+///
+/// Memory: a 16 KiB chunk for each first byte in use, and the batch being sorted, about 40
+/// bytes an entry (its key, its fields and its place in the order). At a million cities the
+/// largest batch is one letter's share (`s`: about a tenth of the entries).
+package final class CityIndexBuilder {
+  /// Chunks are kept in memory up to this many bytes, then spilled to the file.
+  package let spillAbove: Int
+  /// A batch gathers first bytes until it holds this many entries (names and words).
+  package let batchEntries: Int
+  private let directory: String
+  private static let chunkSize = 16 << 10
+  /// Linux's O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
+  private static let tmpFile: Int32 = 0o20_000_000 | O_DIRECTORY
+
+  private struct Chunk {
+    var byte: UInt8
+    var offset: Int
+    var length: Int
+  }
+
+  /// The chunk being filled for each first byte.
+  private var filling = [[UInt8]](repeating: [], count: 256)
+  private var chunks: [Chunk] = []
+  /// The chunks not spilled, end to end (offsets in `chunks` are offsets here or in the file).
+  private var memory: [UInt8] = []
+  private var file: Int32 = -1
+  private var fileEnd = 0
+  private var names = [Int](repeating: 0, count: 256)
+  private var words = [Int](repeating: 0, count: 256)
+  package private(set) var count = 0
+  package private(set) var wordCount = 0
+
+  /// A builder whose spill file, if it needs one, goes in `directory`.
+  package init(directory: String, spillAbove: Int = 4 << 20, batchEntries: Int = 1 << 16) {
+    self.directory = directory
+    self.spillAbove = spillAbove
+    self.batchEntries = max(1, batchEntries)
+  }
+
+  deinit {
+    if file >= 0 { Glibc.close(file) }
+  }
+
+  /// Whether the chunks went to a file (for tests).
+  package var spilled: Bool { file >= 0 }
+
+  // MARK: Adding
+
+  /// Appends the next city (catalogue order is the order of the calls): its folded name
+  /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
+  /// its country, as a number that ``build(countryRanks:store:)`` maps to the country's place.
+  package func add(_ key: [UInt8], wordStarts: [Int], country: UInt32) throws(StoreError) {
+    let position = UInt64(count)
+    count += 1
+    // Empty keys sort first, with byte 0 (a folded key never holds a control character).
+    let first = Int(key.first ?? 0)
+    names[first] += 1
+    append(to: first) { out in
+      out.append(0)
+      Self.varint(position, &out)
+      Self.varint(UInt64(country), &out)
+      Self.bytes(key, &out)
+    }
+    for (k, start) in wordStarts.enumerated() where start > 0 && start < key.count {
+      // A word's shadow: the longest prefix it shares with the name or an earlier word.
+      var shadow = Self.commonPrefix(key, 0, start)
+      for earlier in wordStarts[..<k] { shadow = max(shadow, Self.commonPrefix(key, earlier, start)) }
+      let byte = Int(key[start])
+      words[byte] += 1
+      wordCount += 1
+      append(to: byte) { out in
+        out.append(1)
+        Self.varint(position, &out)
+        Self.varint(UInt64(country), &out)
+        Self.varint(UInt64(start), &out)
+        Self.varint(UInt64(shadow), &out)
+        Self.bytes(key, &out)
+      }
+    }
+    try flushFull()
+  }
+
+  private var full: [Int] = []
+
+  private func append(to byte: Int, _ write: (inout [UInt8]) -> Void) {
+    if filling[byte].isEmpty { filling[byte].reserveCapacity(Self.chunkSize + 256) }
+    write(&filling[byte])
+    if filling[byte].count >= Self.chunkSize { full.append(byte) }
+  }
+
+  private func flushFull() throws(StoreError) {
+    for byte in full { try flush(byte) }
+    full.removeAll(keepingCapacity: true)
+  }
+
+  private func flush(_ byte: Int) throws(StoreError) {
+    guard !filling[byte].isEmpty else { return }
+    let length = filling[byte].count
+    if file >= 0 {
+      try write(filling[byte], at: fileEnd)
+      chunks.append(Chunk(byte: UInt8(byte), offset: fileEnd, length: length))
+      fileEnd += length
+    } else {
+      chunks.append(Chunk(byte: UInt8(byte), offset: memory.count, length: length))
+      memory.append(contentsOf: filling[byte])
+      // The spill failpoint spills at once, so a failing write can be tested on any catalogue.
+      if memory.count > spillAbove || Failpoint.active?.hasPrefix("spill:") == true { try spill() }
+    }
+    filling[byte].removeAll(keepingCapacity: true)
+  }
+
+  /// Moves the chunks kept in memory to a new nameless file in `directory`.
+  private func spill() throws(StoreError) {
+    var fd = open(directory, Self.tmpFile | O_RDWR | O_CLOEXEC, 0o600)
+    if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+      // No O_TMPFILE on this filesystem: a named file, unlinked at once.
+      var template = Array((directory + "/.wx-index-XXXXXX").utf8CString)
+      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+      if fd >= 0 {
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+      }
+    }
+    guard fd >= 0 else { throw .io(path: directory, operation: "creating a temporary file in", errno: errno) }
+    file = fd
+    try write(memory, at: 0)
+    fileEnd = memory.count
+    memory = []
+  }
+
+  private func write(_ bytes: [UInt8], at offset: Int) throws(StoreError) {
+    if let failure = Failpoint.injectedErrno("spill") {
+      throw .io(path: directory, operation: "writing a temporary file in", errno: failure)
+    }
+    var done = 0
+    while done < bytes.count {
+      let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+      if n < 0 {
+        if errno == EINTR { continue }
+        throw .io(path: directory, operation: "writing a temporary file in", errno: errno)
+      }
+      done += n
+    }
+  }
+
+  private func read(_ chunk: Chunk, into out: inout [UInt8]) throws(StoreError) {
+    guard file >= 0 else {
+      out.append(contentsOf: memory[chunk.offset..<(chunk.offset + chunk.length)])
+      return
+    }
+    let start = out.count
+    out.append(contentsOf: repeatElement(0, count: chunk.length))
+    var done = 0
+    while done < chunk.length {
+      let n = out.withUnsafeMutableBytes {
+        pread(file, $0.baseAddress! + start + done, chunk.length - done, off_t(chunk.offset + done))
+      }
+      if n < 0 && errno == EINTR { continue }
+      guard n > 0 else { throw .io(path: directory, operation: "reading a temporary file in", errno: n < 0 ? errno : EIO) }
+      done += n
+    }
+  }
+
+  // MARK: Building
+
+  /// One batch's entries, read back from its chunks.
+  private struct Batch {
+    // Names: folded key `nameKeys[nameStart(i)..<nameEnds[i]]`.
+    var nameKeys: [UInt8] = []
+    var nameEnds: [UInt32] = []
+    var namePosition: [Int32] = []
+    var nameRank: [UInt32] = []
+    // Words: the whole name's key, and where the word starts in it.
+    var wordKeys: [UInt8] = []
+    var wordEnds: [UInt32] = []
+    var wordPosition: [Int32] = []
+    var wordRank: [UInt32] = []
+    var wordStart: [UInt16] = []
+    var wordShadow: [UInt16] = []
+  }
+
+  /// Writes both sorted arrays' blocks and the trie nodes through `store`; returns the
+  /// number of word entries. `countryRanks[n]` is the place of country number `n`'s folded
+  /// name in byte order among the catalogue's countries: equal names sort by it.
+  package func build(
+    countryRanks: [UInt32], store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) -> Int {
+    for byte in 0..<256 { try flush(byte) }
+    filling = []
+    var nameBlocks = CityIndex.BlockWriter(tag: "n")
+    var wordBlocks = CityIndex.BlockWriter(tag: "w")
+    var rootChildren: [CityIndex.Child] = []
+    var nBase = 0
+    var wBase = 0
+    var byte = 0
+    while byte < 256 {
+      // Consecutive first bytes, up to `batchEntries` entries (at least one byte).
+      var last = byte
+      var size = names[byte] + words[byte]
+      while last + 1 < 256 && size + names[last + 1] + words[last + 1] <= batchEntries {
+        last += 1
+        size += names[last] + words[last]
+      }
+      if size > 0 {
+        let batch = try load(bytes: UInt8(byte)...UInt8(last), countryRanks: countryRanks)
+        let (n, w) = try CityIndex.storeBatch(
+          nameKeys: batch.nameKeys, nameEnds: batch.nameEnds, namePosition: batch.namePosition,
+          nameRank: batch.nameRank, wordKeys: batch.wordKeys, wordEnds: batch.wordEnds,
+          wordPosition: batch.wordPosition, wordRank: batch.wordRank, wordStart: batch.wordStart,
+          wordShadow: batch.wordShadow, nBase: nBase, wBase: wBase,
+          nameBlocks: &nameBlocks, wordBlocks: &wordBlocks, rootChildren: &rootChildren, store)
+        nBase += n
+        wBase += w
+      }
+      byte = last + 1
+    }
+    try nameBlocks.finish(store)
+    try wordBlocks.finish(store)
+    try CityIndex.storeNode(
+      prefix: [], n: 0..<nBase, w: 0..<wBase, duplicates: 0, children: rootChildren, store)
+    if file >= 0 {
+      Glibc.close(file)
+      file = -1
+    }
+    chunks = []
+    memory = []
+    return wBase
+  }
+
+  private func load(bytes: ClosedRange<UInt8>, countryRanks: [UInt32]) throws(StoreError) -> Batch {
+    var batch = Batch()
+    let nameTotal = bytes.reduce(0) { $0 + names[Int($1)] }
+    let wordTotal = bytes.reduce(0) { $0 + words[Int($1)] }
+    batch.nameEnds.reserveCapacity(nameTotal)
+    batch.namePosition.reserveCapacity(nameTotal)
+    batch.nameRank.reserveCapacity(nameTotal)
+    batch.wordEnds.reserveCapacity(wordTotal)
+    batch.wordPosition.reserveCapacity(wordTotal)
+    batch.wordRank.reserveCapacity(wordTotal)
+    batch.wordStart.reserveCapacity(wordTotal)
+    batch.wordShadow.reserveCapacity(wordTotal)
+    var raw: [UInt8] = []
+    for chunk in chunks where bytes.contains(chunk.byte) {
+      raw.removeAll(keepingCapacity: true)
+      try read(chunk, into: &raw)
+      var r = ByteReader(raw)
+      do throws(MalformedValue) {
+        while !r.isAtEnd {
+          let isWord = try r.u8() == 1
+          let position = Int32(clamping: try r.varint())
+          let country = Int(try r.varint())
+          guard country < countryRanks.count else { throw MalformedValue() }
+          if isWord {
+            batch.wordStart.append(UInt16(clamping: try r.varint()))
+            batch.wordShadow.append(UInt16(clamping: try r.varint()))
+            batch.wordKeys.append(contentsOf: try r.bytes())
+            batch.wordEnds.append(UInt32(batch.wordKeys.count))
+            batch.wordPosition.append(position)
+            batch.wordRank.append(countryRanks[country])
+          } else {
+            batch.nameKeys.append(contentsOf: try r.bytes())
+            batch.nameEnds.append(UInt32(batch.nameKeys.count))
+            batch.namePosition.append(position)
+            batch.nameRank.append(countryRanks[country])
+          }
+        }
+      } catch {
+        // Only a changed temporary file (or a bad disk) reads back differently.
+        throw .io(path: directory, operation: "reading a temporary file in", errno: EIO)
+      }
+    }
+    return batch
+  }
+
+  // MARK: Encoding
+
+  private static func varint(_ v: UInt64, _ out: inout [UInt8]) {
+    var v = v
+    while v >= 0x80 {
+      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
+      v >>= 7
+    }
+    out.append(UInt8(v))
+  }
+
+  private static func bytes(_ b: [UInt8], _ out: inout [UInt8]) {
+    varint(UInt64(b.count), &out)
+    out.append(contentsOf: b)
+  }
+
+  private static func commonPrefix(_ key: [UInt8], _ a: Int, _ b: Int) -> Int {
+    var k = 0
+    while a + k < key.count && b + k < key.count && key[a + k] == key[b + k] { k += 1 }
+    return k
+  }
+}

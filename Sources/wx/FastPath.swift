@@ -61,7 +61,15 @@ enum FastPath {
         name = String(name[..<eq])
       }
       if table == nil { table = R.options }
-      guard let option = table?.first(where: { $0.name == name }), !seen.contains(name) else { return nil }
+      // An index loop: `first(where:)` and `for in` would build an iterator type at run time
+      // in this generic code (about 100k instructions, once a process).
+      var found: RequestOption<R>?
+      var k = 0
+      while let t = table, k < t.count {
+        if t[k].name == name { found = t[k]; break }
+        k += 1
+      }
+      guard let option = found, !seen.contains(name) else { return nil }
       seen.append(name)
       if option.isFlag {
         guard value == nil else { return nil }

@@ -12,7 +12,16 @@ package struct CityIndexReader {
     var names: Range<Int>
     var words: Range<Int>
     var duplicates: Int
-    var children: [(byte: UInt8, names: Range<Int>, words: Range<Int>)]
+    var children: [Child]
+  }
+
+  /// A struct, not a tuple: an array of tuples has its type built from its mangled name at
+  /// run time, which for `Range<Int>` means a search of every conformance in the binary
+  /// (about 100k instructions, once a process).
+  struct Child {
+    var byte: UInt8
+    var names: Range<Int>
+    var words: Range<Int>
   }
 
   func node(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
@@ -23,9 +32,9 @@ package struct CityIndexReader {
       let words = try range(&r)
       let dup = try r.count()
       let n = try r.count(limit: 256)
-      var children: [(byte: UInt8, names: Range<Int>, words: Range<Int>)] = []
+      var children: [Child] = []
       children.reserveCapacity(n)
-      for _ in 0..<n { children.append((try r.u8(), try range(&r), try range(&r))) }
+      for _ in 0..<n { children.append(Child(byte: try r.u8(), names: try range(&r), words: try range(&r))) }
       return Node(names: names, words: words, duplicates: dup, children: children)
     } catch {
       throw .damaged(path: db.path, detail: "search index node is unreadable")

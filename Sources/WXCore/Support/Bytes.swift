@@ -125,9 +125,22 @@ package struct ByteReader {
   }
 
   package mutating func string() throws(MalformedValue) -> String {
-    let b = try bytes()
-    guard let s = String(validating: b, as: UTF8.self) else { throw MalformedValue() }
+    guard let s = Self.utf8(try bytes()) else { throw MalformedValue() }
     return s
+  }
+
+  /// `bytes` as a String if they are valid UTF-8. (`String(validating:as:)` would do, but it
+  /// calls unspecialised generic code whose first use costs a process ~100k instructions of
+  /// run-time type lookups: on every read command's path.)
+  package static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+    bytes.withUnsafeBufferPointer { raw -> String? in
+      var high: UInt8 = 0
+      for b in raw { high |= b }
+      let s = String(decoding: raw, as: UTF8.self)
+      // Decoding replaces what is not UTF-8 with U+FFFD: valid input comes back unchanged.
+      if high < 0x80 || s.utf8.elementsEqual(raw) { return s }
+      return nil
+    }
   }
 
   package mutating func bool() throws(MalformedValue) -> Bool {

@@ -13,6 +13,8 @@ package enum Redact {
     text(secretsRemoved(url), limit: maxURL)
   }
 
+  /// (Substrings are turned into Strings before they are added: `String += Substring` is the
+  /// generic `+=`, whose first use costs a run-time type lookup on every read command's path.)
   static func secretsRemoved(_ url: String) -> String {
     var out = ""
     var rest = Substring(url)
@@ -22,7 +24,7 @@ package enum Redact {
       rest[colon...].dropFirst().first == "/"
     {
       let afterSlashes = rest[colon...].dropFirst().drop(while: { $0 == "/" || $0 == "\\" })
-      out += rest[..<afterSlashes.startIndex]
+      out += String(rest[..<afterSlashes.startIndex])
       rest = afterSlashes
     }
     let authorityEnd = rest.firstIndex(where: { "/?#".contains($0) }) ?? rest.endIndex
@@ -30,8 +32,8 @@ package enum Redact {
       out += "…"
       rest = rest[at...]
     }
-    guard let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return out + rest }
-    out += rest[..<query]
+    guard let query = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return out + String(rest) }
+    out += String(rest[..<query])
     var parameter = ""
     for c in rest[query...] {
       if "?#&;".contains(c) {
@@ -51,7 +53,7 @@ package enum Redact {
     guard secretNames.contains(where: name.contains) else { return parameter }
     // A URL holds no spaces: what follows one is a note added to it ("… (Paris)").
     let note = parameter[eq...].firstIndex(where: \.isWhitespace).map { parameter[$0...] } ?? ""
-    return parameter[...eq] + "…" + note
+    return String(parameter[...eq]) + "…" + String(note)
   }
 
   /// Untrusted text (a header, a URL, a library's message) made safe for a one-line message:

@@ -115,7 +115,7 @@ struct Terminal {
     }
     return t.split(separator: "\n", omittingEmptySubsequences: false)
       .map { DisplayWidth.truncate(String($0), to: width, ellipsis: screen.unicode ? "…" : "~") }
-      .joined(separator: "\n")
+      .joined(with: "\n")
   }
 
   private static func write(_ fd: Int32, _ text: String, newline: Bool) {
@@ -291,7 +291,7 @@ struct Table {
         let last = k == shown.count - 1
         parts.append(last && !rightAligned.contains(i) ? c : DisplayWidth.pad(c, to: widths[i], right: rightAligned.contains(i)))
       }
-      return parts.joined(separator: "  ")
+      return parts.joined(with: "  ")
     }
     var out = term.bold(line(heads)) + "\n"
     for row in cells { out += line(row) + "\n" }

@@ -17,6 +17,8 @@ import Testing
     "[\(good.replacingOccurrences(of: "12.5", with: "1e400"))]", "[\(good.replacingOccurrences(of: "[]", with: "[1,[2,{}]"))]",
     "[" + String(repeating: "[", count: 70) + String(repeating: "]", count: 70) + "]",
     "<html><body>502</body></html>", "[\"a\u{1}b\"]", "[{\"id\":1,\"city\":\"\u{FF}\"}]",
+    // Elements the parser reads as soon as they arrive, whole or cut anywhere.
+    "[\"ab\\\"c\", [1, 2]", "[[1, 2], {\"a\": [x]}]", "[\"a\", \"b\"]", "[[], [[]], \"\\u0041\"]",
   ]
 
   static func whole(_ body: [UInt8]) -> Result<[City], PayloadError> {

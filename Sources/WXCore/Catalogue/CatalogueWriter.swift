@@ -3,10 +3,10 @@ internal import CGDBM
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
 /// record by record: ``add(_:)`` stores each full block of 16 records as it fills and keeps
 /// nothing else, so a sync's memory does not grow with the catalogue while it downloads.
-/// ``finish(meta:)`` then reads the new file back twice: once for the id buckets and the
-/// warmest and rain-free orders (id, temperature and rain flag a city: 17 bytes, plus 4 for
-/// each order), once for the search index (``CityIndexBuilder``, whose memory does not grow
-/// with the catalogue). What one pass held is let go before the next.
+/// ``finish(meta:)`` then reads the new file back once, decoding only each record's head,
+/// for the id buckets and the warmest and rain-free orders (id, temperature and rain flag a
+/// city: 17 bytes, plus 4 for each order while it is sorted) and for the search index
+/// (``CityIndexBuilder``, whose memory does not grow with the catalogue).
 package final class CatalogueWriter {
   private let db: GDBMDatabase
   /// The encoded cities of the block being filled (at most 16).
@@ -103,13 +103,16 @@ package final class CatalogueWriter {
     try flushBlock()
     var meta = meta
     meta.count = count
-    // Each pass allocates tens of megabytes at a million cities; what the download and the
-    // pass before freed is handed back to the system first, so the passes do not stack up
-    // in the process's resident memory.
+    // Each step allocates tens of megabytes at a million cities; what the download and the
+    // step before freed is handed back to the system first, so they do not stack up in the
+    // process's resident memory.
     malloc_trim(0)
-    let dryCount = try writeOrders()
+    var (orders, index, countryRanks) = try readBack()
+    let dryCount = try writeOrders(&orders)
     malloc_trim(0)
-    let wordEntries = try writeIndex()
+    let wordEntries = try index.build(countryRanks: countryRanks) { [db] (key, value) throws(StoreError) in
+      try db.store(key, value)
+    }
     meta.foldVersion = Fold.version
     meta.nameEntries = count
     meta.wordEntries = wordEntries
@@ -118,26 +121,66 @@ package final class CatalogueWriter {
     return meta
   }
 
-  /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
-  private func writeOrders() throws(StoreError) -> Int {
-    let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
+  /// What the orders need of every city: 17 bytes a city.
+  private struct OrderInput {
     var ids: [Int] = []
     var temperatures: [Double] = []
     var rainFree: [Bool] = []
-    ids.reserveCapacity(count)
-    temperatures.reserveCapacity(count)
-    rainFree.reserveCapacity(count)
+  }
+
+  /// Reads every city's head back once, for the orders and for the search index (whose
+  /// builder keeps its own memory flat). Returns the countries' ranks by their numbers.
+  private func readBack() throws(StoreError) -> (OrderInput, CityIndexBuilder, [UInt32]) {
+    var orders = OrderInput()
+    orders.ids.reserveCapacity(count)
+    orders.temperatures.reserveCapacity(count)
+    orders.rainFree.reserveCapacity(count)
     // Few distinct descriptions: each is classified once. Keys are Strings, which own just
     // their bytes (a slice would keep its whole record alive).
     var rainy: [String: Bool] = [:]
+    let index = CityIndexBuilder(
+      directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
+    // Countries by a number each, turned into their folded order at the end.
+    var countryNumbers: [String: UInt32] = [:]
+    var countryKeys: [[UInt8]] = []
+    var failure: StoreError?
     try forEachHead { city in
-      ids.append(city.id)
-      temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
+      guard failure == nil else { return }
+      orders.ids.append(city.id)
+      orders.temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
       let description = String(decoding: city.description, as: UTF8.self)
       let wet = rainy[description] ?? Condition(description: description).isRainy
       rainy[description] = wet
-      rainFree.append(!wet)
+      orders.rainFree.append(!wet)
+
+      let (key, starts) = Fold.keyAndWordStarts(String(decoding: city.name, as: UTF8.self))
+      let country = String(decoding: city.country, as: UTF8.self)
+      let number: UInt32
+      if let n = countryNumbers[country] {
+        number = n
+      } else {
+        number = UInt32(countryKeys.count)
+        countryNumbers[country] = number
+        countryKeys.append(Fold.key(country))
+      }
+      do throws(StoreError) { try index.add(key, wordStarts: starts, country: number) } catch { failure = error }
     }
+    if let failure { throw failure }
+    var rankOf = [UInt32](repeating: 0, count: countryKeys.count)
+    for (rank, n) in countryKeys.indices.sorted(by: { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }).enumerated() {
+      rankOf[n] = UInt32(rank)
+    }
+    return (orders, index, rankOf)
+  }
+
+  /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
+  /// Lets go of `input` as it goes.
+  private func writeOrders(_ input: inout OrderInput) throws(StoreError) -> Int {
+    let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
+    var ids = input.ids
+    var temperatures = input.temperatures
+    let rainFree = input.rainFree
+    input = OrderInput()
 
     // Ids, bucketed by id >> 8, each bucket in catalogue order: the same id may appear twice
     // (freetestapi's Canberra and Wellington).
@@ -173,38 +216,6 @@ package final class CatalogueWriter {
     temperatures = []
     try storeIndexes("o", warmest, store)
     return try storeIndexes("h", warmest.filter { rainFree[Int($0)] }, store)
-  }
-
-  /// The search index over the folded names; returns the number of word entries.
-  private func writeIndex() throws(StoreError) -> Int {
-    let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
-    let index = CityIndexBuilder(
-      directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
-    // Countries by a number each, turned into their folded order below.
-    var countryNumbers: [String: UInt32] = [:]
-    var countryKeys: [[UInt8]] = []
-    var failure: StoreError?
-    try forEachHead { city in
-      guard failure == nil else { return }
-      let (key, starts) = Fold.keyAndWordStarts(String(decoding: city.name, as: UTF8.self))
-      let country = String(decoding: city.country, as: UTF8.self)
-      let number: UInt32
-      if let n = countryNumbers[country] {
-        number = n
-      } else {
-        number = UInt32(countryKeys.count)
-        countryNumbers[country] = number
-        countryKeys.append(Fold.key(country))
-      }
-      do throws(StoreError) { try index.add(key, wordStarts: starts, country: number) } catch { failure = error }
-    }
-    if let failure { throw failure }
-    countryNumbers = [:]
-    var rankOf = [UInt32](repeating: 0, count: countryKeys.count)
-    for (rank, n) in countryKeys.indices.sorted(by: { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }).enumerated() {
-      rankOf[n] = UInt32(rank)
-    }
-    return try index.build(countryRanks: rankOf, store: store)
   }
 
   @discardableResult

@@ -4,9 +4,10 @@
 /// read is held, never the document: memory is O(element), whatever the document's size.
 ///
 /// Errors are the ones ``JSON/parse(_:)`` reports for the whole document, at the same byte
-/// offsets: a cheap scanner finds where an element ends (brackets, strings and escapes), the
-/// parser reads the element with what follows it, and the array's own punctuation is checked
-/// here with the parser's words. A document that is not an array is read the same way as one
+/// offsets: the parser reads an element with what follows it, and the array's own
+/// punctuation is checked here with the parser's words. An element that has not all arrived
+/// is not parsed again with every chunk: a cheap scanner finds where it ends (brackets,
+/// strings and escapes) before the parser reads it. A document that is not an array is read the same way as one
 /// element and reported through ``onOther``.
 package struct JSONStream {
   /// Largest element held while it arrives: a record larger than this is refused.
@@ -134,6 +135,15 @@ package struct JSONStream {
   private mutating func readElement(
     finished: Bool, _ element: (JSON, Int) throws(JSONError) -> Void
   ) throws(JSONError) -> Bool {
+    // Most elements arrive whole in the chunk that holds their start: the parser reads them
+    // at once, and the scanner runs only over one still arriving. (Only an element that ends
+    // with its own closing byte: a number or literal needs the byte after it.)
+    if scanned == 0 && !ready && !finished,
+      pending[head] == UInt8(ascii: "{") || pending[head] == UInt8(ascii: "[") || pending[head] == UInt8(ascii: "\""),
+      try parse(finished: false, element)
+    {
+      return true
+    }
     var k = head + scanned
     var complete = finished || ready
     scan: while !complete && k < pending.count {

@@ -12,6 +12,8 @@
 #      `wx sync --per-page 1000` (hyperfine, 3 runs; peak RSS with /usr/bin/time), and the raw
 #      GDBM floor for the same file: scripts/gdbm-floor.c stores as many keys and values of
 #      the same sizes into a fresh GDBM file with wx's settings (median of 3), and the ratio;
+#      and the transfer: one curl process fetching the same pages to /dev/null (median of 3),
+#      so the ratio to store + transfer shows what is wx's own (decoding, checking, indexing);
 #   3. times wx search / list / show against the synced state folder, next to peers that
 #      answer the same query: sqlite3 on an indexed table, and grep on the names file
 #      (hyperfine -N, $WX_BENCH_RUNS runs, default 50, after 5 warm-ups).
@@ -55,6 +57,7 @@ need=()
 command -v hyperfine >/dev/null 2>&1 || need+=(hyperfine)
 command -v sqlite3 >/dev/null 2>&1 || need+=(sqlite3)
 [ -x /usr/bin/time ] || need+=(time)
+command -v curl >/dev/null 2>&1 || need+=(curl)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=
   [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -131,6 +134,19 @@ floor_s() {  # floor_s CATALOGUE -> median seconds of 3 raw stores of the same k
   for f in 1 2 3; do runs+=("$("$FLOOR" "$1" "$TMP/floor.gdbm" | cut -d' ' -f1)"); done
   printf '%s\n' "${runs[@]}" | sort -g | sed -n 2p
 }
+transfer_s() {  # transfer_s URL PAGES -> median seconds of 3 runs of one curl process
+  # fetching the same pages wx fetches to /dev/null: the stand-in's and HTTP's share of a sync
+  local cfg=$TMP/curl.cfg p r s e runs=()
+  : >"$cfg"
+  for ((p = 1; p <= $2; p++)); do printf 'url = "%s?page=%d&limit=1000"\noutput = "/dev/null"\n' "$1" "$p" >>"$cfg"; done
+  for r in 1 2 3; do
+    s=$(date +%s%N)
+    curl -sf -K "$cfg" || { echo "bench: curl could not fetch the pages" >&2; return 1; }
+    e=$(date +%s%N)
+    runs+=("$(((e - s) / 1000))")
+  done
+  printf '%s\n' "${runs[@]}" | sort -n | sed -n 2p | awk '{ printf "%.4f\n", $1 / 1e6 }'
+}
 rm -f "$OUT"/*.json "$OUT/results.md"
 RESULTS=$OUT/results.md
 ROWS=$TMP/rows.tsv   # size, kind, key, value... consumed by the report below
@@ -169,10 +185,12 @@ for N in $SIZES; do
   hf --runs 3 --output=pipe --style basic --export-json "$OUT/sync-$N.json" \
     --prepare "rm -rf $(q "$HOME_N")" -n "wx sync ($N)" "$(qcmd "${SYNC[@]}")"
   total=$("$WX" list --per-page 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+  transfer=$(transfer_s "$URL" $((N / 1000 + 1)))
   stop_api
   [ "$total" = "$N" ] || echo "bench: WARNING: wx holds $total cities after syncing $N" >&2
   printf '%s\tsync\t%s\t%s\n' "$N" "$sync_rss" "$total" >>"$ROWS"
   printf '%s\tfloor\t%s\n' "$N" "$(floor_s "$HOME_N/catalogue.gdbm")" >>"$ROWS"
+  printf '%s\ttransfer\t%s\n' "$N" "$transfer" >>"$ROWS"
 
   # Queries. list: a page deep into the catalogue for the big size.
   if [ "$N" -ge 100000 ]; then P=5000; else P=2; fi
@@ -302,10 +320,13 @@ for n in sizes:
             info[f[0]] = f[1:]
     sync_s = sync["median"]
     floor = float(info["floor"][0]) if info.get("floor", [""])[0] else 0.0
+    transfer = float(info["transfer"][0]) if info.get("transfer", [""])[0] else 0.0
     print(f"## {N:,} cities\n")
     print(f"sync: median {sync_s:.2f} s over {len(sync['times'])} runs "
           f"({N / sync_s:,.0f} records/s), peak RSS {mib(info['sync'][0])}; "
           f"raw GDBM floor {floor:.2f} s for the same keys and values, sync/floor {ratio(sync_s, floor)}; "
+          f"one curl fetching the same pages {transfer:.2f} s, sync/(floor + transfer) "
+          f"{ratio(sync_s, floor + transfer)}; "
           f"catalogue holds {int(info['sync'][1]):,} cities. "
           f"`wx search s` peak RSS {mib(info.get('search_rss', [''])[0])}.\n")
     print("| command | median ms | vs sqlite3 | vs grep |")
@@ -330,7 +351,7 @@ for n in sizes:
     if fails:
         print("**failures:** " + "; ".join(fails) + "\n")
     print(f"**{N:,} cities:** sync {sync_s:.2f} s ({N / sync_s:,.0f} rec/s, {mib(info['sync'][0])}, "
-          f"floor {ratio(sync_s, floor)}); "
+          f"floor {ratio(sync_s, floor)}, floor + transfer {ratio(sync_s, floor + transfer)}); "
           f"wx vs sqlite3 median: " + ", ".join(summary) + "\n")
 
 for f in facts.get("big", []):

@@ -32,6 +32,16 @@ import Testing
     #expect(cities.first?.name == "Oslo" && cities.first?.forecast.isEmpty == true)
   }
 
+  @Test func datesAreCalendarDatesWrittenYearMonthDay() {
+    for good in ["2026-11-23", "2024-02-29", "2000-02-29", "0001-01-01", "9999-12-31", "2026-04-30"] {
+      #expect(ForecastDay.isDate(good), "\(good)")
+    }
+    for bad in ["2026-11-3", "2026-11-23 ", "1900-02-29", "2026-02-29", "2026-04-31", "2026-00-10", "2026-11-00",
+      "0000-01-01", "２０２６-11-23", "2026/11/23", "+026-11-23", "", "2026-11-23T00:00"] {
+      #expect(!ForecastDay.isDate(bad), "\(bad)")
+    }
+  }
+
   @Test func rejectsMoreForecastDaysThanTheStoreReadsBack() throws {
     func body(_ days: Int) -> [UInt8] {
       let day = #"{"date":"2026-11-23","temperature":1,"weather_description":"Sunny","humidity":1,"wind_speed":1}"#

@@ -59,6 +59,35 @@ final class Scratch: @unchecked Sendable {
     }
   }
 
+  /// A GDBM file cut short or with a damaged header is described in wx's words: none of
+  /// GDBM's own messages ("malformed database file header", "unexpected end of file") shows.
+  @Test func truncatedAndDamagedStoresAreDescribedInOurWords() throws {
+    let s = Scratch()
+    let db = try GDBMDatabase(path: s.file("good.gdbm"), mode: .create)
+    for i in 0..<2000 { try db.store(Array("key \(i)".utf8), [UInt8](repeating: UInt8(i & 0xFF), count: 100)) }
+    try db.close()
+    let good = Array(try Data(contentsOf: URL(fileURLWithPath: s.file("good.gdbm"))))
+    var cases: [(String, [UInt8])] = []
+    for cut in [41, 100, 4096, 5000, good.count / 2] { cases.append(("cut\(cut).gdbm", Array(good[..<cut]))) }
+    var header = good
+    for i in 4..<40 { header[i] = 0xFF }
+    cases.append(("header.gdbm", header))
+    let gdbmWords = ["malformed", "unexpected end of file", "bad file offset", "bad header", "bad magic", "file header"]
+    var described = 0
+    for (name, bytes) in cases {
+      s.write(name, bytes)
+      do {
+        let opened = try GDBMDatabase(path: s.file(name), mode: .reader)
+        for k in try opened.keys() { _ = try opened.fetch(k) }
+      } catch {
+        let text = "\(error)".replacingOccurrences(of: s.file(name), with: "FILE").lowercased()
+        #expect(!gdbmWords.contains { text.contains($0) }, "\(name): \(text)")
+        described += 1
+      }
+    }
+    #expect(described >= 4)
+  }
+
   @Test func envelopeDetectsAFlippedByteAndTheWrongKind() throws {
     var sealed = Envelope.seal(.city, Array("payload".utf8))
     #expect(throws: Never.self) { _ = try Envelope.open(.city, sealed) }

@@ -40,7 +40,7 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
   static var hostile: [[String: Any]] { [
     weatherRecord(
       id: 1, city: "\u{1B}]0;pwned\u{07}Evil\u{1B}[2J  City\r\n", country: "Bad\u{0}\u{7F}\u{9B}31mland",
-      description: "Rain\u{202E}ynnuS\u{202C}", date: "2026-11-23\u{1B}[1A", forecastDescription: "\u{2066}Fog\u{2069}\u{200B}"),
+      description: "Rain\u{202E}ynnuS\u{202C}", date: "\u{202E}2026-11-23\u{200B}", forecastDescription: "\u{2066}Fog\u{2069}\u{200B}"),
     weatherRecord(id: 2, city: "Tab\tand\u{2028}Line", country: "\u{FEFF}Nowhere\u{00A0}\u{00A0}Land"),
   ] }
 
@@ -56,7 +56,7 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
     let show = try home.wx("show", "1", "--json")
     #expect(show.status == 0, "\(show)")
     #expect(show.stdout.contains("\"RainynnuS\""), "\(show.stdout)")
-    #expect(show.stdout.contains("\"Fog\"") && show.stdout.contains("\"2026-11-23 [1A\""), "\(show.stdout)")
+    #expect(show.stdout.contains("\"Fog\"") && show.stdout.contains("\"2026-11-23\""), "\(show.stdout)")
     #expect(!show.stdout.contains("\\u"), "an escaped control character was stored: \(show.stdout)")
     for args in [["list"], ["show", "1"], ["search", "tab"], ["top"], ["forecast", "1"]] {
       let out = try home.run(args + ["--color", "never"])
@@ -77,6 +77,23 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
     let l = try home.wx("sync", "--url", long.url)
     #expect(l.status == 65 && l.stderr.contains("more than 256") && l.stderr.utf8.count < 400, "\(l)")
     #expect(home.snapshot() == before)
+  }
+
+  /// Forecast days are dates: what is not one (an escape left over, another format, a day
+  /// the calendar has not) is bad data, named and escaped, and nothing is stored.
+  @Test(arguments: ["2026-11-23\u{1B}[1A", "23/11/2026", "2026-02-29", "2026-13-01", "tomorrow", "2026-11-23T00:00"])
+  func aForecastDayThatIsNotADateIsBadData(_ date: String) throws {
+    let home = TempHome()
+    try home.wx("list")
+    let before = home.snapshot()
+    let api = try FakeAPI(data: try writeRecords([weatherRecord(id: 7, city: "Datetown", date: date)], in: home))
+    let r = try home.wx("sync", "--url", api.url)
+    #expect(r.status == 65 && r.stderr.contains("forecast day 1: field \"date\"") && r.stderr.contains("not a date (YYYY-MM-DD)"), "\(r)")
+    #expect(terminalControls(r.stderr).isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r)")
+    #expect(home.snapshot() == before)
+    // A leap day is a date.
+    let leap = try FakeAPI(data: try writeRecords([weatherRecord(id: 7, city: "Datetown", date: "2028-02-29")], in: home, name: "leap.json"))
+    #expect(try home.wx("sync", "--url", leap.url).status == 0)
   }
 
   @Test func aURLWithControlCharactersIsRefusedAndShownEscaped() throws {

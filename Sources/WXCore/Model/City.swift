@@ -52,6 +52,27 @@ package struct ForecastDay: Equatable, Sendable {
 
   /// `YYYY-MM-DD`, as the provider sent it: the city's local date.
   package var date: String
+
+  /// Whether `s` is a calendar date written `YYYY-MM-DD` (years 1…9999, leap days checked):
+  /// the only form the decoders accept, so forecast days sort by date and read as dates.
+  package static func isDate(_ s: String) -> Bool {
+    let b = Array(s.utf8)
+    guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
+    func number(_ r: Range<Int>) -> Int? {
+      var n = 0
+      for i in r {
+        guard b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") else { return nil }
+        n = n * 10 + Int(b[i] - UInt8(ascii: "0"))
+      }
+      return n
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+      year >= 1, (1...12).contains(month), day >= 1
+    else { return false }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+    return day <= days[month - 1]
+  }
   /// The day's temperature (Open-Meteo: its maximum), °C; nil when unknown.
   package var temperatureC: Double?
   package var description: String

@@ -181,9 +181,24 @@ package final class GDBMDatabase {
     return .damaged(path: path, detail: Self.describe(code))
   }
 
-  private static func describe(_ code: Int) -> String {
-    guard let s = gdbm_strerror(Int32(code)) else { return "GDBM error \(code)" }
-    return String(cString: s).lowercased()
+  /// wx's own words for what a GDBM error code says about a file (GDBM's messages, such as
+  /// "malformed database file header", are never shown).
+  package static func describe(_ code: Int) -> String {
+    switch code {
+    case Int(GDBM_BAD_MAGIC_NUMBER): return "no GDBM magic number"
+    case Int(GDBM_EMPTY_DATABASE): return "the file is empty"
+    case Int(GDBM_FILE_EOF): return "the file ends too early (truncated?)"
+    case Int(GDBM_BAD_HEADER): return "its header does not match the file (truncated?)"
+    case Int(GDBM_BYTE_SWAPPED): return "byte-swapped GDBM file"
+    case Int(GDBM_BAD_FILE_OFFSET): return "it points past its own end (truncated?)"
+    case Int(GDBM_BLOCK_SIZE_ERROR): return "its block size is impossible"
+    case Int(GDBM_BAD_BUCKET), Int(GDBM_BAD_DIR_ENTRY), Int(GDBM_DIR_OVERFLOW), Int(GDBM_BAD_HASH_TABLE),
+      Int(GDBM_BAD_HASH_ENTRY), Int(GDBM_BAD_AVAIL), Int(GDBM_BUCKET_CACHE_CORRUPTED):
+      return "its internal tables are inconsistent"
+    case Int(GDBM_NEED_RECOVERY): return "the file was left half-written"
+    case Int(GDBM_MALFORMED_DATA): return "a stored value is malformed"
+    default: return "unexpected GDBM error \(code)"
+    }
   }
 
   private static func openError(path: String, code: Int, errno sys: Int32) -> StoreError {

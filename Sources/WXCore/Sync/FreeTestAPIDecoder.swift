@@ -58,9 +58,13 @@ package enum FreeTestAPIDecoder {
       for (k, day) in list.enumerated() {
         func dl() -> String { "\(label()) forecast day \(k + 1)" }
         guard case .object = day else { throw PayloadError("\(dl()) is \(day.typeName), not an object") }
+        let date = try text(day, "date", dl(), nonEmpty: true)
+        guard ForecastDay.isDate(date) else {
+          throw PayloadError("\(dl()): field \"date\" is \(JSONWriter.quote(String(date.prefix(40)))), not a date (YYYY-MM-DD)")
+        }
         days.append(
           ForecastDay(
-            date: try text(day, "date", dl(), nonEmpty: true), temperatureC: try number(day, "temperature", dl(), -100...70),
+            date: date, temperatureC: try number(day, "temperature", dl(), -100...70),
             description: try text(day, "weather_description", dl(), nonEmpty: false),
             humidity: try number(day, "humidity", dl(), 0...100), windKmh: try number(day, "wind_speed", dl(), 0...500)))
       }

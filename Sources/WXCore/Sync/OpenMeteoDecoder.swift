@@ -63,6 +63,9 @@ package enum OpenMeteoDecoder {
       guard case .string(let raw) = dates[k], let date = try? StoredText.clean(raw), !date.isEmpty else {
         throw PayloadError("\(what) has no date")
       }
+      guard ForecastDay.isDate(date) else {
+        throw PayloadError("\(what): \(JSONWriter.quote(String(date.prefix(40)))) is not a date (YYYY-MM-DD)")
+      }
       out.append(
         ForecastDay(
           date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70),

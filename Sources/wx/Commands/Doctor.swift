@@ -103,7 +103,9 @@ struct DoctorReport {
       unhealthy += 1
       let label: String
       if case .unusable = error { label = "unusable" } else { label = "damaged" }
-      line(name, "\(terminal.paint(label, "31")): \(error)\(error.remedy.words)")
+      // "Run wx doctor (--repair)" is what the last line says once: not on every line.
+      let remedy: Remedy? = error.remedy == .inspect || error.remedy == .repair ? nil : error.remedy
+      line(name, "\(terminal.paint(label, "31")): \(error)\(remedy.words)")
     }
   }
 

@@ -45,12 +45,17 @@ import Testing
   /// works: the defaults sort everything at once in memory; `spillAbove: 0, batch: 1` moves
   /// every chunk to a file and sorts one first byte at a time.
   static func build(
-    _ cities: [City], in s: Scratch, name: String = "catalogue.gdbm", spillAbove: Int = .max, batch: Int = .max
+    _ cities: [City], in s: Scratch, name: String = "catalogue.gdbm", spillAbove: Int = .max, batch: Int = .max,
+    countries: Bool = true
   ) throws -> Catalogue {
     let b = try StoreBuilder(finalPath: s.file(name))
-    try CatalogueWriter.write(
-      cities, meta: CatalogueMeta(generation: 1, source: "test", provider: "test", syncedAt: 0, count: 0, isSample: false),
-      into: b.database, spillAbove: spillAbove, indexBatchEntries: batch)
+    let writer = CatalogueWriter(into: b.database)
+    writer.spillAbove = spillAbove
+    writer.indexBatchEntries = batch
+    writer.namesCarryCountries = countries
+    for city in cities { try writer.add(city) }
+    try writer.finish(
+      meta: CatalogueMeta(generation: 1, source: "test", provider: "test", syncedAt: 0, count: 0, isSample: false))
     try b.publish()
     return try Catalogue(path: s.file(name))
   }
@@ -193,6 +198,37 @@ import Testing
     #expect(Set(two.map(\.name)) == ["Paris", "Zürich"])
     guard case .notFound(let suggestions) = try c.resolve("Londres") else { Issue.record("londres"); return }
     #expect(suggestions.map(\.name) == ["London"])
+  }
+
+  /// Name entries carry their city's country, so "Name, Country" reads the answer's record
+  /// block only; a catalogue written before (no countries in its entries) answers the same.
+  @Test func nameAndCountryReadOnlyTheAnswersRecordBlock() throws {
+    let s = Scratch()
+    var cities = Self.generated(3000, seed: 5)
+    // One name in every country, far apart in the catalogue (each in a block of its own).
+    for (k, country) in ["France", "Åland", "Chile", "Japan"].enumerated() {
+      cities[100 + 700 * k].name = "Xanadu"
+      cities[100 + 700 * k].country = country
+    }
+    let new = try Self.build(cities, in: s, name: "new.gdbm")
+    let old = try Self.build(cities, in: s, name: "old.gdbm", countries: false)
+    for query in ["Xanadu, Chile", "xanadu, japan", "Xanadu, aland", "Xanadu, Fr", "Xanadu, Peru", "Xanadu"] {
+      let a = Result { try new.lookup(query).index }.map { $0 }
+      let b = Result { try old.lookup(query).index }.map { $0 }
+      #expect("\(a)" == "\(b)", "\(query)")
+    }
+    for (query, country) in [("Xanadu, Chile", "Chile"), ("Xanadu, japan", "Japan")] {
+      let fresh = try Catalogue(path: s.file("new.gdbm"))
+      #expect(try fresh.lookup(query).city.country == country)
+      #expect(fresh.blocksRead == 1, "\(query): \(fresh.blocksRead) record blocks")
+      let before = try Catalogue(path: s.file("old.gdbm"))
+      #expect(try before.lookup(query).city.country == country)
+      #expect(before.blocksRead == 4, "an index without countries reads every candidate's block")
+    }
+    // A favourite is found by its identity the same way.
+    let fresh = try Catalogue(path: s.file("new.gdbm"))
+    #expect(try fresh.find(CityIdentity(name: "Xanadu", country: "Japan"))?.index == 2200)
+    #expect(fresh.blocksRead == 1)
   }
 
   @Test func searchCostsPrefixFetchesNotAScan() throws {

@@ -53,6 +53,9 @@ package final class Catalogue {
   /// the cache stays a few blocks, not the whole file it has paged through.
   package func forgetBlocks() { blocks.removeAll(keepingCapacity: true) }
 
+  /// How many record blocks are held (tests count the blocks a lookup reads).
+  var blocksRead: Int { blocks.count }
+
   /// Folds text with the rules this catalogue's index was built with.
   func fold(_ s: String) -> [UInt8] { Fold.key(s, version: meta.foldVersion) }
 

@@ -18,6 +18,8 @@ package final class CatalogueWriter {
   package var spillAbove = 4 << 20
   /// How many index entries the index builder sorts at a time (``CityIndexBuilder/batchEntries``).
   package var indexBatchEntries = 1 << 16
+  /// ``CityIndexBuilder/namesCarryCountries``.
+  package var namesCarryCountries = true
 
   /// Writes into `db`, a fresh file the caller publishes.
   package init(into db: GDBMDatabase) {
@@ -140,6 +142,7 @@ package final class CatalogueWriter {
     var rainy: [String: Bool] = [:]
     let index = CityIndexBuilder(
       directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
+    index.namesCarryCountries = namesCarryCountries
     // Countries by a number each, turned into their folded order at the end.
     var countryNumbers: [String: UInt32] = [:]
     var countryKeys: [[UInt8]] = []
@@ -163,7 +166,11 @@ package final class CatalogueWriter {
         countryNumbers[country] = number
         countryKeys.append(Fold.key(country))
       }
-      do throws(StoreError) { try index.add(key, wordStarts: starts, country: number) } catch { failure = error }
+      do throws(StoreError) {
+        try index.add(key, wordStarts: starts, country: number, countryName: city.country)
+      } catch {
+        failure = error
+      }
     }
     if let failure { throw failure }
     var rankOf = [UInt32](repeating: 0, count: countryKeys.count)

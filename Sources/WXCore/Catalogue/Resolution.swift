@@ -24,15 +24,16 @@ extension Catalogue {
     if let comma = query.lastIndex(of: ",") {
       let name = String(query[..<comma]).trimmingSpaces
       let country = fold(String(query[query.index(after: comma)...]).trimmingSpaces)
-      let named = try exactName(fold(name))
+      let entries = try exactNameEntries(fold(name))
+      let named = entries.map(\.ref)
       let lines = Countries.lines(naming: country, version: meta.foldVersion)  // once, not per city
       // Exact names and codes win over prefixes: "Sydney, AU" is Australia, not Austria.
       var fitting: [Int] = []
       var best = Countries.Fit.prefix
-      for i in named {
-        let fit = Countries.fit(country, fold(try city(i).country), lines: lines, version: meta.foldVersion)
+      for e in entries {
+        let fit = Countries.fit(country, fold(try countryOf(e)), lines: lines, version: meta.foldVersion)
         if fit > best { (best, fitting) = (fit, []) }
-        if fit == best { fitting.append(i) }
+        if fit == best { fitting.append(e.ref) }
       }
       if fitting.count == 1 { return .found(index: fitting[0], city: try city(fitting[0])) }
       if fitting.count > 1 { return .ambiguous(try cities(fitting)) }
@@ -86,20 +87,38 @@ extension Catalogue {
 
   /// Catalogue positions of cities whose folded name is exactly `key`.
   func exactName(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    try exactNameEntries(key).map(\.ref)
+  }
+
+  /// The name entries whose key is exactly `key` (with their countries, in catalogues whose
+  /// index carries them).
+  func exactNameEntries(_ key: [UInt8]) throws(StoreError) -> [CityIndex.Entry] {
     guard !key.isEmpty else { return [] }
     let reader = CityIndexReader(database: db)
     let match = try reader.match(key)
-    var out: [Int] = []
+    var out: [CityIndex.Entry] = []
     var k = match.names.lowerBound
     while k < match.names.upperBound {
-      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize))
+      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize), countries: true)
       for e in chunk {
         guard e.key == key else { return out }
-        out.append(e.ref)
+        out.append(e)
       }
       k += chunk.count
     }
     return out
+  }
+
+  /// The country of a name entry's city: from the entry when the index carries it, else from
+  /// the city's record (one record block read).
+  private func countryOf(_ e: CityIndex.Entry) throws(StoreError) -> String {
+    if let country = e.country {
+      guard let s = ByteReader.utf8(country[...]) else {
+        throw .damaged(path: path, detail: "a search index entry's country is not text")
+      }
+      return s
+    }
+    return try city(e.ref).country
   }
 
   /// The position of a city found through the index (by identity).
@@ -110,9 +129,8 @@ extension Catalogue {
   /// The city with this identity in the current catalogue, if any (favourites use this).
   package func find(_ identity: CityIdentity) throws(StoreError) -> (index: Int, city: City)? {
     let country = fold(identity.country)
-    for i in try exactName(fold(identity.name)) {
-      let c = try city(i)
-      if fold(c.country) == country { return (i, c) }
+    for e in try exactNameEntries(fold(identity.name)) where fold(try countryOf(e)) == country {
+      return (e.ref, try city(e.ref))
     }
     return nil
   }

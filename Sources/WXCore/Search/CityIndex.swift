@@ -37,7 +37,15 @@ package enum CityIndex {
     package var shadow: Int
     /// The city's catalogue position.
     package var ref: Int
+    /// The city's country as stored, in name entries of blocks written with
+    /// ``namesWithCountries``; nil in word entries and in older catalogues' blocks.
+    package var country: [UInt8]? = nil
   }
+
+  /// The schema of a name block whose entries end with their city's country, so resolving
+  /// "Name, Country" reads no record block but the answer's. (Blocks of ``Envelope/schema``
+  /// have none: word blocks, and every block of catalogues written before.)
+  package static let namesWithCountries: UInt8 = Envelope.schema + 1
 
   /// A prefix's matches: ranges in both arrays and how many word entries are duplicates.
   package struct Match: Equatable, Sendable {
@@ -62,20 +70,30 @@ package enum CityIndex {
   /// Streams one sorted array out in blocks of ``blockSize`` entries (`n`+block, `w`+block).
   package struct BlockWriter {
     let tag: Character
+    /// Whether each entry ends with its city's country (``namesWithCountries``).
+    let countries: Bool
     private var body: [UInt8] = []
     private var inBlock = 0
     private var number = 0
-    package init(tag: Character) { self.tag = tag }
+    package init(tag: Character, countries: Bool = false) {
+      self.tag = tag
+      self.countries = countries
+    }
 
     fileprivate mutating func add(
-      _ key: UnsafeBufferPointer<UInt8>, shadow: Int, ref: Int,
+      _ key: UnsafeBufferPointer<UInt8>, shadow: Int, ref: Int, country: UnsafeBufferPointer<UInt8>? = nil,
       _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
     ) throws(StoreError) {
-      var w = ByteWriter(capacity: key.count + 8)
+      var w = ByteWriter(capacity: key.count + 24)
       w.varint(UInt64(key.count))
       w.raw(key)
       w.varint(UInt64(shadow))
       w.varint(UInt64(ref))
+      if countries {
+        let c = country ?? UnsafeBufferPointer(start: nil, count: 0)
+        w.varint(UInt64(c.count))
+        w.raw(c)
+      }
       body.append(contentsOf: w.bytes)
       inBlock += 1
       if inBlock == blockSize { try finish(store) }
@@ -87,7 +105,9 @@ package enum CityIndex {
       var w = ByteWriter(capacity: body.count + 2)
       w.varint(UInt64(inBlock))
       w.raw(body)
-      try store(CatalogueKey.block(tag, number), Envelope.seal(.entryBlock, w.bytes))
+      try store(
+        CatalogueKey.block(tag, number),
+        Envelope.seal(.entryBlock, w.bytes, version: countries ? namesWithCountries : Envelope.schema))
       body.removeAll(keepingCapacity: true)
       inBlock = 0
       number += 1
@@ -103,6 +123,7 @@ package enum CityIndex {
   /// then their city's order as a name).
   package static func storeBatch(
     nameKeys: [UInt8], nameEnds: [UInt32], namePosition: [Int32], nameRank: [UInt32],
+    nameCountries: [UInt8], nameCountryEnds: [UInt32],
     wordKeys: [UInt8], wordEnds: [UInt32], wordPosition: [Int32], wordRank: [UInt32],
     wordStart: [UInt16], wordShadow: [UInt16], nBase: Int, wBase: Int,
     nameBlocks: inout BlockWriter, wordBlocks: inout BlockWriter, rootChildren: inout [Child],
@@ -142,9 +163,14 @@ package enum CityIndex {
           let k = byWord[r]
           return (word(k), Int(wordShadow[Int(k)]), Int(wordPosition[Int(k)]))
         }
-        for r in 0..<names.count {
-          let e = names.at(r)
-          try nameBlocks.add(e.key, shadow: e.shadow, ref: e.ref, store)
+        try nameCountries.withUnsafeBufferPointer { (nc) throws(StoreError) in
+          for r in 0..<names.count {
+            let e = names.at(r)
+            let i = Int(byName[r])
+            let start = i == 0 ? 0 : Int(nameCountryEnds[i - 1])
+            let country = UnsafeBufferPointer(rebasing: nc[start..<Int(nameCountryEnds[i])])
+            try nameBlocks.add(e.key, shadow: e.shadow, ref: e.ref, country: country, store)
+          }
         }
         for r in 0..<words.count {
           let e = words.at(r)

@@ -22,6 +22,9 @@ package final class CityIndexBuilder {
   package let spillAbove: Int
   /// A batch gathers first bytes until it holds this many entries (names and words).
   package let batchEntries: Int
+  /// Whether name entries carry their city's country (``CityIndex/namesWithCountries``);
+  /// false writes the blocks of earlier releases, for tests of reading them.
+  package var namesCarryCountries = true
   private let directory: String
   private static let chunkSize = 16 << 10
   /// Linux's O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
@@ -64,7 +67,9 @@ package final class CityIndexBuilder {
   /// Appends the next city (catalogue order is the order of the calls): its folded name
   /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
   /// its country, as a number that ``build(countryRanks:store:)`` maps to the country's place.
-  package func add(_ key: [UInt8], wordStarts: [Int], country: UInt32) throws(StoreError) {
+  package func add(
+    _ key: [UInt8], wordStarts: [Int], country: UInt32, countryName: ArraySlice<UInt8> = []
+  ) throws(StoreError) {
     let position = UInt64(count)
     count += 1
     // Empty keys sort first, with byte 0 (a folded key never holds a control character).
@@ -75,6 +80,7 @@ package final class CityIndexBuilder {
       Self.varint(position, &out)
       Self.varint(UInt64(country), &out)
       Self.bytes(key, &out)
+      Self.bytes(countryName, &out)
     }
     for (k, start) in wordStarts.enumerated() where start > 0 && start < key.count {
       // A word's shadow: the longest prefix it shares with the name or an earlier word.
@@ -185,6 +191,9 @@ package final class CityIndexBuilder {
     var nameEnds: [UInt32] = []
     var namePosition: [Int32] = []
     var nameRank: [UInt32] = []
+    // Their countries as stored: `nameCountries[countryStart(i)..<nameCountryEnds[i]]`.
+    var nameCountries: [UInt8] = []
+    var nameCountryEnds: [UInt32] = []
     // Words: the whole name's key, and where the word starts in it.
     var wordKeys: [UInt8] = []
     var wordEnds: [UInt32] = []
@@ -202,7 +211,7 @@ package final class CityIndexBuilder {
   ) throws(StoreError) -> Int {
     for byte in 0..<256 { try flush(byte) }
     filling = []
-    var nameBlocks = CityIndex.BlockWriter(tag: "n")
+    var nameBlocks = CityIndex.BlockWriter(tag: "n", countries: namesCarryCountries)
     var wordBlocks = CityIndex.BlockWriter(tag: "w")
     var rootChildren: [CityIndex.Child] = []
     var nBase = 0
@@ -220,7 +229,8 @@ package final class CityIndexBuilder {
         let batch = try load(bytes: UInt8(byte)...UInt8(last), countryRanks: countryRanks)
         let (n, w) = try CityIndex.storeBatch(
           nameKeys: batch.nameKeys, nameEnds: batch.nameEnds, namePosition: batch.namePosition,
-          nameRank: batch.nameRank, wordKeys: batch.wordKeys, wordEnds: batch.wordEnds,
+          nameRank: batch.nameRank, nameCountries: batch.nameCountries, nameCountryEnds: batch.nameCountryEnds,
+          wordKeys: batch.wordKeys, wordEnds: batch.wordEnds,
           wordPosition: batch.wordPosition, wordRank: batch.wordRank, wordStart: batch.wordStart,
           wordShadow: batch.wordShadow, nBase: nBase, wBase: wBase,
           nameBlocks: &nameBlocks, wordBlocks: &wordBlocks, rootChildren: &rootChildren, store)
@@ -249,6 +259,7 @@ package final class CityIndexBuilder {
     batch.nameEnds.reserveCapacity(nameTotal)
     batch.namePosition.reserveCapacity(nameTotal)
     batch.nameRank.reserveCapacity(nameTotal)
+    batch.nameCountryEnds.reserveCapacity(nameTotal)
     batch.wordEnds.reserveCapacity(wordTotal)
     batch.wordPosition.reserveCapacity(wordTotal)
     batch.wordRank.reserveCapacity(wordTotal)
@@ -275,6 +286,8 @@ package final class CityIndexBuilder {
           } else {
             batch.nameKeys.append(contentsOf: try r.bytes())
             batch.nameEnds.append(UInt32(batch.nameKeys.count))
+            batch.nameCountries.append(contentsOf: try r.bytes())
+            batch.nameCountryEnds.append(UInt32(batch.nameCountries.count))
             batch.namePosition.append(position)
             batch.nameRank.append(countryRanks[country])
           }
@@ -298,7 +311,7 @@ package final class CityIndexBuilder {
     out.append(UInt8(v))
   }
 
-  private static func bytes(_ b: [UInt8], _ out: inout [UInt8]) {
+  private static func bytes(_ b: some Collection<UInt8>, _ out: inout [UInt8]) {
     varint(UInt64(b.count), &out)
     out.append(contentsOf: b)
   }

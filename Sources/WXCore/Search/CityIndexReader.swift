@@ -49,31 +49,39 @@ package struct CityIndexReader {
   }
 
   /// The entries `range` of array `tag` (`n` or `w`).
-  package func entries(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> [CityIndex.Entry] {
+  /// With `countries`, name entries bring their city's country when the block holds it.
+  package func entries(_ tag: Character, _ range: Range<Int>, countries: Bool = false) throws(StoreError) -> [CityIndex.Entry] {
     var out: [CityIndex.Entry] = []
     guard !range.isEmpty else { return out }
     out.reserveCapacity(range.count)
     let bs = CityIndex.blockSize
     for b in (range.lowerBound / bs)...((range.upperBound - 1) / bs) {
-      let block = try self.block(tag, b)
+      let block = try self.block(tag, b, countries: countries)
       for (k, e) in block.enumerated() where range.contains(b * bs + k) { out.append(e) }
     }
     return out
   }
 
-  func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
+  func block(_ tag: Character, _ b: Int, countries wanted: Bool = false) throws(StoreError) -> [CityIndex.Entry] {
     guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is missing")
     }
     do throws(MalformedValue) {
-      var r = try Envelope.open(.entryBlock, raw)
+      var (r, version) = try Envelope.open(.entryBlock, raw, versions: Envelope.schema...CityIndex.namesWithCountries)
+      let countries = version == CityIndex.namesWithCountries
       let n = try r.count(limit: CityIndex.blockSize)
       var out: [CityIndex.Entry] = []
       out.reserveCapacity(n)
       for _ in 0..<n {
         let key = Array(try r.bytes())
-        out.append(CityIndex.Entry(key: key, shadow: try r.count(), ref: try r.count()))
+        var entry = CityIndex.Entry(key: key, shadow: try r.count(), ref: try r.count())
+        if countries {
+          let country = try r.bytes()
+          if wanted { entry.country = Array(country) }
+        }
+        out.append(entry)
       }
+      guard r.isAtEnd else { throw MalformedValue() }
       return out
     } catch {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is unreadable")

@@ -151,6 +151,8 @@ import Testing
     #expect(r.status == 74, "\(r)")
     #expect(r.stderr.contains(fault.hasSuffix("ENOSPC") ? "ENOSPC" : "EIO"), "\(r.stderr)")
     #expect(r.stderr.split(separator: "\n").count == 1)
+    // It says what was kept, and names no temp file.
+    #expect(r.stderr.hasSuffix("; your catalogue is unchanged\n") && !r.stderr.contains(".tmp."), "\(r.stderr)")
     #expect(home.snapshot() == before)
     #expect(try home.wx("list").status == 0)
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }.isEmpty)

@@ -187,10 +187,10 @@ package final class GDBMDatabase {
     switch code {
     case Int(GDBM_BAD_MAGIC_NUMBER): return "no GDBM magic number"
     case Int(GDBM_EMPTY_DATABASE): return "the file is empty"
-    case Int(GDBM_FILE_EOF): return "the file ends too early (truncated?)"
-    case Int(GDBM_BAD_HEADER): return "its header does not match the file (truncated?)"
+    case Int(GDBM_FILE_EOF): return "the file ends too early, as if truncated"
+    case Int(GDBM_BAD_HEADER): return "its header does not match its size, as if truncated"
     case Int(GDBM_BYTE_SWAPPED): return "byte-swapped GDBM file"
-    case Int(GDBM_BAD_FILE_OFFSET): return "it points past its own end (truncated?)"
+    case Int(GDBM_BAD_FILE_OFFSET): return "it points past its own end, as if truncated"
     case Int(GDBM_BLOCK_SIZE_ERROR): return "its block size is impossible"
     case Int(GDBM_BAD_BUCKET), Int(GDBM_BAD_DIR_ENTRY), Int(GDBM_DIR_OVERFLOW), Int(GDBM_BAD_HASH_TABLE),
       Int(GDBM_BAD_HASH_ENTRY), Int(GDBM_BAD_AVAIL), Int(GDBM_BUCKET_CACHE_CORRUPTED):

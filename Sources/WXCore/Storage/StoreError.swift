@@ -48,7 +48,9 @@ extension StoreError: CustomStringConvertible {
       return "\(path) does not exist"
     case .busy(let path, let holder):
       let who = holder.map { " (pid \($0))" } ?? ""
-      return "another wx process\(who) is updating \(path); try again in a moment"
+      // The lock guards its folder's stores: name the folder, not the lock file.
+      let what = FileSystem.baseName(path) == "wx.lock" ? "writing in \(FileSystem.directoryName(path))" : "updating \(path)"
+      return "another wx process\(who) is \(what); try again in a moment"
     case .notAStore(let path, let reason):
       return "\(path) is not a wx store (\(reason))"
     case .damaged(let path, let detail):

@@ -79,7 +79,11 @@ package final class WriterLock {
   private static func holder(_ fd: Int32) -> Int32? {
     var buf = [UInt8](repeating: 0, count: 16)
     let n = pread(fd, &buf, buf.count, 0)
-    guard n > 0 else { return nil }
-    return Int32(String(decoding: buf[0..<n], as: UTF8.self).split(separator: "\n").first ?? "")
+    guard n > 0, let pid = Int32(String(decoding: buf[0..<n], as: UTF8.self).split(separator: "\n").first ?? ""),
+      pid > 0
+    else { return nil }
+    // The pid of a holder that died is stale: the lock is then held by something else (a
+    // process that locks the file without writing its pid), so name no one.
+    return kill(pid, 0) == 0 || errno == EPERM ? pid : nil
   }
 }

@@ -136,12 +136,19 @@ package struct JSONStream {
     finished: Bool, _ element: (JSON, Int) throws(JSONError) -> Void
   ) throws(JSONError) -> Bool {
     // Most elements arrive whole in the chunk that holds their start: the parser reads them
-    // at once, and the scanner runs only over one still arriving. (Only an element that ends
-    // with its own closing byte: a number or literal needs the byte after it.)
+    // at once, and the scanner runs only over one still arriving. Only an element that ends
+    // with its own closing byte (a number or literal needs the byte after it), and only a
+    // success counts: an error may be the cut (`"\ud83d\ude` is an unpaired surrogate until
+    // the rest arrives), so the element is read again, whole, to report it.
     if scanned == 0 && !ready && !finished,
       pending[head] == UInt8(ascii: "{") || pending[head] == UInt8(ascii: "[") || pending[head] == UInt8(ascii: "\""),
-      try parse(finished: false, element)
+      let (value, end) = pending.withUnsafeBufferPointer({ buf -> (JSON, Int)? in
+        try? JSON.parsePrefix(UnsafeBufferPointer(rebasing: buf[head...]), depth: topLevel ? 0 : 1)
+      })
     {
+      let at = base
+      consume(to: head + end)
+      if topLevel { other = value.typeName } else { try element(value, at) }
       return true
     }
     var k = head + scanned

@@ -61,8 +61,16 @@ extension WX {
         url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
         apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
       let plan = try provider.plan(config, ctx: ctx, selection: selection)
-      let meta = try await ctx.home.sync(
-        from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
+      let before = FileIdentity(ctx.home.cataloguePath)
+      let meta: CatalogueMeta
+      do {
+        meta = try await ctx.home.sync(
+          from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
+      } catch let error as StoreError {
+        // Say whether the catalogue is the one there was: it is unless the failure came after
+        // the new file took its place (the folder's fsync).
+        throw SyncStoreError(store: error, unchanged: FileIdentity(ctx.home.cataloguePath) == before)
+      }
       if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
       if !quiet {
         let elapsed = Clock.monotonic() - started

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
 import ArgumentParser
 import WXCore
 
@@ -29,6 +32,9 @@ enum ExitStatus: Int32 {
     case let e as StoreError:
       if case .busy = e { return (.busy, e.description) }
       return (.ioError, e.description + e.remedy.words)
+    case let e as SyncStoreError:
+      let (status, message) = of(e.store)
+      return (status, e.named(message) + (e.unchanged ? "; your catalogue is unchanged" : ""))
     case let e as SyncError:
       switch e {
       case .catalogueChanged: return (.busy, e.description)
@@ -77,7 +83,12 @@ private func message(_ e: LookupError) -> String {
   case .notFound(let query, let suggestions):
     let what = !query.isEmpty && query.allSatisfy(\.isASCIIDigit) ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
     guard !suggestions.isEmpty else { return "no city \(what) in the catalogue" }
-    return "no city \(what); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
+    // A name and country that repeat are told apart by their ids ("Paris, US (id 4)").
+    let shown = suggestions.prefix(5).map(named)
+    let list = zip(shown, suggestions).map { text, city in
+      shown.filter { $0 == text }.count > 1 ? "\(text) (id \(city.id))" : text
+    }
+    return "no city \(what); closest: " + list.joined(separator: "; ")
   case .noLastCity:
     return "no city given and none shown before; try `wx show London`"
   }
@@ -122,4 +133,32 @@ extension Remedy {
 extension Optional where Wrapped == Remedy {
   /// "; " and the words, or nothing: what ends a message.
   var words: String { map { "; " + $0.words } ?? "" }
+}
+
+/// A store failure during `wx sync`: its message names the new catalogue, not its temp file,
+/// and says whether the catalogue is still the one there was.
+struct SyncStoreError: Error {
+  let store: StoreError
+  let unchanged: Bool
+
+  /// `message` with the temp file's path replaced by what it is.
+  func named(_ message: String) -> String {
+    let path = store.path
+    guard FileSystem.isTempName(FileSystem.baseName(path)) else { return message }
+    return message.replacing(path, with: "the new catalogue in \(FileSystem.directoryName(path))")
+  }
+}
+
+/// A file's device and inode, or nil when there is none: whether a path still names the
+/// same file.
+struct FileIdentity: Equatable {
+  let device: UInt64
+  let inode: UInt64
+
+  init?(_ path: String) {
+    var st = stat()
+    guard lstat(path, &st) == 0 else { return nil }
+    device = UInt64(st.st_dev)
+    inode = UInt64(st.st_ino)
+  }
 }

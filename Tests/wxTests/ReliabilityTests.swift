@@ -158,6 +158,15 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }.isEmpty)
   }
 
+  /// With no catalogue yet, a failed first sync does not claim to have kept one.
+  @Test func aFailedFirstSyncClaimsNoCatalogue() throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    let r = try home.wx("sync", "--url", api.url, env: ["WX_FAILPOINT": "store:ENOSPC"])
+    #expect(r.status == 74 && r.stderr.contains("writing the new catalogue in \(home.path) failed"), "\(r)")
+    #expect(!r.stderr.contains("unchanged") && !r.stderr.contains("doctor"), "\(r)")
+  }
+
   @Test func aRealFullDiskFailsCleanlyWhenATinyFilesystemCanBeMounted() throws {
     let home = TempHome()
     let mount = home.path + "/tiny"

@@ -37,15 +37,11 @@ package enum CityIndex {
     package var shadow: Int
     /// The city's catalogue position.
     package var ref: Int
-    /// The city's country as stored, in name entries of blocks written with
-    /// ``namesWithCountries``; nil in word entries and in older catalogues' blocks.
+    /// The city's country as stored, for name entries read with their country block (`k` +
+    /// the name block's number), so resolving "Name, Country" reads no record block but the
+    /// answer's; nil for word entries and in catalogues written before country blocks.
     package var country: [UInt8]? = nil
   }
-
-  /// The schema of a name block whose entries end with their city's country, so resolving
-  /// "Name, Country" reads no record block but the answer's. (Blocks of ``Envelope/schema``
-  /// have none: word blocks, and every block of catalogues written before.)
-  package static let namesWithCountries: UInt8 = Envelope.schema + 1
 
   /// A prefix's matches: ranges in both arrays and how many word entries are duplicates.
   package struct Match: Equatable, Sendable {
@@ -70,9 +66,10 @@ package enum CityIndex {
   /// Streams one sorted array out in blocks of ``blockSize`` entries (`n`+block, `w`+block).
   package struct BlockWriter {
     let tag: Character
-    /// Whether each entry ends with its city's country (``namesWithCountries``).
+    /// Whether a country block (`k` + block number) goes beside each block.
     let countries: Bool
     private var body: [UInt8] = []
+    private var countryBody: [UInt8] = []
     private var inBlock = 0
     private var number = 0
     package init(tag: Character, countries: Bool = false) {
@@ -89,12 +86,14 @@ package enum CityIndex {
       w.raw(key)
       w.varint(UInt64(shadow))
       w.varint(UInt64(ref))
-      if countries {
-        let c = country ?? UnsafeBufferPointer(start: nil, count: 0)
-        w.varint(UInt64(c.count))
-        w.raw(c)
-      }
       body.append(contentsOf: w.bytes)
+      if countries {
+        var c = ByteWriter(capacity: 24)
+        let name = country ?? UnsafeBufferPointer(start: nil, count: 0)
+        c.varint(UInt64(name.count))
+        c.raw(name)
+        countryBody.append(contentsOf: c.bytes)
+      }
       inBlock += 1
       if inBlock == blockSize { try finish(store) }
     }
@@ -105,9 +104,14 @@ package enum CityIndex {
       var w = ByteWriter(capacity: body.count + 2)
       w.varint(UInt64(inBlock))
       w.raw(body)
-      try store(
-        CatalogueKey.block(tag, number),
-        Envelope.seal(.entryBlock, w.bytes, version: countries ? namesWithCountries : Envelope.schema))
+      try store(CatalogueKey.block(tag, number), Envelope.seal(.entryBlock, w.bytes))
+      if countries {
+        var c = ByteWriter(capacity: countryBody.count + 2)
+        c.varint(UInt64(inBlock))
+        c.raw(countryBody)
+        try store(CatalogueKey.block("k", number), Envelope.seal(.countryBlock, c.bytes))
+        countryBody.removeAll(keepingCapacity: true)
+      }
       body.removeAll(keepingCapacity: true)
       inBlock = 0
       number += 1

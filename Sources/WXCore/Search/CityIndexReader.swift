@@ -49,39 +49,53 @@ package struct CityIndexReader {
   }
 
   /// The entries `range` of array `tag` (`n` or `w`).
-  /// With `countries`, name entries bring their city's country when the block holds it.
+  /// With `countries`, name entries bring their city's country, from the country block beside
+  /// their block when the catalogue has one.
   package func entries(_ tag: Character, _ range: Range<Int>, countries: Bool = false) throws(StoreError) -> [CityIndex.Entry] {
     var out: [CityIndex.Entry] = []
     guard !range.isEmpty else { return out }
     out.reserveCapacity(range.count)
     let bs = CityIndex.blockSize
     for b in (range.lowerBound / bs)...((range.upperBound - 1) / bs) {
-      let block = try self.block(tag, b, countries: countries)
+      var block = try self.block(tag, b)
+      if countries && tag == "n", let names = try self.countries(b, count: block.count) {
+        for k in block.indices { block[k].country = names[k] }
+      }
       for (k, e) in block.enumerated() where range.contains(b * bs + k) { out.append(e) }
     }
     return out
   }
 
-  func block(_ tag: Character, _ b: Int, countries wanted: Bool = false) throws(StoreError) -> [CityIndex.Entry] {
+  /// The countries of name block `b`'s `count` entries, or nil in a catalogue written
+  /// without country blocks.
+  func countries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
+    guard let raw = try db.fetch(CatalogueKey.block("k", b)) else { return nil }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.countryBlock, raw)
+      guard try r.count(limit: CityIndex.blockSize) == count else { throw MalformedValue() }
+      var out: [[UInt8]] = []
+      out.reserveCapacity(count)
+      for _ in 0..<count { out.append(Array(try r.bytes())) }
+      guard r.isAtEnd else { throw MalformedValue() }
+      return out
+    } catch {
+      throw .damaged(path: db.path, detail: "search index country block k\(b) is unreadable")
+    }
+  }
+
+  func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
     guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is missing")
     }
     do throws(MalformedValue) {
-      var (r, version) = try Envelope.open(.entryBlock, raw, versions: Envelope.schema...CityIndex.namesWithCountries)
-      let countries = version == CityIndex.namesWithCountries
+      var r = try Envelope.open(.entryBlock, raw)
       let n = try r.count(limit: CityIndex.blockSize)
       var out: [CityIndex.Entry] = []
       out.reserveCapacity(n)
       for _ in 0..<n {
         let key = Array(try r.bytes())
-        var entry = CityIndex.Entry(key: key, shadow: try r.count(), ref: try r.count())
-        if countries {
-          let country = try r.bytes()
-          if wanted { entry.country = Array(country) }
-        }
-        out.append(entry)
+        out.append(CityIndex.Entry(key: key, shadow: try r.count(), ref: try r.count()))
       }
-      guard r.isAtEnd else { throw MalformedValue() }
       return out
     } catch {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is unreadable")

@@ -18,6 +18,9 @@ package enum Envelope {
     case city = 0x43  // C
     case trieNode = 0x54  // T
     case entryBlock = 0x45  // E
+    /// The countries of a name block's entries, stored beside it (readers that predate it
+    /// never ask for it, so older releases still read the catalogue).
+    case countryBlock = 0x4B  // K
     case order = 0x4F  // O
     case idList = 0x49  // I
     case preference = 0x50  // P

@@ -69,7 +69,7 @@ extension WX {
       } catch let error as StoreError {
         // Say whether the catalogue is the one there was: it is unless the failure came after
         // the new file took its place (the folder's fsync).
-        throw SyncStoreError(store: error, unchanged: FileIdentity(ctx.home.cataloguePath) == before)
+        throw SyncStoreError(store: error, unchanged: before != nil && FileIdentity(ctx.home.cataloguePath) == before)
       }
       if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
       if !quiet {

@@ -33,7 +33,7 @@ enum ExitStatus: Int32 {
       if case .busy = e { return (.busy, e.description) }
       return (.ioError, e.description + e.remedy.words)
     case let e as SyncStoreError:
-      let (status, message) = of(e.store)
+      let (status, message) = e.isTemp ? (ExitStatus.ioError, e.store.description) : of(e.store)
       return (status, e.named(message) + (e.unchanged ? "; your catalogue is unchanged" : ""))
     case let e as SyncError:
       switch e {
@@ -141,11 +141,14 @@ struct SyncStoreError: Error {
   let store: StoreError
   let unchanged: Bool
 
+  /// Whether it is about the new catalogue's temp file (which is thrown away: no remedy
+  /// applies to it).
+  var isTemp: Bool { FileSystem.isTempName(FileSystem.baseName(store.path)) }
+
   /// `message` with the temp file's path replaced by what it is.
   func named(_ message: String) -> String {
-    let path = store.path
-    guard FileSystem.isTempName(FileSystem.baseName(path)) else { return message }
-    return message.replacing(path, with: "the new catalogue in \(FileSystem.directoryName(path))")
+    guard isTemp else { return message }
+    return message.replacing(store.path, with: "the new catalogue in \(FileSystem.directoryName(store.path))")
   }
 }
 

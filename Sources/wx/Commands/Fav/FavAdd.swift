@@ -46,7 +46,7 @@ extension WX.Fav {
       } else {
         do {
           found = try Self.names(cities).map { try catalogue.lookup($0).city }
-        } catch {
+        } catch let error as LookupError {
           // `wx fav add Los Angeles`: the words name several cities together; that is the
           // answer to give, not that "Los" is ambiguous.
           if case .ambiguous(let candidates)? = whole {

@@ -73,6 +73,62 @@ import Testing
     }
   }
 
+  /// Records of the usual shape are read straight from their bytes (no tree); everything else
+  /// goes through the parser and the decoder. Both readings must agree: generated records at
+  /// and past every limit, with escapes, odd spacing, extra and repeated fields, unsorted days.
+  @Test func theDirectReadingAgreesWithTheDecoder() {
+    var rng = CityIndexTests.Rng(state: 77)
+    func pick<T>(_ a: [T]) -> T { rng.pick(a) }
+    let numbers = ["0", "-0", "12", "12.5", "-12.25", "1e1", "70", "70.0001", "-100", "-100.5", "90", "-90.01", "100",
+      "500", "500.5", "180", "-181", "1E2", "0.1", "123456789012345", "1e15", "3.0", "-3", "\"7\"", "null", "true"]
+    let texts = ["\"Oslo\"", "\"S\\u00e3o Paulo\"", "\"\"", "\"  \"", "\"\\u001b[2J\"", "\"Z\u{FC}rich\"", "\"a\\\"b\"", "7",
+      "\"\\ud83d\\ude00\"", "\"'\"", "\"" + String(repeating: "x", count: 257) + "\"", "\"\u{202E}x\""]
+    let dates = ["\"2026-11-23\"", "\"2026-11-24\"", "\"2024-02-29\"", "\"2023-02-29\"", "\"2026-11-23 \"", "\"23/11/2026\"", "\"\"", "1"]
+    func value(_ key: String) -> String {
+      switch key {
+      case "city", "country", "weather_description": return rng.next() % 3 == 0 ? pick(texts) : "\"Place\""
+      case "date": return rng.next() % 3 == 0 ? pick(dates) : "\"2026-11-2\(rng.next() % 8)\""
+      case "id": return rng.next() % 4 == 0 ? pick(numbers) : "\(rng.next() % 1000)"
+      default: return rng.next() % 3 == 0 ? pick(numbers) : "\(rng.next() % 30)"
+      }
+    }
+    func object(_ keys: [String]) -> String {
+      var members = keys.filter { _ in rng.next() % 25 != 0 }.map { key -> String in
+        let space = rng.next() % 5 == 0 ? " \n" : ""
+        if key == "forecast" {
+          let days = (0..<Int(rng.next() % 4)).map { _ in
+            object(["date", "temperature", "weather_description", "humidity", "wind_speed"])
+          }
+          let list = rng.next() % 10 == 0 ? "null" : "[\(space)" + days.joined(separator: ",") + "]"
+          return "\"forecast\":\(list)"
+        }
+        return "\(space)\"\(key)\"\(space):\(space)\(value(key))\(space)"
+      }
+      if rng.next() % 12 == 0, let first = members.first { members.append(first) }  // a repeated field
+      if rng.next() % 12 == 0 { members.append("\"extra\":{\"a\":[1]}") }
+      if rng.next() % 4 == 0 { members.shuffle(using: &rng) }
+      return "{" + members.joined(separator: ",") + "}"
+    }
+    let keys = ["id", "city", "country", "latitude", "longitude", "temperature", "weather_description", "humidity",
+      "wind_speed", "forecast"]
+    var direct = 0
+    for _ in 0..<3000 {
+      let record = object(keys)
+      let body = Array("[\(record)]".utf8)
+      let expected = Self.whole(body)
+      #expect(Self.streamed(body, chunk: body.count) == expected, "\(record)")
+      let bytes = Array(record.utf8)
+      if let (city, end) = bytes.withUnsafeBufferPointer({ FreeTestAPIFastRecord.read($0) }) {
+        direct += 1
+        #expect(end == bytes.count && expected == .success([city]), "\(record)")
+      }
+    }
+    // The usual shape is the common case here too: most plain records went the direct way.
+    #expect(direct > 100, "\(direct) records read directly")
+    let plain = Array(Self.good.replacingOccurrences(of: ",\"extra\":{\"ignored\":[1]}", with: "").utf8)
+    #expect(plain.withUnsafeBufferPointer { FreeTestAPIFastRecord.read($0) } != nil)
+  }
+
   @Test func theBundledSampleStreamsToTheSameCities() throws {
     let data = try #require(FileManager.default.contents(atPath: DecoderTests.root + "/Data/sample-weathers.json"))
     let body = Array(data)
@@ -92,3 +148,5 @@ import Testing
     #expect(names == ["Oslo", "Oslo"])
   }
 }
+
+extension CityIndexTests.Rng: RandomNumberGenerator {}

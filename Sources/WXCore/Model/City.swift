@@ -56,7 +56,11 @@ package struct ForecastDay: Equatable, Sendable {
   /// Whether `s` is a calendar date written `YYYY-MM-DD` (years 1…9999, leap days checked):
   /// the only form the decoders accept, so forecast days sort by date and read as dates.
   package static func isDate(_ s: String) -> Bool {
-    let b = Array(s.utf8)
+    var s = s
+    return s.withUTF8 { isDate(bytes: $0) }
+  }
+
+  private static func isDate(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
     func number(_ r: Range<Int>) -> Int? {
       var n = 0

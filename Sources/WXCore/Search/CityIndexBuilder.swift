@@ -72,7 +72,7 @@ package final class CityIndexBuilder {
   ) throws(StoreError) {
     let position = UInt64(count)
     count += 1
-    // Empty keys sort first, with byte 0 (a folded key never holds a control character).
+    // An empty key goes with byte 0's keys: it sorts before all of them.
     let first = Int(key.first ?? 0)
     names[first] += 1
     append(to: first) { out in
@@ -134,8 +134,9 @@ package final class CityIndexBuilder {
   private func spill() throws(StoreError) {
     var fd = open(directory, Self.tmpFile | O_RDWR | O_CLOEXEC, 0o600)
     if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
-      // No O_TMPFILE on this filesystem: a named file, unlinked at once.
-      var template = Array((directory + "/.wx-index-XXXXXX").utf8CString)
+      // No O_TMPFILE on this filesystem: a named file, unlinked at once (named like the
+      // stores' temp files, so the next writer removes it if a crash came in between).
+      var template = Array((directory + "/.index.tmp.XXXXXX").utf8CString)
       fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       if fd >= 0 {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

@@ -22,6 +22,27 @@ extension JSON {
   }
 }
 
+extension JSON {
+  /// The string that starts at `buf[at]` (a `"`), read exactly as the parser reads it, and
+  /// the offset past it; nil where the parser would report an error.
+  package static func string(in buf: UnsafeBufferPointer<UInt8>, at: Int) -> (String, Int)? {
+    var p = Parser(buf: buf)
+    p.i = at
+    guard at < buf.count, buf[at] == UInt8(ascii: "\""), let s = try? p.string() else { return nil }
+    return (s, p.i)
+  }
+
+  /// The number that starts at `buf[at]`, read exactly as the parser reads it, and the offset
+  /// past it; nil where the parser would report an error. (The caller checks the byte after
+  /// it: the parser reads "12" of "12x" and stops.)
+  package static func number(in buf: UnsafeBufferPointer<UInt8>, at: Int) -> (Double, Int)? {
+    var p = Parser(buf: buf)
+    p.i = at
+    guard at < buf.count, case .number(let d, _)? = try? p.number() else { return nil }
+    return (d, p.i)
+  }
+}
+
 private struct Parser {
   let buf: UnsafeBufferPointer<UInt8>
   var i = 0

@@ -38,6 +38,16 @@ package struct JSONStream {
   package mutating func feed(
     _ bytes: UnsafeRawBufferPointer, _ element: (JSON, Int) throws(JSONError) -> Void
   ) throws(JSONError) {
+    try feed(bytes, direct: { _ in nil }, element)
+  }
+
+  /// ``feed(_:_:)`` with a reader that may take an element that has arrived whole straight
+  /// from its bytes (an object: `direct` gets the bytes from its `{` on, and returns the
+  /// offset just past it, or nil to have it parsed and handed to `element`).
+  package mutating func feed(
+    _ bytes: UnsafeRawBufferPointer, direct: (UnsafeBufferPointer<UInt8>) -> Int?,
+    _ element: (JSON, Int) throws(JSONError) -> Void
+  ) throws(JSONError) {
     var bytes = bytes
     if head == pending.count && state != .item {
       // Between values with nothing held: white space is skipped where it arrives (a body of
@@ -55,7 +65,7 @@ package struct JSONStream {
     }
     pending.append(contentsOf: bytes)
     total += bytes.count
-    try run(finished: false, element)
+    try run(finished: false, direct: direct, element)
     if head > 0 && head * 2 >= pending.count {
       pending.removeFirst(head)
       head = 0
@@ -64,7 +74,7 @@ package struct JSONStream {
 
   /// The document ended: reports what is missing, if anything.
   package mutating func finish(_ element: (JSON, Int) throws(JSONError) -> Void) throws(JSONError) {
-    try run(finished: true, element)
+    try run(finished: true, direct: { _ in nil }, element)
     switch state {
     case .trailing: return
     default: throw JSONError(offset: total, reason: "unexpected end of data")
@@ -90,7 +100,9 @@ package struct JSONStream {
     consume(to: k)
   }
 
-  private mutating func run(finished: Bool, _ element: (JSON, Int) throws(JSONError) -> Void) throws(JSONError) {
+  private mutating func run(
+    finished: Bool, direct: (UnsafeBufferPointer<UInt8>) -> Int?, _ element: (JSON, Int) throws(JSONError) -> Void
+  ) throws(JSONError) {
     while true {
       skipSpace()
       guard head < pending.count else { return }
@@ -112,7 +124,7 @@ package struct JSONStream {
           state = .item
         }
       case .item:
-        guard try readElement(finished: finished, element) else { return }
+        guard try readElement(finished: finished, direct: direct, element) else { return }
         state = topLevel ? .trailing : .after
       case .after:
         if b == UInt8(ascii: ",") {
@@ -133,8 +145,14 @@ package struct JSONStream {
   /// Scans for the end of the element at `head`; when it is there, parses and delivers it.
   /// Returns false when more bytes are needed.
   private mutating func readElement(
-    finished: Bool, _ element: (JSON, Int) throws(JSONError) -> Void
+    finished: Bool, direct: (UnsafeBufferPointer<UInt8>) -> Int?, _ element: (JSON, Int) throws(JSONError) -> Void
   ) throws(JSONError) -> Bool {
+    if scanned == 0 && !ready && !topLevel && pending[head] == UInt8(ascii: "{"),
+      let end = pending.withUnsafeBufferPointer({ direct(UnsafeBufferPointer(rebasing: $0[head...])) })
+    {
+      consume(to: head + end)
+      return true
+    }
     // Most elements arrive whole in the chunk that holds their start: the parser reads them
     // at once, and the scanner runs only over one still arriving. Only an element that ends
     // with its own closing byte (a number or literal needs the byte after it), and only a

@@ -26,7 +26,9 @@ package struct FreeTestAPIStream {
     swap(&parser, &json)
     defer { swap(&parser, &json) }
     do throws(JSONError) {
-      try parser.feed(chunk) { (item, _) throws(JSONError) in deliver(item, record) }
+      try parser.feed(chunk, direct: { bytes in direct(bytes, record) }) { (item, _) throws(JSONError) in
+        deliver(item, record)
+      }
     } catch {
       throw PayloadError("invalid JSON: \(error)")
     }
@@ -54,15 +56,27 @@ package struct FreeTestAPIStream {
     position += 1
     guard invalid == nil, consumerError == nil else { return }
     do throws(PayloadError) {
-      let city = try FreeTestAPIDecoder.record(item, position: position)
-      do {
-        try record(city)
-        delivered += 1
-      } catch {
-        consumerError = error
-      }
+      hand(try FreeTestAPIDecoder.record(item, position: position), record)
     } catch {
       invalid = error
+    }
+  }
+
+  /// A record of the usual shape, read from its bytes without a tree
+  /// (``FreeTestAPIFastRecord``); nil leaves it to the parser and ``deliver(_:_:)``.
+  private mutating func direct(_ bytes: UnsafeBufferPointer<UInt8>, _ record: (City) throws -> Void) -> Int? {
+    guard let (city, end) = FreeTestAPIFastRecord.read(bytes) else { return nil }
+    position += 1
+    if invalid == nil, consumerError == nil { hand(city, record) }
+    return end
+  }
+
+  private mutating func hand(_ city: City, _ record: (City) throws -> Void) {
+    do {
+      try record(city)
+      delivered += 1
+    } catch {
+      consumerError = error
     }
   }
 }

@@ -34,13 +34,8 @@ package final class CatalogueWriter {
   /// Writes `cities` in catalogue order into `db`. The meta record goes last: a file
   /// without it is incomplete.
   @discardableResult
-  package static func write(
-    _ cities: [City], meta: CatalogueMeta, into db: GDBMDatabase, spillAbove: Int = 4 << 20,
-    indexBatchEntries: Int = 1 << 16
-  ) throws(StoreError) -> CatalogueMeta {
+  package static func write(_ cities: [City], meta: CatalogueMeta, into db: GDBMDatabase) throws(StoreError) -> CatalogueMeta {
     let writer = CatalogueWriter(into: db)
-    writer.spillAbove = spillAbove
-    writer.indexBatchEntries = indexBatchEntries
     for city in cities { try writer.add(city) }
     return try writer.finish(meta: meta)
   }
@@ -109,12 +104,10 @@ package final class CatalogueWriter {
     // step before freed is handed back to the system first, so they do not stack up in the
     // process's resident memory.
     malloc_trim(0)
-    var (orders, index, countryRanks) = try readBack()
+    var (orders, index) = try readBack()
     let dryCount = try writeOrders(&orders)
     malloc_trim(0)
-    let wordEntries = try index.build(countryRanks: countryRanks) { [db] (key, value) throws(StoreError) in
-      try db.store(key, value)
-    }
+    let wordEntries = try index.build { [db] (key, value) throws(StoreError) in try db.store(key, value) }
     meta.foldVersion = Fold.version
     meta.nameEntries = count
     meta.wordEntries = wordEntries
@@ -131,8 +124,8 @@ package final class CatalogueWriter {
   }
 
   /// Reads every city's head back once, for the orders and for the search index (whose
-  /// builder keeps its own memory flat). Returns the countries' ranks by their numbers.
-  private func readBack() throws(StoreError) -> (OrderInput, CityIndexBuilder, [UInt32]) {
+  /// builder keeps its own memory flat).
+  private func readBack() throws(StoreError) -> (OrderInput, CityIndexBuilder) {
     var orders = OrderInput()
     orders.ids.reserveCapacity(count)
     orders.temperatures.reserveCapacity(count)
@@ -143,9 +136,6 @@ package final class CatalogueWriter {
     let index = CityIndexBuilder(
       directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
     index.namesCarryCountries = namesCarryCountries
-    // Countries by a number each, turned into their folded order at the end.
-    var countryNumbers: [String: UInt32] = [:]
-    var countryKeys: [[UInt8]] = []
     var failure: StoreError?
     try forEachHead { city in
       guard failure == nil else { return }
@@ -157,27 +147,14 @@ package final class CatalogueWriter {
       orders.rainFree.append(!wet)
 
       let (key, starts) = Fold.keyAndWordStarts(String(decoding: city.name, as: UTF8.self))
-      let country = String(decoding: city.country, as: UTF8.self)
-      let number: UInt32
-      if let n = countryNumbers[country] {
-        number = n
-      } else {
-        number = UInt32(countryKeys.count)
-        countryNumbers[country] = number
-        countryKeys.append(Fold.key(country))
-      }
       do throws(StoreError) {
-        try index.add(key, wordStarts: starts, country: number, countryName: city.country)
+        try index.add(key, wordStarts: starts, country: city.country)
       } catch {
         failure = error
       }
     }
     if let failure { throw failure }
-    var rankOf = [UInt32](repeating: 0, count: countryKeys.count)
-    for (rank, n) in countryKeys.indices.sorted(by: { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }).enumerated() {
-      rankOf[n] = UInt32(rank)
-    }
-    return (orders, index, rankOf)
+    return (orders, index)
   }
 
   /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.

@@ -57,6 +57,48 @@ package enum CityIndex {
   /// A child of a trie node: the next byte and its ranges in the name and word arrays.
   package typealias Child = (byte: UInt8, names: Range<Int>, words: Range<Int>)
 
+  /// Byte strings end to end: string `i` is `bytes[range(i)]` (its bytes and 4, not an array
+  /// each).
+  package struct PackedBytes {
+    package private(set) var bytes: [UInt8] = []
+    package private(set) var ends: [UInt32] = []
+    package init(reserving count: Int = 0) { ends.reserveCapacity(count) }
+    package var count: Int { ends.count }
+    package mutating func append(_ b: some Collection<UInt8>) {
+      bytes.append(contentsOf: b)
+      ends.append(UInt32(bytes.count))
+    }
+    package func range(_ i: Int) -> Range<Int> { (i == 0 ? 0 : Int(ends[i - 1]))..<Int(ends[i]) }
+  }
+
+  /// The entries of a batch of first bytes, in no order: each name with its city's country
+  /// (as stored), position and country rank; each later word as the whole name's key with
+  /// where the word starts in it, its shadow, and its city's position and country rank.
+  package struct Batch {
+    package var names: PackedBytes
+    package var countries: PackedBytes
+    package var namePosition: [Int32] = []
+    package var nameRank: [UInt32] = []
+    package var wholeNames: PackedBytes
+    package var wordStart: [UInt16] = []
+    package var wordShadow: [UInt16] = []
+    package var wordPosition: [Int32] = []
+    package var wordRank: [UInt32] = []
+
+    /// Room for this many name and word entries.
+    package init(names n: Int, words w: Int) {
+      names = PackedBytes(reserving: n)
+      countries = PackedBytes(reserving: n)
+      wholeNames = PackedBytes(reserving: w)
+      namePosition.reserveCapacity(n)
+      nameRank.reserveCapacity(n)
+      wordStart.reserveCapacity(w)
+      wordShadow.reserveCapacity(w)
+      wordPosition.reserveCapacity(w)
+      wordRank.reserveCapacity(w)
+    }
+  }
+
   /// One sorted array of a batch, read through an accessor: (key bytes, shadow, city position).
   private struct Entries {
     let count: Int
@@ -126,53 +168,44 @@ package enum CityIndex {
   /// Names sort by (folded name, rank of the folded country, position); words by (word,
   /// then their city's order as a name).
   package static func storeBatch(
-    nameKeys: [UInt8], nameEnds: [UInt32], namePosition: [Int32], nameRank: [UInt32],
-    nameCountries: [UInt8], nameCountryEnds: [UInt32],
-    wordKeys: [UInt8], wordEnds: [UInt32], wordPosition: [Int32], wordRank: [UInt32],
-    wordStart: [UInt16], wordShadow: [UInt16], nBase: Int, wBase: Int,
+    _ batch: Batch, nBase: Int, wBase: Int,
     nameBlocks: inout BlockWriter, wordBlocks: inout BlockWriter, rootChildren: inout [Child],
     _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) -> (names: Int, words: Int) {
-    try nameKeys.withUnsafeBufferPointer { (nk) throws(StoreError) -> (names: Int, words: Int) in
-      try wordKeys.withUnsafeBufferPointer { (wk) throws(StoreError) -> (names: Int, words: Int) in
-        func name(_ i: Int32) -> UnsafeBufferPointer<UInt8> {
-          let start = i == 0 ? 0 : Int(nameEnds[Int(i) - 1])
-          return UnsafeBufferPointer(rebasing: nk[start..<Int(nameEnds[Int(i)])])
-        }
+    try batch.names.bytes.withUnsafeBufferPointer { (nk) throws(StoreError) -> (names: Int, words: Int) in
+      try batch.wholeNames.bytes.withUnsafeBufferPointer { (wk) throws(StoreError) -> (names: Int, words: Int) in
+        func name(_ i: Int32) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: nk[batch.names.range(Int(i))]) }
         func whole(_ k: Int32) -> UnsafeBufferPointer<UInt8> {
-          let start = k == 0 ? 0 : Int(wordEnds[Int(k) - 1])
-          return UnsafeBufferPointer(rebasing: wk[start..<Int(wordEnds[Int(k)])])
+          UnsafeBufferPointer(rebasing: wk[batch.wholeNames.range(Int(k))])
         }
         func word(_ k: Int32) -> UnsafeBufferPointer<UInt8> {
-          UnsafeBufferPointer(rebasing: whole(k)[Int(wordStart[Int(k)])...])
+          UnsafeBufferPointer(rebasing: whole(k)[Int(batch.wordStart[Int(k)])...])
         }
-        var byName = Array(0..<Int32(nameEnds.count))
+        var byName = Array(0..<Int32(batch.names.count))
         byName.sort { a, b in
           let c = compare(name(a), name(b))
           if c != 0 { return c < 0 }
-          if nameRank[Int(a)] != nameRank[Int(b)] { return nameRank[Int(a)] < nameRank[Int(b)] }
-          return namePosition[Int(a)] < namePosition[Int(b)]
+          let (x, y) = (batch.nameRank[Int(a)], batch.nameRank[Int(b)])
+          return x != y ? x < y : batch.namePosition[Int(a)] < batch.namePosition[Int(b)]
         }
-        var byWord = Array(0..<Int32(wordEnds.count))
+        var byWord = Array(0..<Int32(batch.wholeNames.count))
         byWord.sort { a, b in
           var c = compare(word(a), word(b))
           if c != 0 { return c < 0 }
           c = compare(whole(a), whole(b))
           if c != 0 { return c < 0 }
-          if wordRank[Int(a)] != wordRank[Int(b)] { return wordRank[Int(a)] < wordRank[Int(b)] }
-          return wordPosition[Int(a)] < wordPosition[Int(b)]
+          let (x, y) = (batch.wordRank[Int(a)], batch.wordRank[Int(b)])
+          return x != y ? x < y : batch.wordPosition[Int(a)] < batch.wordPosition[Int(b)]
         }
-        let names = Entries(count: byName.count) { r in (name(byName[r]), 0, Int(namePosition[Int(byName[r])])) }
+        let names = Entries(count: byName.count) { r in (name(byName[r]), 0, Int(batch.namePosition[Int(byName[r])])) }
         let words = Entries(count: byWord.count) { r in
-          let k = byWord[r]
-          return (word(k), Int(wordShadow[Int(k)]), Int(wordPosition[Int(k)]))
+          let k = Int(byWord[r])
+          return (word(byWord[r]), Int(batch.wordShadow[k]), Int(batch.wordPosition[k]))
         }
-        try nameCountries.withUnsafeBufferPointer { (nc) throws(StoreError) in
+        try batch.countries.bytes.withUnsafeBufferPointer { (nc) throws(StoreError) in
           for r in 0..<names.count {
             let e = names.at(r)
-            let i = Int(byName[r])
-            let start = i == 0 ? 0 : Int(nameCountryEnds[i - 1])
-            let country = UnsafeBufferPointer(rebasing: nc[start..<Int(nameCountryEnds[i])])
+            let country = UnsafeBufferPointer(rebasing: nc[batch.countries.range(Int(byName[r]))])
             try nameBlocks.add(e.key, shadow: e.shadow, ref: e.ref, country: country, store)
           }
         }
@@ -182,16 +215,20 @@ package enum CityIndex {
         }
         // The batch's part of the root: its first bytes (empty names come first, in no child).
         let children = Self.children(depth: 0, names: names, words: words, n: 0..<names.count, w: 0..<words.count)
-        for (byte, cn, cw) in children {
-          rootChildren.append((byte, (cn.lowerBound + nBase)..<(cn.upperBound + nBase), (cw.lowerBound + wBase)..<(cw.upperBound + wBase)))
-          if cn.count + cw.count > burstThreshold {
-            var prefix = [byte]
-            try buildNode(depth: 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
-          }
+        rootChildren += children.map { shifted($0, nBase, wBase) }
+        for (byte, cn, cw) in children where cn.count + cw.count > burstThreshold {
+          var prefix = [byte]
+          try buildNode(depth: 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
         }
         return (names.count, words.count)
       }
     }
+  }
+
+  /// `child` with its ranges moved from a batch's indices to the whole arrays'.
+  private static func shifted(_ child: Child, _ nBase: Int, _ wBase: Int) -> Child {
+    (child.byte, (child.names.lowerBound + nBase)..<(child.names.upperBound + nBase),
+     (child.words.lowerBound + wBase)..<(child.words.upperBound + wBase))
   }
 
   /// A node's ranges `n` and `w` grouped by the byte at `depth` (entries that end at `depth`
@@ -246,11 +283,10 @@ package enum CityIndex {
     var duplicates = 0
     for k in w where words.at(k).shadow >= depth { duplicates += 1 }
     let children = children(depth: depth, names: names, words: words, n: n, w: w)
+    let node = shifted((0, n, w), nBase, wBase)
     try storeNode(
-      prefix: prefix, n: (n.lowerBound + nBase)..<(n.upperBound + nBase),
-      w: (w.lowerBound + wBase)..<(w.upperBound + wBase), duplicates: duplicates,
-      children: children.map { ($0.byte, ($0.names.lowerBound + nBase)..<($0.names.upperBound + nBase), ($0.words.lowerBound + wBase)..<($0.words.upperBound + wBase)) },
-      store)
+      prefix: prefix, n: node.names, w: node.words, duplicates: duplicates,
+      children: children.map { shifted($0, nBase, wBase) }, store)
     for (byte, cn, cw) in children where cn.count + cw.count > burstThreshold {
       prefix.append(byte)
       try buildNode(depth: depth + 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)

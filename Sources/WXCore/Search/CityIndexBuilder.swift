@@ -10,7 +10,7 @@
 /// files each name, and each later word, under the first byte of its key, in chunks of 16 KiB;
 /// once the chunks pass ``spillAbove`` bytes they are moved to a temporary file without a name,
 /// in the catalogue's folder (it vanishes when it is closed, even by a crash).
-/// ``build(countryRanks:store:)`` then reads the chunks back a batch of first bytes at a time
+/// ``build(store:)`` then reads the chunks back a batch of first bytes at a time
 /// (consecutive bytes up to ``batchEntries`` entries; one byte's entries are never split),
 /// sorts the batch and streams its entry blocks and trie nodes out; the root node goes last.
 ///
@@ -37,7 +37,7 @@ package final class CityIndexBuilder {
   }
 
   /// The chunk being filled for each first byte.
-  private var filling = [[UInt8]](repeating: [], count: 256)
+  private var filling = [ByteWriter](repeating: ByteWriter(capacity: 0), count: 256)
   private var chunks: [Chunk] = []
   /// The chunks not spilled, end to end (offsets in `chunks` are offsets here or in the file).
   private var memory: [UInt8] = []
@@ -64,23 +64,35 @@ package final class CityIndexBuilder {
 
   // MARK: Adding
 
+  /// The catalogue's countries by a number each (in the spilled records), with their folded
+  /// names, which ``build(store:)`` turns into each country's place in byte order.
+  private var countryNumbers: [String: UInt32] = [:]
+  private var countryKeys: [[UInt8]] = []
+
   /// Appends the next city (catalogue order is the order of the calls): its folded name
   /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
-  /// its country, as a number that ``build(countryRanks:store:)`` maps to the country's place.
-  package func add(
-    _ key: [UInt8], wordStarts: [Int], country: UInt32, countryName: ArraySlice<UInt8> = []
-  ) throws(StoreError) {
+  /// its country as stored (equal names sort by the folded country).
+  package func add(_ key: [UInt8], wordStarts: [Int], country countryName: ArraySlice<UInt8>) throws(StoreError) {
     let position = UInt64(count)
     count += 1
+    let name = String(decoding: countryName, as: UTF8.self)
+    let country: UInt32
+    if let n = countryNumbers[name] {
+      country = n
+    } else {
+      country = UInt32(countryKeys.count)
+      countryNumbers[name] = country
+      countryKeys.append(Fold.key(name))
+    }
     // An empty key goes with byte 0's keys: it sorts before all of them.
     let first = Int(key.first ?? 0)
     names[first] += 1
     append(to: first) { out in
-      out.append(0)
-      Self.varint(position, &out)
-      Self.varint(UInt64(country), &out)
-      Self.bytes(key, &out)
-      Self.bytes(countryName, &out)
+      out.u8(0)
+      out.varint(position)
+      out.varint(UInt64(country))
+      out.bytes(key)
+      out.bytes(countryName)
     }
     for (k, start) in wordStarts.enumerated() where start > 0 && start < key.count {
       // A word's shadow: the longest prefix it shares with the name or an earlier word.
@@ -90,12 +102,12 @@ package final class CityIndexBuilder {
       words[byte] += 1
       wordCount += 1
       append(to: byte) { out in
-        out.append(1)
-        Self.varint(position, &out)
-        Self.varint(UInt64(country), &out)
-        Self.varint(UInt64(start), &out)
-        Self.varint(UInt64(shadow), &out)
-        Self.bytes(key, &out)
+        out.u8(1)
+        out.varint(position)
+        out.varint(UInt64(country))
+        out.varint(UInt64(start))
+        out.varint(UInt64(shadow))
+        out.bytes(key)
       }
     }
     try flushFull()
@@ -103,10 +115,9 @@ package final class CityIndexBuilder {
 
   private var full: [Int] = []
 
-  private func append(to byte: Int, _ write: (inout [UInt8]) -> Void) {
-    if filling[byte].isEmpty { filling[byte].reserveCapacity(Self.chunkSize + 256) }
+  private func append(to byte: Int, _ write: (inout ByteWriter) -> Void) {
     write(&filling[byte])
-    if filling[byte].count >= Self.chunkSize { full.append(byte) }
+    if filling[byte].bytes.count >= Self.chunkSize { full.append(byte) }
   }
 
   private func flushFull() throws(StoreError) {
@@ -115,19 +126,20 @@ package final class CityIndexBuilder {
   }
 
   private func flush(_ byte: Int) throws(StoreError) {
-    guard !filling[byte].isEmpty else { return }
-    let length = filling[byte].count
+    let chunk = filling[byte].bytes
+    guard !chunk.isEmpty else { return }
+    let length = chunk.count
     if file >= 0 {
-      try write(filling[byte], at: fileEnd)
+      try write(chunk, at: fileEnd)
       chunks.append(Chunk(byte: UInt8(byte), offset: fileEnd, length: length))
       fileEnd += length
     } else {
       chunks.append(Chunk(byte: UInt8(byte), offset: memory.count, length: length))
-      memory.append(contentsOf: filling[byte])
+      memory.append(contentsOf: chunk)
       // The spill failpoint spills at once, so a failing write can be tested on any catalogue.
       if memory.count > spillAbove || Failpoint.active?.hasPrefix("spill:") == true { try spill() }
     }
-    filling[byte].removeAll(keepingCapacity: true)
+    filling[byte].removeAll()
   }
 
   /// Moves the chunks kept in memory to a new nameless file in `directory`.
@@ -185,33 +197,17 @@ package final class CityIndexBuilder {
 
   // MARK: Building
 
-  /// One batch's entries, read back from its chunks.
-  private struct Batch {
-    // Names: folded key `nameKeys[nameStart(i)..<nameEnds[i]]`.
-    var nameKeys: [UInt8] = []
-    var nameEnds: [UInt32] = []
-    var namePosition: [Int32] = []
-    var nameRank: [UInt32] = []
-    // Their countries as stored: `nameCountries[countryStart(i)..<nameCountryEnds[i]]`.
-    var nameCountries: [UInt8] = []
-    var nameCountryEnds: [UInt32] = []
-    // Words: the whole name's key, and where the word starts in it.
-    var wordKeys: [UInt8] = []
-    var wordEnds: [UInt32] = []
-    var wordPosition: [Int32] = []
-    var wordRank: [UInt32] = []
-    var wordStart: [UInt16] = []
-    var wordShadow: [UInt16] = []
-  }
-
   /// Writes both sorted arrays' blocks and the trie nodes through `store`; returns the
-  /// number of word entries. `countryRanks[n]` is the place of country number `n`'s folded
-  /// name in byte order among the catalogue's countries: equal names sort by it.
-  package func build(
-    countryRanks: [UInt32], store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
-  ) throws(StoreError) -> Int {
+  /// number of word entries.
+  package func build(store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void) throws(StoreError) -> Int {
     for byte in 0..<256 { try flush(byte) }
     filling = []
+    // Each country number's place in folded byte order.
+    var countryRanks = [UInt32](repeating: 0, count: countryKeys.count)
+    let byKey = countryKeys.indices.sorted { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }
+    for (rank, n) in byKey.enumerated() { countryRanks[n] = UInt32(rank) }
+    countryNumbers = [:]
+    countryKeys = []
     var nameBlocks = CityIndex.BlockWriter(tag: "n", countries: namesCarryCountries)
     var wordBlocks = CityIndex.BlockWriter(tag: "w")
     var rootChildren: [CityIndex.Child] = []
@@ -229,12 +225,8 @@ package final class CityIndexBuilder {
       if size > 0 {
         let batch = try load(bytes: UInt8(byte)...UInt8(last), countryRanks: countryRanks)
         let (n, w) = try CityIndex.storeBatch(
-          nameKeys: batch.nameKeys, nameEnds: batch.nameEnds, namePosition: batch.namePosition,
-          nameRank: batch.nameRank, nameCountries: batch.nameCountries, nameCountryEnds: batch.nameCountryEnds,
-          wordKeys: batch.wordKeys, wordEnds: batch.wordEnds,
-          wordPosition: batch.wordPosition, wordRank: batch.wordRank, wordStart: batch.wordStart,
-          wordShadow: batch.wordShadow, nBase: nBase, wBase: wBase,
-          nameBlocks: &nameBlocks, wordBlocks: &wordBlocks, rootChildren: &rootChildren, store)
+          batch, nBase: nBase, wBase: wBase, nameBlocks: &nameBlocks, wordBlocks: &wordBlocks,
+          rootChildren: &rootChildren, store)
         nBase += n
         wBase += w
       }
@@ -253,19 +245,9 @@ package final class CityIndexBuilder {
     return wBase
   }
 
-  private func load(bytes: ClosedRange<UInt8>, countryRanks: [UInt32]) throws(StoreError) -> Batch {
-    var batch = Batch()
-    let nameTotal = bytes.reduce(0) { $0 + names[Int($1)] }
-    let wordTotal = bytes.reduce(0) { $0 + words[Int($1)] }
-    batch.nameEnds.reserveCapacity(nameTotal)
-    batch.namePosition.reserveCapacity(nameTotal)
-    batch.nameRank.reserveCapacity(nameTotal)
-    batch.nameCountryEnds.reserveCapacity(nameTotal)
-    batch.wordEnds.reserveCapacity(wordTotal)
-    batch.wordPosition.reserveCapacity(wordTotal)
-    batch.wordRank.reserveCapacity(wordTotal)
-    batch.wordStart.reserveCapacity(wordTotal)
-    batch.wordShadow.reserveCapacity(wordTotal)
+  private func load(bytes: ClosedRange<UInt8>, countryRanks: [UInt32]) throws(StoreError) -> CityIndex.Batch {
+    var batch = CityIndex.Batch(
+      names: bytes.reduce(0) { $0 + names[Int($1)] }, words: bytes.reduce(0) { $0 + words[Int($1)] })
     var raw: [UInt8] = []
     for chunk in chunks where bytes.contains(chunk.byte) {
       raw.removeAll(keepingCapacity: true)
@@ -280,15 +262,12 @@ package final class CityIndexBuilder {
           if isWord {
             batch.wordStart.append(UInt16(clamping: try r.varint()))
             batch.wordShadow.append(UInt16(clamping: try r.varint()))
-            batch.wordKeys.append(contentsOf: try r.bytes())
-            batch.wordEnds.append(UInt32(batch.wordKeys.count))
+            batch.wholeNames.append(try r.bytes())
             batch.wordPosition.append(position)
             batch.wordRank.append(countryRanks[country])
           } else {
-            batch.nameKeys.append(contentsOf: try r.bytes())
-            batch.nameEnds.append(UInt32(batch.nameKeys.count))
-            batch.nameCountries.append(contentsOf: try r.bytes())
-            batch.nameCountryEnds.append(UInt32(batch.nameCountries.count))
+            batch.names.append(try r.bytes())
+            batch.countries.append(try r.bytes())
             batch.namePosition.append(position)
             batch.nameRank.append(countryRanks[country])
           }
@@ -299,22 +278,6 @@ package final class CityIndexBuilder {
       }
     }
     return batch
-  }
-
-  // MARK: Encoding
-
-  private static func varint(_ v: UInt64, _ out: inout [UInt8]) {
-    var v = v
-    while v >= 0x80 {
-      out.append(UInt8(truncatingIfNeeded: v) | 0x80)
-      v >>= 7
-    }
-    out.append(UInt8(v))
-  }
-
-  private static func bytes(_ b: some Collection<UInt8>, _ out: inout [UInt8]) {
-    varint(UInt64(b.count), &out)
-    out.append(contentsOf: b)
   }
 
   private static func commonPrefix(_ key: [UInt8], _ a: Int, _ b: Int) -> Int {

@@ -183,7 +183,7 @@ package final class GDBMDatabase {
 
   /// wx's own words for what a GDBM error code says about a file (GDBM's messages, such as
   /// "malformed database file header", are never shown).
-  package static func describe(_ code: Int) -> String {
+  private static func describe(_ code: Int) -> String {
     switch code {
     case Int(GDBM_BAD_MAGIC_NUMBER): return "no GDBM magic number"
     case Int(GDBM_EMPTY_DATABASE): return "the file is empty"

@@ -33,10 +33,13 @@ package struct ByteWriter {
     for shift in stride(from: 0, to: 64, by: 8) { bytes.append(UInt8(truncatingIfNeeded: b >> UInt64(shift))) }
   }
 
-  package mutating func bytes(_ b: [UInt8]) {
+  package mutating func bytes(_ b: some Collection<UInt8>) {
     varint(UInt64(b.count))
     bytes.append(contentsOf: b)
   }
+
+  /// Empties it for the next value, keeping its capacity.
+  package mutating func removeAll() { bytes.removeAll(keepingCapacity: true) }
 
   /// Appends `b` as it is, without a length.
   package mutating func raw(_ b: some Collection<UInt8>) { bytes.append(contentsOf: b) }
@@ -133,14 +136,18 @@ package struct ByteReader {
   /// calls unspecialised generic code whose first use costs a process ~100k instructions of
   /// run-time type lookups: on every read command's path.)
   package static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
-    bytes.withUnsafeBufferPointer { raw -> String? in
-      var high: UInt8 = 0
-      for b in raw { high |= b }
-      let s = String(decoding: raw, as: UTF8.self)
-      // Decoding replaces what is not UTF-8 with U+FFFD: valid input comes back unchanged.
-      if high < 0x80 || s.utf8.elementsEqual(raw) { return s }
-      return nil
-    }
+    bytes.withUnsafeBufferPointer { utf8($0) }
+  }
+
+  /// ``utf8(_:)`` of bytes in place (the JSON parser's strings too).
+  package static func utf8(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
+    var high: UInt8 = 0
+    for b in raw { high |= b }
+    let s = String(decoding: raw, as: UTF8.self)
+    // ASCII is UTF-8 by construction. Decoding replaces what is not UTF-8 with U+FFFD: valid
+    // input comes back unchanged.
+    if high < 0x80 || s.utf8.elementsEqual(raw) { return s }
+    return nil
   }
 
   package mutating func bool() throws(MalformedValue) -> Bool {

@@ -202,18 +202,6 @@ private struct Parser {
 
   func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
 
-  /// The string these bytes spell, or nil if they are not valid UTF-8.
-  ///
-  /// Most strings in a catalogue are ASCII, which is valid UTF-8 by construction and is taken
-  /// as it is; only the others go through the standard library's validation, which is generic
-  /// and not specialised for us (it was a third of all the work of a sync).
-  static func text(_ raw: UnsafeBufferPointer<UInt8>) -> String? {
-    var high: UInt8 = 0
-    for b in raw { high |= b }
-    if high < 0x80 { return String(decoding: raw, as: UTF8.self) }
-    return String(validating: raw, as: UTF8.self)
-  }
-
   mutating func string() throws(JSONError) -> String {
     i += 1
     let start = i
@@ -222,7 +210,7 @@ private struct Parser {
       let b = buf[i]
       if b == UInt8(ascii: "\"") {
         let raw = UnsafeBufferPointer(rebasing: buf[start..<i])
-        guard let s = Self.text(raw) else {
+        guard let s = ByteReader.utf8(raw) else {
           throw fail("invalid UTF-8 in a string", at: start + Self.firstInvalidUTF8(raw))
         }
         i += 1
@@ -237,7 +225,7 @@ private struct Parser {
       let b = buf[i]
       if b == UInt8(ascii: "\"") {
         i += 1
-        guard let s = bytes.withUnsafeBufferPointer({ Self.text($0) }) else {
+        guard let s = bytes.withUnsafeBufferPointer({ ByteReader.utf8($0) }) else {
           throw fail("invalid UTF-8 in a string", at: start)
         }
         return s

@@ -32,6 +32,17 @@ package enum FreeTestAPIDecoder {
     return cities
   }
 
+  /// What a record's numbers may be (``FreeTestAPIFastRecord`` checks the same).
+  enum Limits {
+    static let latitude: ClosedRange<Double> = -90...90
+    static let longitude: ClosedRange<Double> = -180...180
+    static let temperature: ClosedRange<Double> = -100...70
+    static let humidity: ClosedRange<Double> = 0...100
+    static let wind: ClosedRange<Double> = 0...500
+    /// An id: a whole number below 10^15 in size (exact as a Double).
+    static func isID(_ d: Double) -> Bool { d == d.rounded() && abs(d) < 1e15 }
+  }
+
   static func record(_ item: JSON, position: Int) throws(PayloadError) -> City {
     guard case .object = item else { throw PayloadError("record \(position) is \(item.typeName), not an object") }
     // Labels name the record in error messages only: they are built when a check fails,
@@ -41,12 +52,12 @@ package enum FreeTestAPIDecoder {
     func label() -> String { "record \(position) (id \(id), \(JSONWriter.quote(name)))" }
     guard !Fold.key(name).isEmpty else { throw PayloadError("\(label()): field \"city\" has no letters") }
     let country = try text(item, "country", label(), nonEmpty: true)
-    let lat = try number(item, "latitude", label(), -90...90)
-    let lon = try number(item, "longitude", label(), -180...180)
-    let temp = try number(item, "temperature", label(), -100...70)
+    let lat = try number(item, "latitude", label(), Limits.latitude)
+    let lon = try number(item, "longitude", label(), Limits.longitude)
+    let temp = try number(item, "temperature", label(), Limits.temperature)
     let desc = try text(item, "weather_description", label(), nonEmpty: false)
-    let hum = try number(item, "humidity", label(), 0...100)
-    let wind = try number(item, "wind_speed", label(), 0...500)
+    let hum = try number(item, "humidity", label(), Limits.humidity)
+    let wind = try number(item, "wind_speed", label(), Limits.wind)
     var days: [ForecastDay] = []
     switch item["forecast"] {
     case nil, .null?: break
@@ -64,9 +75,9 @@ package enum FreeTestAPIDecoder {
         }
         days.append(
           ForecastDay(
-            date: date, temperatureC: try number(day, "temperature", dl(), -100...70),
+            date: date, temperatureC: try number(day, "temperature", dl(), Limits.temperature),
             description: try text(day, "weather_description", dl(), nonEmpty: false),
-            humidity: try number(day, "humidity", dl(), 0...100), windKmh: try number(day, "wind_speed", dl(), 0...500)))
+            humidity: try number(day, "humidity", dl(), Limits.humidity), windKmh: try number(day, "wind_speed", dl(), Limits.wind)))
       }
       days.sort { $0.date < $1.date }
     case let other?:
@@ -84,7 +95,7 @@ package enum FreeTestAPIDecoder {
 
   private static func integer(_ o: JSON, _ key: String, _ label: @autoclosure () -> String) throws(PayloadError) -> Int {
     let v = try field(o, key, label)
-    guard case .number(let d, _) = v, d == d.rounded(), abs(d) < 1e15 else {
+    guard case .number(let d, _) = v, Limits.isID(d) else {
       throw PayloadError("\(label()): field \"\(key)\" must be an integer, found \(v.typeName)")
     }
     return Int(d)

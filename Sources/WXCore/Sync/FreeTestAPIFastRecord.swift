@@ -10,6 +10,7 @@
 /// read by the parser's own routines and checked by the decoder's rules (a test and the decoder
 /// fuzzer compare the two readings).
 enum FreeTestAPIFastRecord {
+  private typealias Limits = FreeTestAPIDecoder.Limits
   private enum Field: Int, CaseIterable {
     case id, city, country, latitude, longitude, temperature, description, humidity, wind, forecast
   }
@@ -64,9 +65,9 @@ enum FreeTestAPIFastRecord {
     }
     // Every field but the forecast is required.
     guard seen | (1 << Field.forecast.rawValue) == (1 << Field.allCases.count) - 1 else { return nil }
-    guard id == id.rounded(), abs(id) < 1e15 else { return nil }
-    guard (-90...90).contains(lat), (-180...180).contains(lon), (-100...70).contains(temp), (0...100).contains(hum),
-      (0...500).contains(wind), !Fold.key(name).isEmpty
+    guard Limits.isID(id), Limits.latitude.contains(lat), Limits.longitude.contains(lon),
+      Limits.temperature.contains(temp), Limits.humidity.contains(hum), Limits.wind.contains(wind),
+      !Fold.key(name).isEmpty
     else { return nil }
     days.sort { $0.date < $1.date }
     let city = City(
@@ -176,7 +177,7 @@ enum FreeTestAPIFastRecord {
         guard next == UInt8(ascii: ",") else { return nil }
       }
       guard seen == (1 << DayField.allCases.count) - 1 else { return nil }
-      guard (-100...70).contains(temp), (0...100).contains(hum), (0...500).contains(wind) else { return nil }
+      guard Limits.temperature.contains(temp), Limits.humidity.contains(hum), Limits.wind.contains(wind) else { return nil }
       return ForecastDay(date: date, temperatureC: temp, description: description, humidity: hum, windKmh: wind)
     }
   }

@@ -38,10 +38,11 @@ extension WX.Fav {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
       var found: [City] = []
-      let whole = cities.count > 1 ? try catalogue.resolve(cities.joined(with: " ")) : nil
+      let joined = cities.joined(with: " ")
+      let whole = cities.count > 1 ? try catalogue.resolve(joined) : nil
       if case .found(_, let city)? = whole {
         // `wx fav add New York`: the words name one city, not one city each.
-        Terminal.err("wx: read \(cities.joined(with: " ").quoted()) as one city name (quote names to add several)")
+        Terminal.err("wx: read \(joined.quoted()) as one city name (quote names to add several)")
         found = [city]
       } else {
         do {
@@ -50,7 +51,7 @@ extension WX.Fav {
           // `wx fav add Los Angeles`: the words name several cities together; that is the
           // answer to give, not that "Los" is ambiguous.
           if case .ambiguous(let candidates)? = whole {
-            throw LookupError.ambiguous(query: cities.joined(with: " "), candidates: candidates)
+            throw LookupError.ambiguous(query: joined, candidates: candidates)
           }
           throw error
         }

@@ -35,8 +35,9 @@ enum Main {
     // `wx` alone on a terminal is `wx browse`; in a pipe or CI it prints the help, as before,
     // so nothing ever waits for keys that cannot come.
     if args.isEmpty && TTY.isInteractive { args = ["browse"] }
+    Terminal.reserveStandardFiles()
     if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
-      exit(status)
+      end(status)
     }
     // ArgumentParser's own (hidden) script generator would print its scripts, which filter
     // the candidates again by case: answer with wx's.
@@ -47,7 +48,7 @@ enum Main {
         exit(ExitStatus.usage.rawValue)
       }
       Terminal.data(script)
-      exit(0)
+      end(0)
     }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
@@ -64,12 +65,25 @@ enum Main {
         } else {
           try command.run()
         }
-        exit(0)
+        end(0)
       } catch {
-        exit(report(error))
+        end(report(error))
       }
     }
     dispatchMain()
+  }
+
+  /// Exits with `status`, or, when the command succeeded but its output could not be
+  /// written (a full disk, a closed standard output), says so and exits 74: a script must
+  /// not take an empty file for the answer. A reader that stopped reading (EPIPE: `| head`)
+  /// is not an error.
+  static func end(_ status: Int32) -> Never {
+    if status == 0, let failure = Terminal.outputFailure {
+      let why = failure == EBADF ? "standard output is closed" : SystemError.describe(failure)
+      Terminal.err("wx: cannot write the output: \(why)")
+      exit(ExitStatus.ioError.rawValue)
+    }
+    exit(status)
   }
 
   /// `message` with each `quote`d part cut to 60 characters: an argument echoed back (`--page`

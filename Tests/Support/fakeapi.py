@@ -24,6 +24,7 @@ Python 3.11 standard library only.
 """
 
 import argparse
+import gzip
 import json
 import math
 import re
@@ -42,7 +43,7 @@ BAD_UTF8_MARK = "\u2063BAD_UTF8\u2063"  # replaced by raw b"\xff\xfe" after enco
 SIMPLE_MODES = {
     "paged", "ignore-page", "429", "429-always", "html", "empty", "wrong-types",
     "missing-field", "nan", "bad-utf8", "zero", "redirect-loop", "redirect",
-    "wrong-content-type", "drip", "huge", "object", "dup-page", "all", "huge-unsized",
+    "wrong-content-type", "drip", "huge", "object", "dup-page", "all", "huge-unsized", "bad-gzip",
 }
 HTML_PAGE = (b"<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n"
              b"<body><h1>502 Bad Gateway</h1><p>The upstream server is unavailable."
@@ -304,6 +305,11 @@ class Handler(BaseHTTPRequestHandler):
             body = body[:int(len(body) * float(mode.split(":", 1)[1]))]
         elif mode == "drip":
             return self.drip(body)
+        elif mode == "bad-gzip":  # gzip that breaks off into garbage halfway
+            packed = gzip.compress(body)
+            half = len(packed) // 2
+            body = packed[:half] + bytes(b ^ 0x55 for b in packed[half:])
+            return self.send(200, body, ctype, {"Content-Encoding": "gzip"})
         self.send(200, body, ctype)
 
     def drip(self, body):

@@ -74,6 +74,18 @@ import Testing
   @Test func aCityTwiceInAFrameKeepsItsLastValue() {
     let d = AQIFrame.decode(#"[{"city":"Delhi","aqi":1},{"city":"Pune","aqi":2},{"city":"DELHI","aqi":3}]"#)
     #expect(d.readings == [AQIReading(city: "DELHI", aqi: 3), AQIReading(city: "Pune", aqi: 2)])
+    // The value replaced is counted and said, not dropped silently.
+    #expect(d.bad == 1 && d.problem == "DELHI is named more than once in one frame (its last value is kept)")
+  }
+
+  /// A feed's city names are cleaned as the catalogue's are: no control, bidi or other format
+  /// character is stored, and a name of nothing else is unusable.
+  @Test func cityNamesAreCleanedAsSyncCleansThem() {
+    let d = AQIFrame.decode(#"[{"city":"\u001b]0;PWN\u0007De\u001b[2Jlhi\u202e","aqi":5},{"city":"\u200b\u202e","aqi":1}]"#)
+    #expect(d.readings == [AQIReading(city: "]0;PWN De [2Jlhi", aqi: 5)])
+    #expect(d.bad == 1 && d.problem == "entry 2 has an unusable city name")
+    let long = String(repeating: "a", count: 257)
+    #expect(AQIFrame.decode(#"[{"city":"\#(long)","aqi":1}]"#).problem == "entry 1 has an unusable city name")
   }
 }
 

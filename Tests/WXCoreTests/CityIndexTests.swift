@@ -49,10 +49,8 @@ import Testing
     countries: Bool = true
   ) throws -> Catalogue {
     let b = try StoreBuilder(finalPath: s.file(name))
-    let writer = CatalogueWriter(into: b.database)
-    writer.spillAbove = spillAbove
-    writer.indexBatchEntries = batch
-    writer.namesCarryCountries = countries
+    let writer = CatalogueWriter(
+      into: b.database, spillAbove: spillAbove, indexBatchEntries: batch, namesCarryCountries: countries)
     for city in cities { try writer.add(city) }
     try writer.finish(
       meta: CatalogueMeta(generation: 1, source: "test", provider: "test", syncedAt: 0, count: 0, isSample: false))
@@ -115,7 +113,7 @@ import Testing
   @Test func builderSpillsPastItsMemoryBound() throws {
     let s = Scratch()
     let builder = CityIndexBuilder(directory: s.path, spillAbove: 64 << 10, batchEntries: 100)
-    for i in 0..<20_000 { try builder.add(Array("city \(i)".utf8), wordStarts: [5], country: Array("X".utf8)[...]) }
+    for i in 0..<20_000 { try builder.add(Array("city \(i)".utf8), wordStarts: [5], country: "X") }
     #expect(builder.spilled)
     var stored = 0
     #expect(try builder.build(store: { _, _ in stored += 1 }) == 20_000)
@@ -245,5 +243,45 @@ import Testing
     let page = try c.search("pa", offset: 0, limit: 20)
     #expect(page.cities.count == 20)
     #expect(page.total == Self.bruteForce(cities, "pa").count)
+  }
+}
+
+/// `wx doctor --repair` on a catalogue whose records are intact but whose derived parts are
+/// damaged keeps every record (and the header's provenance) instead of falling back to the
+/// bundled sample; with a record damaged, it does fall back.
+@Suite struct CatalogueRepairTests {
+  static func damage(_ path: String, _ key: [UInt8]) throws {
+    let db = try GDBMDatabase(path: path, mode: .writer)
+    try db.store(key, Array("not an envelope".utf8))
+    try db.close()
+  }
+
+  @Test func aDamagedIndexIsRebuiltFromTheIntactRecords() throws {
+    let s = Scratch()
+    let cities = CityIndexTests.generated(500, seed: 3)
+    _ = try CityIndexTests.build(cities, in: s).close()
+    let path = s.file("catalogue.gdbm")
+    try Self.damage(path, CatalogueKey.block("n", 0))
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: []))
+    guard case .broken = doctor.checkCatalogue() else { Issue.record("the damage went unseen"); return }
+    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
+    #expect(repair.recovered == 500 && repair.lost == 0 && repair.note == "rebuilt from its 500 intact records")
+    #expect(repair.backup.map(FileSystem.exists) == true)
+    guard case .healthy(500, "from test") = doctor.checkCatalogue() else { Issue.record("\(doctor.checkCatalogue())"); return }
+    let rebuilt = try Catalogue(path: path)
+    defer { rebuilt.close() }
+    #expect(try rebuilt.all() == cities)
+    #expect(rebuilt.meta.source == "test" && rebuilt.meta.provider == "test")
+    #expect(try rebuilt.search(cities[7].name, offset: 0, limit: 1000).cities.contains(cities[7]))
+  }
+
+  @Test func aDamagedRecordFallsBackToTheSample() throws {
+    let s = Scratch()
+    _ = try CityIndexTests.build(CityIndexTests.generated(100, seed: 4), in: s).close()
+    try Self.damage(s.file("catalogue.gdbm"), CatalogueKey.block("c", 2))
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [DecoderTests.root + "/Data/sample-weathers.json"]))
+    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
+    #expect(repair.note == "replaced by the bundled sample")
+    #expect(try Catalogue(path: s.file("catalogue.gdbm")).meta.isSample)
   }
 }

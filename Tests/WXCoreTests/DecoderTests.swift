@@ -63,6 +63,10 @@ import Testing
     (#"{"data":[]}"#, "expected a JSON array of weather records, found an object"),
     ("", "the response body is empty"),
     ("[" + Self.good, "the JSON ends early"),
+    // An id must be one `wx show ID` can name.
+    (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":-5"), "field \"id\" must be from 1 to 999999999999999, found -5"),
+    (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":0"), "field \"id\" must be from 1 to 999999999999999, found 0"),
+    (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":1.5"), "field \"id\" must be an integer, found a number"),
   ])
   func rejectsBadRecordsNamingTheProblem(_ body: String, _ message: String) {
     let input = body.hasPrefix("{\"id\"") ? "[\(body)]" : body

@@ -102,6 +102,17 @@ import Testing
     #expect(String(decoding: Fold.key(input, version: 1), as: UTF8.self) == expected)
   }
 
+  /// `hasKey` skips folding when an ASCII byte folding keeps is there: it must agree with
+  /// folding on every ASCII byte alone, beside dropped characters, and on non-ASCII names.
+  @Test func hasKeyAgreesWithFolding() {
+    var inputs = ["", " ", "-", "'", ".", "`", "’", "\u{AD}", "\u{301}", " - ' . ", "東京", "Ł", "a", ",", "(", "ʻ", "‐"]
+    for b in UInt8(0)..<0x80 {
+      let c = String(UnicodeScalar(b))
+      inputs += [c, " " + c + " ", "’" + c, c + "\u{301}"]
+    }
+    for s in inputs { #expect(Fold.hasKey(s) == !Fold.key(s).isEmpty, "\(s.unicodeScalars.map(\.value))") }
+  }
+
   @Test func findsLaterWordStarts() {
     #expect(Fold.wordStarts(of: "Ho Chi Minh City") == [3, 7, 12])
     #expect(Fold.wordStarts(of: "Winston-Salem") == [8])
@@ -159,5 +170,14 @@ import Testing
   func codesAndNamesFit(_ typed: String, _ country: String, _ fit: Countries.Fit) {
     #expect(Countries.fit(Array(typed.utf8), Array(country.utf8), version: 2) == fit)
     #expect(Countries.fit(Array(typed.utf8), Array(country.utf8), version: 1) == fit)
+  }
+}
+
+@Suite struct ProviderURLTests {
+  @Test func pathsGoBeforeTheBaseURLsQueryAndKeysBeforeItsParameters() {
+    #expect(ProviderConfig(url: "http://h/x/?a=1").url(path: "/y", query: "k=2") == "http://h/x/y?k=2&a=1")
+    #expect(ProviderConfig(url: "http://h/x").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
+    #expect(ProviderConfig(url: "http://h/x?").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
+    #expect(ProviderConfig(url: "http://h/x#frag").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
   }
 }

@@ -199,6 +199,9 @@ func seconds(_ iso: String) -> Int64 {
     #expect(try home.wx("aqi", "watch", "ws://x/", "--once", "--count", "2").status == 64)
     let unknown = try home.wx("aqi", "show", "Atlantis")
     #expect(unknown.status == 66 && unknown.stderr.contains("no air-quality readings for \"Atlantis\""), "\(unknown)")
+    // An echoed name is cut to 60 characters and says it was cut.
+    let long = try home.wx("aqi", "show", String(repeating: "b", count: 59) + "XYZ")
+    #expect(long.stderr.contains("\"" + String(repeating: "b", count: 59) + "X…\""), "\(long)")
     let empty = try home.wx("aqi", "list")
     #expect(empty.status == 0 && empty.stdout.contains("No air-quality readings yet"))
     #expect(try home.wx("aqi", "list", "--json").stdout == "{\"items\":[]}\n")
@@ -256,9 +259,9 @@ func seconds(_ iso: String) -> Int64 {
     let home = TempHome()
     let lonely = home.path + "/bin/wx"
     try FileManager.default.createDirectory(atPath: home.path + "/bin", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: wxBinary, toPath: lonely)
-    let r = try runProcess(lonely, ["aqi", "watch", "ws://127.0.0.1:9/", "--once"], environment: ["WX_HOME": home.path])
-    #expect(r.status == 78 && r.stderr.contains("wx-aqi-watch"), "\(r)")
+    try copyExecutable(wxBinary, to: lonely)
+    let run = try runProcess(lonely, ["aqi", "watch", "ws://127.0.0.1:9/", "--once"], environment: ["WX_HOME": home.path])
+    #expect(run.status == 78 && run.stderr.contains("wx-aqi-watch"), "\(run)")
   }
 
   @Test func terminalModeRedrawsInPlaceAndRestoresTheCursor() throws {

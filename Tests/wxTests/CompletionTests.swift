@@ -291,7 +291,7 @@ extension CompletionBench {
     let prefix = home.path + "/prefix"
     try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
     try FileManager.default.createDirectory(atPath: prefix + "/share/wx", withIntermediateDirectories: true)
-    try FileManager.default.copyItem(atPath: wxBinary, toPath: prefix + "/bin/wx")
+    try copyExecutable(wxBinary, to: prefix + "/bin/wx")
     try FileManager.default.copyItem(atPath: sampleFile, toPath: prefix + "/share/wx/sample-weathers.json")
     let r = try runProcess(prefix + "/bin/wx", ["list", "--json"],
       environment: ["WX_HOME": home.path + "/state", "LANG": "C.UTF-8", "HOME": home.path])

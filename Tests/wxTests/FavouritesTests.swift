@@ -178,6 +178,27 @@ import Testing
     #expect(busy.stderr == "wx: another wx process is writing in \(home.path); try again in a moment\n", "\(busy)")
   }
 
+  /// Readers never wait: `wx show` while another process holds the lock prints at once and
+  /// only says the last city was not saved (with a long lock timeout it would hang here
+  /// until the harness's 20 s ran out).
+  @Test func showDoesNotWaitForTheLockToSaveTheLastCity() throws {
+    let home = TempHome()
+    try home.wx("show", "Oslo")
+    let locker = try RawChild("/usr/bin/flock", [home.path + "/wx.lock", "/bin/sleep", "60"], environment: [:])
+    defer { kill(locker.pid, SIGKILL); locker.wait() }
+    // Until flock holds it, a fav add succeeds: wait for the first refusal.
+    var held = false
+    for _ in 0..<100 where !held {
+      held = try home.wx("fav", "add", "Lima", env: ["WX_LOCK_TIMEOUT": "0"]).status == 75
+      if !held { usleep(100_000) }
+    }
+    try #require(held)
+    let show = try home.wx("show", "Cairo", env: ["WX_LOCK_TIMEOUT": "300"], timeout: 20)
+    #expect(show.status == 0 && show.stdout.contains("Cairo"), "\(show)")
+    #expect(show.stderr.contains("the last city was not saved"), "\(show)")
+    #expect(show.stderr.split(separator: "\n").count == 1, "\(show)")
+  }
+
   @Test func aStoppedLockHolderMakesOthersBusyUntilItResumes() throws {
     let home = TempHome()
     try home.wx("fav", "add", "Oslo")

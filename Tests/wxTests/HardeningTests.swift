@@ -419,3 +419,87 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(pipe.status == 0 && !pipe.stderr.contains("page") && !pipe.stderr.contains("\u{1B}"), "\(pipe)")
   }
 }
+
+/// Output that cannot be written is an error (74), not an empty success: a script must not
+/// take an empty file for the answer. A reader that stops early (`| head`) is not one.
+@Suite struct OutputFailureTests {
+  /// Runs `wx args` in `home` through sh with `redirect` applied to its standard output.
+  static func run(_ home: TempHome, _ args: [String], redirect: String) throws -> Run {
+    try runProcess(
+      "/bin/sh", ["-c", "\"$0\" \"$@\" \(redirect)", wxBinary] + args,
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+      ])
+  }
+
+  @Test(arguments: [
+    ["list"], ["show", "Oslo"], ["search", "par"], ["top"], ["status", "--json"], ["doctor"], ["unit"], ["fav", "list"],
+    ["--help"], ["--version"], ["completion", "bash"], ["list", "--json"],
+  ])
+  func aFullDiskIsAnIOError(_ args: [String]) throws {
+    let home = TempHome()
+    let run = try Self.run(home, args, redirect: ">/dev/full")
+    #expect(run.status == 74, "\(args) \(run)")
+    #expect(run.stderr.hasSuffix("wx: cannot write the output: No space left on device (ENOSPC)\n"), "\(args) \(run)")
+  }
+
+  /// A closed standard output is reported; the stores wx opens never land on descriptor 1.
+  @Test func aClosedStandardOutputIsReportedAndNoStoreTakesItsPlace() throws {
+    let home = TempHome()
+    let run = try Self.run(home, ["fav", "add", "Oslo"], redirect: ">&-")
+    #expect(run.status == 74, "\(run)")
+    #expect(run.stderr.contains("wx: cannot write the output: standard output is closed"), "\(run)")
+    #expect(try home.wx("fav", "list").stdout.contains("Oslo"))
+    let list = try Self.run(home, ["list"], redirect: ">&-")
+    #expect(list.status == 74 && list.stderr.split(separator: "\n").count == 1, "\(list)")
+  }
+
+  /// With SIGPIPE ignored (as some shells and supervisors leave it), a reader that has gone
+  /// gives EPIPE: wx stops quietly, as it does when SIGPIPE ends it.
+  @Test func aReaderThatIsGoneIsNoError() throws {
+    let home = TempHome()
+    #expect(try home.wx("list").status == 0)
+    let run = try runProcess(
+      "/bin/sh", ["-c", "trap '' PIPE; { sleep 0.3; \"$0\" list; echo \"status $?\" >&2; } | true", wxBinary],
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+      ])
+    #expect(run.stderr == "status 0\n", "\(run)")
+  }
+}
+
+/// Spaces and punctuation alone name no city: every command that takes a name says so the
+/// same way (64), rather than looking it up and finding nothing (66).
+@Suite struct EmptyNameTests {
+  @Test(arguments: ["", ",", " - ", "'", "\u{200B}"])
+  func aNameWithoutALetterOrDigitIsAUsageError(_ name: String) throws {
+    let home = TempHome()
+    for (command, what) in [(["show"], "CITY"), (["forecast"], "CITY"), (["fav", "add"], "CITY"), (["fav", "remove"], "CITY"), (["search"], "PREFIX")] {
+      let run = try home.run(command + [name])
+      #expect(run.status == 64, "\(command) \(run)")
+      #expect(run.stderr.hasPrefix("wx: \(what) must contain at least one letter or digit"), "\(command) \(run)")
+    }
+    #expect(try home.wx("show", "Oslo").status == 0)
+    #expect(try home.wx("show").stdout.contains("Oslo"))
+  }
+}
+
+/// A service account's home (`/nonexistent`) is not created to hold wx's folder.
+@Suite struct MissingHomeTests {
+  @Test func aHomeThatDoesNotExistIsAConfigurationError() throws {
+    let home = TempHome()
+    let missing = home.path + "/nonexistent"
+    for args in [["list"], ["status"], ["fav", "add", "Oslo"]] {
+      let run = try home.run(args, env: ["WX_HOME": "", "XDG_DATA_HOME": "", "HOME": missing])
+      #expect(run.status == 78, "\(args) \(run)")
+      #expect(run.stderr == "wx: the home folder \"\(missing)\" does not exist: set WX_HOME to a folder for wx's files\n", "\(run)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: missing))
+    // An existing home is used as before.
+    let ok = try home.run(["fav", "add", "Oslo"], env: ["WX_HOME": "", "XDG_DATA_HOME": ""])
+    #expect(ok.status == 0, "\(ok)")
+    #expect(FileManager.default.fileExists(atPath: home.path + "/.local/share/wx/favourites.gdbm"))
+  }
+}

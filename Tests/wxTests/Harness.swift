@@ -83,6 +83,14 @@ final class TempHome: @unchecked Sendable {
 }
 
 /// Runs a program, capturing stdout and stderr through files (no pipe deadlocks).
+/// Copies a program to run it from elsewhere. cp(1) does the writing: a descriptor this
+/// process held open for it would be inherited by whatever another test forks meanwhile, and
+/// running the copy fails with ETXTBSY until that child execs.
+func copyExecutable(_ from: String, to: String) throws {
+  let r = try runProcess("/bin/cp", [from, to], environment: [:])
+  if r.status != 0 { throw CocoaError(.fileWriteUnknown) }
+}
+
 func runProcess(_ path: String, _ args: [String], environment: [String: String], timeout: Double = 60) throws -> Run {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wx-run-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

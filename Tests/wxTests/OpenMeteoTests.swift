@@ -302,6 +302,23 @@ final class OpenMeteoAPI: @unchecked Sendable {
     #expect(favourites.status == 64 && favourites.stderr.contains("open-meteo only"), "\(favourites)")
     let none = try home.wx("sync", "--provider", "open-meteo", "--favourites")
     #expect(none.status == 64 && none.stderr.contains("no favourites"), "\(none)")
+    // AccuWeather's options are not silently ignored by another provider either.
+    for extra in [["--count", "5"], ["--api-key", "k"], ["--provider", "open-meteo", "--count", "3"]] {
+      let r = try home.run(["sync"] + extra)
+      #expect(r.status == 64 && r.stderr.contains("apply to --provider accuweather only"), "\(extra) \(r)")
+    }
+  }
+
+  /// An empty key is no key; and a key in the environment is AccuWeather's alone, so a 401
+  /// from an API that takes none does not blame it.
+  @Test func anEmptyKeyIsNoKeyAndOnlyAccuWeatherUsesOne() throws {
+    let home = TempHome()
+    let empty = try home.wx("sync", "--provider", "accuweather", "--api-key", "", "--url", "http://127.0.0.1:9/")
+    #expect(empty.status == 78 && empty.stderr.contains("needs an API key"), "\(empty)")
+    let api = try FakeAPI(mode: "status:401")
+    let refused = try home.wx("sync", "--url", api.url, env: ["WX_ACCUWEATHER_KEY": "k"])
+    #expect(refused.status == 78 && refused.stderr.contains("refused access (HTTP 401)"), "\(refused)")
+    #expect(!refused.stderr.contains("key"), "\(refused)")
   }
 
   @Test func aqiSyncAddsUSAQIReadingsToTheHistory() throws {
@@ -368,6 +385,14 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let r = try home.wx("sync", "--url", small.url)
     #expect(r.status == 65 && r.stderr.contains("--allow-shrink"), "\(r)")
     #expect(home.snapshot() == before)
+  }
+
+  /// A base URL with a query of its own keeps it after the paths and the key wx adds.
+  @Test func accuWeatherBaseURLMayCarryAQuery() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k", "--accu-delay-ms", "0"])
+    let r = try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base + "/?language=en", "--count", "2")
+    #expect(r.status == 0, "\(r)")
   }
 
   @Test func accuWeatherUnknownsAreDashesNotZeros() throws {

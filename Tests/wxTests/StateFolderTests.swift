@@ -108,6 +108,42 @@ import Testing
     #expect(Self.mode(home.path) == 0o700)
   }
 
+  /// `WX_HOME=$HOME` (or `/`): a folder that holds more than wx's files is not wx's to
+  /// tighten. It keeps its mode, wx works in it, and doctor has nothing to repair; only one
+  /// that others may write to is refused.
+  @Test func aFolderHoldingOtherFilesKeepsItsMode() throws {
+    let home = TempHome()
+    _ = FileManager.default.createFile(atPath: home.path + "/notes.txt", contents: Data("mine".utf8))
+    chmod(home.path, 0o755)
+    for args in [["list"], ["fav", "add", "Oslo"], ["unit", "f"], ["show", "Oslo"], ["doctor", "--repair"]] {
+      let run = try home.run(args)
+      #expect(run.status == 0, "\(args) \(run)")
+      #expect(Self.mode(home.path) == 0o755, "\(args)")
+    }
+    let doctor = try home.wx("doctor")
+    #expect(doctor.status == 0 && !doctor.stdout.contains("mode 0755"), "\(doctor)")
+    // The stores it wrote are private all the same.
+    #expect(Self.mode(home.path + "/favourites.gdbm") == 0o600)
+
+    chmod(home.path, 0o777)
+    Self.expectRefused(try home.wx("fav", "add", "Lima"), home.path, "holds files that are not wx's")
+    #expect(Self.mode(home.path) == 0o777)
+    let refused = try home.wx("doctor")
+    #expect(refused.status != 0 && refused.stdout.contains("holds files that are not wx's"), "\(refused)")
+  }
+
+  /// wx's own names, set-aside copies and temp files do not make a folder foreign.
+  @Test func aFolderOfWxsOwnFilesIsTightened() throws {
+    let home = TempHome()
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    for name in ["catalogue.gdbm.broken-20260101-000000", ".prefs.gdbm.tmp.1.2"] {
+      _ = FileManager.default.createFile(atPath: home.path + "/" + name, contents: Data())
+    }
+    chmod(home.path, 0o750)
+    #expect(try home.wx("unit", "c").status == 0)
+    #expect(Self.mode(home.path) == 0o700)
+  }
+
   @Test func aSharedOrForeignWritableStateFolderIsRefused() throws {
     let shared = TempHome()
     chmod(shared.path, 0o1777)

@@ -11,8 +11,9 @@ import Testing
     ("missing-field", 65, "missing field \"city\""), ("nan", 65, "NaN"), ("bad-utf8", 65, "invalid UTF-8"),
     ("zero", 65, "no weather records"), ("redirect-loop", 69, "redirects in a loop"),
     ("wrong-content-type", 65, "image/png"), ("drip", 69, "within 2 s"), ("huge", 65, "larger than"),
-    ("object", 65, "found an object"), ("status:404", 65, "HTTP 404"), ("status:401", 78, "refused the key"),
+    ("object", 65, "found an object"), ("status:404", 65, "HTTP 404"), ("status:401", 78, "refused access (HTTP 401)"),
     ("status:400", 65, "(HTTP 400) at http://127.0.0.1"), ("status:422", 65, ": simulated HTTP 422;"),
+    ("bad-gzip", 65, "content encoding is corrupt"),
   ]
 
   @Test(arguments: modes.map(\.mode))

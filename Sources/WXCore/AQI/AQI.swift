@@ -146,12 +146,13 @@ package enum AQIFrame {
         out.skip("entry \(index + 1) has no \"city\" string")
         continue
       }
-      let city = Self.tidy(rawCity)
-      let key = Fold.key(city)
-      guard !key.isEmpty, city.utf8.count <= maxCityBytes else {
+      // Cleaned as sync cleans the catalogue's text (``StoredText``): no control, bidi or
+      // other format character is stored.
+      guard let city = try? StoredText.clean(rawCity), Fold.hasKey(city), city.utf8.count <= maxCityBytes else {
         out.skip("entry \(index + 1) has an unusable city name")
         continue
       }
+      let key = Fold.key(city)
       guard case .number(let aqi, _)? = item["aqi"] else {
         let found = item["aqi"].map(\.typeName) ?? "nothing"
         out.skip("\(city): \"aqi\" is \(found), not a number")
@@ -164,26 +165,11 @@ package enum AQIFrame {
       let reading = AQIReading(city: city, aqi: aqi)
       if let k = byKey[key] {
         out.readings[k] = reading
+        out.skip("\(city) is named more than once in one frame (its last value is kept)")
       } else {
         byKey[key] = out.readings.count
         out.readings.append(reading)
       }
-    }
-    return out
-  }
-
-  /// Trims surrounding whitespace and collapses runs of whitespace and control characters.
-  static func tidy(_ s: String) -> String {
-    var out = ""
-    var space = false
-    for u in s.unicodeScalars {
-      if u.properties.isWhitespace || u.value < 0x20 || u.value == 0x7F {
-        space = !out.isEmpty
-        continue
-      }
-      if space { out += " " }
-      space = false
-      out.unicodeScalars.append(u)
     }
     return out
   }

@@ -1,29 +1,33 @@
 internal import CGDBM
 
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
-/// record by record: ``add(_:)`` stores each full block of 16 records as it fills and keeps
-/// nothing else, so a sync's memory does not grow with the catalogue while it downloads.
-/// ``finish(meta:)`` then reads the new file back once, decoding only each record's head,
-/// for the id buckets and the warmest and rain-free orders (id, temperature and rain flag a
-/// city: 17 bytes, plus 4 for each order while it is sorted) and for the search index
-/// (``CityIndexBuilder``, whose memory does not grow with the catalogue).
+/// record by record: ``add(_:)`` stores each full block of 16 records as it fills, and hands
+/// each city's folded name to the search index builder (``CityIndexBuilder``, whose memory
+/// does not grow with the catalogue) and its id, temperature and rain flag to the orders
+/// (17 bytes a city, plus 4 for each order while it is sorted). ``finish(meta:)`` then sorts
+/// and writes the orders and the index.
 package final class CatalogueWriter {
   private let db: GDBMDatabase
   /// The encoded cities of the block being filled (at most 16).
   private var block: [[UInt8]] = []
   private var blockNumber = 0
   package private(set) var count = 0
-  /// The search index keeps its sorting material in memory up to this many bytes, then in
-  /// a temporary file (``CityIndexBuilder/spillAbove``).
-  package var spillAbove = 4 << 20
-  /// How many index entries the index builder sorts at a time (``CityIndexBuilder/batchEntries``).
-  package var indexBatchEntries = 1 << 16
-  /// ``CityIndexBuilder/namesCarryCountries``.
-  package var namesCarryCountries = true
+  private var orders = OrderInput()
+  private let index: CityIndexBuilder
+  /// Few distinct descriptions: each is classified once.
+  private var rainy: [String: Bool] = [:]
 
-  /// Writes into `db`, a fresh file the caller publishes.
-  package init(into db: GDBMDatabase) {
+  /// Writes into `db`, a fresh file the caller publishes. The search index keeps its sorting
+  /// material in memory up to `spillAbove` bytes, then in a temporary file beside `db`, and
+  /// sorts `indexBatchEntries` entries at a time (``CityIndexBuilder``);
+  /// `namesCarryCountries` false writes the name blocks of earlier releases (for tests).
+  package init(
+    into db: GDBMDatabase, spillAbove: Int = 4 << 20, indexBatchEntries: Int = 1 << 16, namesCarryCountries: Bool = true
+  ) {
     self.db = db
+    index = CityIndexBuilder(
+      directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
+    index.namesCarryCountries = namesCarryCountries
     // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
     // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
     // download's 16 MiB of seen records, the passes' arrays came from the heap, whose freed
@@ -44,6 +48,13 @@ package final class CatalogueWriter {
   package func add(_ city: City) throws(StoreError) {
     block.append(city.encoded())
     count += 1
+    orders.ids.append(city.id)
+    orders.temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
+    let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
+    if rainy.count < 4096 { rainy[city.description] = wet }
+    orders.rainFree.append(!wet)
+    let (key, starts) = Fold.keyAndWordStarts(city.name)
+    try index.add(key, wordStarts: starts, country: city.country)
     if block.count == CatalogueKey.citiesPerBlock { try flushBlock() }
   }
 
@@ -58,42 +69,6 @@ package final class CatalogueWriter {
     blockNumber += 1
   }
 
-  /// The fields of a record the orders and the index need: they come first in a record, so
-  /// the forecast after them is never decoded. Names and country stay bytes unless asked for.
-  private struct Head {
-    var id: Int
-    var name: ArraySlice<UInt8>
-    var country: ArraySlice<UInt8>
-    var temperatureC: Double?
-    var description: ArraySlice<UInt8>
-  }
-
-  /// Calls `body` with the head of every city written, in catalogue order, read back from the
-  /// new file (its blocks are in the page cache: it was just written).
-  private func forEachHead(_ body: (Head) -> Void) throws(StoreError) {
-    for b in 0..<blockNumber {
-      guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
-        throw .damaged(path: db.path, detail: "record block \(b) written but not found")
-      }
-      do throws(MalformedValue) {
-        var (r, version) = try Envelope.open(.city, raw, versions: CityRecord.readable)
-        let n = try r.count(limit: CatalogueKey.citiesPerBlock)
-        for _ in 0..<n {
-          var record = ByteReader(Array(try r.bytes()))
-          let id = try record.int()
-          let name = try record.bytes()
-          let country = try record.bytes()
-          _ = try record.double()
-          _ = try record.double()
-          let temperature = try record.optionalDouble(always: version == 1)
-          body(Head(id: id, name: name, country: country, temperatureC: temperature, description: try record.bytes()))
-        }
-      } catch {
-        throw .damaged(path: db.path, detail: "record block \(b) written but unreadable")
-      }
-    }
-  }
-
   /// Writes the last record block, the orders, the index and then `meta` (with its counts).
   @discardableResult
   package func finish(meta: CatalogueMeta) throws(StoreError) -> CatalogueMeta {
@@ -104,7 +79,6 @@ package final class CatalogueWriter {
     // step before freed is handed back to the system first, so they do not stack up in the
     // process's resident memory.
     malloc_trim(0)
-    var (orders, index) = try readBack()
     let dryCount = try writeOrders(&orders)
     malloc_trim(0)
     let wordEntries = try index.build { [db] (key, value) throws(StoreError) in try db.store(key, value) }
@@ -118,43 +92,26 @@ package final class CatalogueWriter {
 
   /// What the orders need of every city: 17 bytes a city.
   private struct OrderInput {
-    var ids: [Int] = []
-    var temperatures: [Double] = []
-    var rainFree: [Bool] = []
+    var ids = Chunked<Int>()
+    var temperatures = Chunked<Double>()
+    var rainFree = Chunked<Bool>()
   }
 
-  /// Reads every city's head back once, for the orders and for the search index (whose
-  /// builder keeps its own memory flat).
-  private func readBack() throws(StoreError) -> (OrderInput, CityIndexBuilder) {
-    var orders = OrderInput()
-    orders.ids.reserveCapacity(count)
-    orders.temperatures.reserveCapacity(count)
-    orders.rainFree.reserveCapacity(count)
-    // Few distinct descriptions: each is classified once. Keys are Strings, which own just
-    // their bytes (a slice would keep its whole record alive).
-    var rainy: [String: Bool] = [:]
-    let index = CityIndexBuilder(
-      directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
-    index.namesCarryCountries = namesCarryCountries
-    var failure: StoreError?
-    try forEachHead { city in
-      guard failure == nil else { return }
-      orders.ids.append(city.id)
-      orders.temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
-      let description = String(decoding: city.description, as: UTF8.self)
-      let wet = rainy[description] ?? Condition(description: description).isRainy
-      rainy[description] = wet
-      orders.rainFree.append(!wet)
+  /// An array that grows a fixed-size chunk at a time: appending never copies what it holds,
+  /// so it takes its size and no more (a doubling array briefly needs three times as much).
+  private struct Chunked<Element> {
+    private static var shift: Int { 16 }
+    private var chunks: [[Element]] = []
 
-      let (key, starts) = Fold.keyAndWordStarts(String(decoding: city.name, as: UTF8.self))
-      do throws(StoreError) {
-        try index.add(key, wordStarts: starts, country: city.country)
-      } catch {
-        failure = error
+    mutating func append(_ value: Element) {
+      if chunks.isEmpty || chunks[chunks.count - 1].count == 1 << Self.shift {
+        chunks.append([])
+        chunks[chunks.count - 1].reserveCapacity(1 << Self.shift)
       }
+      chunks[chunks.count - 1].append(value)
     }
-    if let failure { throw failure }
-    return (orders, index)
+
+    subscript(_ i: Int) -> Element { chunks[i >> Self.shift][i & (1 << Self.shift - 1)] }
   }
 
   /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
@@ -187,7 +144,7 @@ package final class CatalogueWriter {
       try store(CatalogueKey.block("i", bucket), Envelope.seal(.idList, w.bytes))
       k = end
     }
-    ids = []
+    ids = Chunked()
     byBucket = []
 
     // Warmest first, unknown temperatures last; ties in catalogue order. The rain-free list
@@ -197,7 +154,7 @@ package final class CatalogueWriter {
       let (x, y) = (temperatures[Int(a)], temperatures[Int(b)])
       return x != y ? x > y : a < b
     }
-    temperatures = []
+    temperatures = Chunked()
     try storeIndexes("o", warmest, store)
     return try storeIndexes("h", warmest.filter { rainFree[Int($0)] }, store)
   }

@@ -143,7 +143,17 @@ package struct Home: Sendable {
     // `wx fav`); GDBM's own lock on it tells a lock holder's clean-up that it is in use.
     let builder = try StoreBuilder(finalPath: cataloguePath)
     let writer = CatalogueWriter(into: builder.database)
-    _ = try await provider.stream { try writer.add($0) }
+    // Records are stored on a second thread while the next ones are read off the network.
+    let handoff = Handoff<City> { batch in
+      for city in batch { try writer.add(city) }
+    }
+    do {
+      _ = try await provider.stream { try handoff.send($0) }
+      try handoff.finish()
+    } catch {
+      handoff.abandon()
+      throw error
+    }
     let lock = try writers.acquire()
     defer { lock.release() }
     let current = try? Catalogue(path: cataloguePath)

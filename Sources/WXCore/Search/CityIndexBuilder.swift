@@ -72,10 +72,9 @@ package final class CityIndexBuilder {
   /// Appends the next city (catalogue order is the order of the calls): its folded name
   /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
   /// its country as stored (equal names sort by the folded country).
-  package func add(_ key: [UInt8], wordStarts: [Int], country countryName: ArraySlice<UInt8>) throws(StoreError) {
+  package func add(_ key: [UInt8], wordStarts: [Int], country name: String) throws(StoreError) {
     let position = UInt64(count)
     count += 1
-    let name = String(decoding: countryName, as: UTF8.self)
     let country: UInt32
     if let n = countryNumbers[name] {
       country = n
@@ -92,7 +91,7 @@ package final class CityIndexBuilder {
       out.varint(position)
       out.varint(UInt64(country))
       out.bytes(key)
-      out.bytes(countryName)
+      out.string(name)
     }
     for (k, start) in wordStarts.enumerated() where start > 0 && start < key.count {
       // A word's shadow: the longest prefix it shares with the name or an earlier word.

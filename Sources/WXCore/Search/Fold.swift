@@ -33,6 +33,18 @@ package enum Fold {
         return fold(s, version: version, boundaries: &unused)
     }
 
+    /// Whether `key(s)` is not empty, without folding when an ASCII byte that folding keeps
+    /// is there (any but white space, hyphens, apostrophes and periods).
+    package static func hasKey(_ s: String) -> Bool {
+        for b in s.utf8 where b < 0x80 {
+            switch b {
+            case 0x09...0x0D, 0x20, 0x27, 0x2D, 0x2E, 0x60: continue
+            default: return true
+            }
+        }
+        return !key(s).isEmpty
+    }
+
     /// The offsets (> 0) in `key(name)` at which a later word of `name` starts: after a space
     /// (or hyphen), a slash or `(`, and after a dropped apostrophe or period, so `L'Aquila`
     /// is found by `aquila` and `N'Djamena` by `djamena`.

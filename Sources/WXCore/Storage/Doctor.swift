@@ -68,7 +68,18 @@ package struct Doctor: Sendable {
     if st.st_uid != geteuid() && mode & 0o022 != 0 || mode & S_ISVTX != 0 && mode & 0o002 != 0 {
       return .broken(.unusable(path: dir, reason: "others can write to it", remedy: .useAPrivateFolder))
     }
-    if st.st_uid == geteuid() && mode & 0o077 != 0 { return .exposed(records: 0, mode: UInt32(mode)) }
+    if st.st_uid == geteuid() && mode & 0o077 != 0 {
+      // A folder that holds more than wx's files (a home folder named as the state folder)
+      // is not wx's to tighten: it keeps its mode unless others may write to it.
+      if !FileSystem.list(dir).allSatisfy(FileSystem.isStateFileName) {
+        if mode & 0o022 != 0 {
+          return .broken(
+            .unusable(path: dir, reason: "others can write to it, and it holds files that are not wx's", remedy: .useAPrivateFolder))
+        }
+        return .healthy(records: 0, detail: "")
+      }
+      return .exposed(records: 0, mode: UInt32(mode))
+    }
     return .healthy(records: 0, detail: "")
   }
 
@@ -139,12 +150,30 @@ package struct Doctor: Sendable {
     package var remedy: Remedy? = nil
   }
 
-  /// Replaces a broken catalogue with the bundled sample (the catalogue is derived data:
-  /// the next `wx sync` restores it), under `lock`.
+  /// Repairs a broken catalogue, under `lock`. When its header and every one of its records
+  /// are intact, only what is derived from them is damaged (the orders, the search index):
+  /// the catalogue is written again from those records, with the same header. Otherwise it
+  /// is replaced by the bundled sample (the catalogue is derived data: the next `wx sync`
+  /// restores it).
   package func repairCatalogue(holding lock: WriterLock) throws -> Repair {
+    if let (meta, cities) = intactRecords() {
+      let backup = try moveAside(home.cataloguePath)
+      try home.publishCatalogue(cities, meta: meta, holding: lock)
+      return Repair(
+        recovered: cities.count, lost: 0, backup: backup,
+        note: "rebuilt from its \(cities.count) intact record\(cities.count == 1 ? "" : "s")")
+    }
     let backup = try moveAside(home.cataloguePath)
     try home.seedFromSample(holding: lock)
     return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample", remedy: .sync)
+  }
+
+  /// The catalogue's header and all of its records, when every one of them reads back intact.
+  private func intactRecords() -> (CatalogueMeta, [City])? {
+    guard let catalogue = try? Catalogue(path: home.cataloguePath) else { return nil }
+    defer { catalogue.close() }
+    guard let cities = try? catalogue.all(), cities.count == catalogue.meta.count, !cities.isEmpty else { return nil }
+    return (catalogue.meta, cities)
   }
 
   /// Sets an exposed store (or the state folder) back to 0600 (0700).

@@ -26,9 +26,11 @@ package enum FileSystem {
   }
 
   /// Creates `path` and its parents with mode 0700 where missing, and makes sure an existing
-  /// state folder is private: one of ours that others may read or write is tightened to 0700;
-  /// a shared one (sticky and world-writable, like /tmp) or someone else's that others may
-  /// write to is refused. A state folder may be reached through a symbolic link (or live
+  /// state folder is private: one of ours that others may read or write, and that holds
+  /// nothing but wx's own files (``isStateFileName(_:)``), is tightened to 0700; a folder that
+  /// holds anything else (a home folder, `/`) keeps its mode, and is refused if others may
+  /// write to it, as is a shared one (sticky and world-writable, like /tmp) or someone else's
+  /// that others may write to. A state folder may be reached through a symbolic link (or live
   /// under one); its files may not (see ``StateFile``).
   package static func makeDirectory(_ path: String) throws(StoreError) {
     var st = stat()
@@ -71,10 +73,31 @@ package enum FileSystem {
     if mode & S_ISVTX != 0 && mode & 0o002 != 0 {
       throw .unusable(path: path, reason: "it is a shared folder (like /tmp)", remedy: .useAPrivateFolder)
     }
-    if mode & 0o077 != 0 && chmod(path, mode & ~0o077) != 0 && others {
+    guard mode & 0o077 != 0 else { return }
+    // Only a folder of wx's own is wx's to tighten: never a home folder or `/` named as one.
+    if !list(path).allSatisfy(isStateFileName) {
+      if others {
+        throw .unusable(
+          path: path, reason: "others can write to the state folder, which holds files that are not wx's",
+          remedy: .useAPrivateFolder)
+      }
+      return
+    }
+    if chmod(path, mode & ~0o077) != 0 && others {
       throw .unusable(
         path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700", remedy: .useAPrivateFolder)
     }
+  }
+
+  /// The names wx gives what it keeps in a state folder: its stores, its lock, their temp
+  /// files and the copies it sets aside (`<name>.broken-<time>`).
+  package static func isStateFileName(_ name: String) -> Bool {
+    if isTempName(name) { return true }
+    for base in ["catalogue.gdbm", "prefs.gdbm", "favourites.gdbm", "aqi.gdbm", "wx.lock"]
+    where name == base || name.hasPrefix(base + ".broken-") {
+      return true
+    }
+    return false
   }
 
   /// `rename(2)`: atomically replaces `to`.

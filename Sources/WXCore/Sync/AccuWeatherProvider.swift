@@ -36,12 +36,12 @@ package struct AccuWeatherProvider: WeatherProvider {
     let key = Self.encode(apiKey)
     let config = self.config
     let base = self.base
-    let top = try await Fetcher.get("\(base)/locations/v1/topcities/50?apikey=\(key)", config: config)
+    let top = try await Fetcher.get(config.url(path: "/locations/v1/topcities/50", query: "apikey=\(key)"), config: config)
     let locations = Array(try Self.decodeLocations(top, url: base + "/locations/v1/topcities/50").prefix(config.count))
     let temperatures = try await Fetcher.inParallel(locations.count, limit: Self.maxConcurrent, url: base) {
       (i: Int) async throws(SyncError) -> Double in
       let loc = locations[i]
-      let url = "\(base)/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))?apikey=\(key)"
+      let url = config.url(path: "/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))", query: "apikey=\(key)")
       do throws(SyncError) {
         return try Self.decodeTemperature(try await Fetcher.get(url, config: config), url: url, city: loc.name)
       } catch {
@@ -87,7 +87,7 @@ package struct AccuWeatherProvider: WeatherProvider {
       } catch {
         throw .badPayload(url: url, reason: "location \(n + 1): a name has \(error.scalars) characters, more than \(StoredText.maxScalars)")
       }
-      guard !Fold.key(name).isEmpty else {
+      guard Fold.hasKey(name) else {
         throw .badPayload(url: url, reason: "location \(n + 1): \"EnglishName\" has no letters")
       }
       var lat = 0.0

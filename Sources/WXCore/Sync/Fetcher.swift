@@ -41,6 +41,16 @@ package struct ProviderConfig: Sendable {
 
   /// The base URL without a trailing slash.
   package var base: String { url.hasSuffix("/") ? String(url.dropLast()) : url }
+
+  /// The URL with `path` appended to its path and `query` put before any query it has:
+  /// `http://h/x?a=1` with `/y` and `k=2` is `http://h/x/y?k=2&a=1`.
+  package func url(path: String, query: String) -> String {
+    let mark = url.firstIndex(of: "?")
+    var prefix = String(url[..<(mark ?? url.endIndex)])
+    if prefix.hasSuffix("/") { prefix.removeLast() }
+    let existing = mark.map { String(url[url.index(after: $0)...]) } ?? ""
+    return prefix + path + "?" + query + (existing.isEmpty ? "" : "&" + existing)
+  }
 }
 
 /// The one HTTP client of every provider: URL check, status handling, size cap, one
@@ -52,9 +62,12 @@ package final class Fetcher: @unchecked Sendable {
   /// The longest `Retry-After` wx waits for, in seconds; a longer one fails at once.
   package static let maxRetryAfter = 30.0
   let session: HTTPSession
+  /// Whether requests carry an API key: a 401 or 403 then means the key is wrong.
+  let keyed: Bool
 
   package init(_ config: ProviderConfig) {
     session = HTTPSession(timeout: config.timeout, maxBytes: config.maxBytes)
+    keyed = config.apiKey != nil
   }
 
   /// The reason an error answer gives, when its body is a JSON object with a string
@@ -128,6 +141,7 @@ package final class Fetcher: @unchecked Sendable {
         case .redirectLoop: throw .redirectLoop(url: shown)
         case .redirectRefused(let target): throw .redirectRefused(url: shown, target: Redact.url(target))
         case .tooLarge(let limit): throw .tooLarge(url: shown, limit: limit)
+        case .badEncoding: throw .badPayload(url: shown, reason: "the answer's content encoding is corrupt")
         case .badURL: throw .badURL(shown)
         case .unavailable(let why): throw .libraryMissing(why)
         }
@@ -148,7 +162,7 @@ package final class Fetcher: @unchecked Sendable {
         retried = true
         var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
         nanosleep(&ts, nil)
-      case 401, 403: throw .unauthorized(url: shown, status: response.status)
+      case 401, 403: throw .unauthorized(url: shown, status: response.status, keyed: keyed)
       case 500..<600: throw .serverError(url: shown, status: response.status)
       default:
         if let why { throw .rejected(url: shown, status: response.status, reason: why) }

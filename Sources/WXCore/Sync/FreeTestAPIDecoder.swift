@@ -39,8 +39,9 @@ package enum FreeTestAPIDecoder {
     static let temperature: ClosedRange<Double> = -100...70
     static let humidity: ClosedRange<Double> = 0...100
     static let wind: ClosedRange<Double> = 0...500
-    /// An id: a whole number below 10^15 in size (exact as a Double).
-    static func isID(_ d: Double) -> Bool { d == d.rounded() && abs(d) < 1e15 }
+    /// An id: a whole number from 1 to below 10^15 (exact as a Double). A city is looked up
+    /// by its id as typed (`wx show 42`): one that cannot be typed as a number is refused.
+    static func isID(_ d: Double) -> Bool { d == d.rounded() && d >= 1 && d < 1e15 }
   }
 
   static func record(_ item: JSON, position: Int) throws(PayloadError) -> City {
@@ -50,7 +51,7 @@ package enum FreeTestAPIDecoder {
     let id = try integer(item, "id", "record \(position)")
     let name = try text(item, "city", "record \(position) (id \(id))", nonEmpty: true)
     func label() -> String { "record \(position) (id \(id), \(JSONWriter.quote(name)))" }
-    guard !Fold.key(name).isEmpty else { throw PayloadError("\(label()): field \"city\" has no letters") }
+    guard Fold.hasKey(name) else { throw PayloadError("\(label()): field \"city\" has no letters") }
     let country = try text(item, "country", label(), nonEmpty: true)
     let lat = try number(item, "latitude", label(), Limits.latitude)
     let lon = try number(item, "longitude", label(), Limits.longitude)
@@ -96,6 +97,9 @@ package enum FreeTestAPIDecoder {
   private static func integer(_ o: JSON, _ key: String, _ label: @autoclosure () -> String) throws(PayloadError) -> Int {
     let v = try field(o, key, label)
     guard case .number(let d, _) = v, Limits.isID(d) else {
+      if case .number(let d, _) = v, d == d.rounded() {
+        throw PayloadError("\(label()): field \"\(key)\" must be from 1 to 999999999999999, found \(JSONWriter.number(d))")
+      }
       throw PayloadError("\(label()): field \"\(key)\" must be an integer, found \(v.typeName)")
     }
     return Int(d)

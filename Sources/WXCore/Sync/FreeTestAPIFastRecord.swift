@@ -67,7 +67,7 @@ enum FreeTestAPIFastRecord {
     guard seen | (1 << Field.forecast.rawValue) == (1 << Field.allCases.count) - 1 else { return nil }
     guard Limits.isID(id), Limits.latitude.contains(lat), Limits.longitude.contains(lon),
       Limits.temperature.contains(temp), Limits.humidity.contains(hum), Limits.wind.contains(wind),
-      !Fold.key(name).isEmpty
+      Fold.hasKey(name)
     else { return nil }
     days.sort { $0.date < $1.date }
     let city = City(

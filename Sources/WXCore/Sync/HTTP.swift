@@ -16,6 +16,8 @@ package enum HTTPFailure: Error, Equatable, Sendable {
   /// A redirect to a scheme other than http(s): curl refused to follow it to `target`.
   case redirectRefused(target: String)
   case tooLarge(limit: Int)
+  /// The server answered, in a content encoding (gzip, br…) that does not decode: bad data.
+  case badEncoding
   case badURL(String)
   case unavailable(String)
 }
@@ -90,6 +92,7 @@ package final class HTTPSession: @unchecked Sendable {
         throw .badURL(Self.reason(r.curl_code))
       case 28: throw .timeout
       case 47: throw .redirectLoop
+      case 61: throw .badEncoding
       default: throw .unreachable(Self.reason(r.curl_code))
       }
     }

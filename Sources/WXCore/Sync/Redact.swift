@@ -56,8 +56,16 @@ package enum Redact {
     return String(parameter[...eq]) + "…" + String(note)
   }
 
+  /// How a control or format character is shown, in the notation wx's terminal output
+  /// uses for them: `\x1b` for C0 and DEL, `\u{202e}` for the rest.
+  static func escaped(_ u: Unicode.Scalar) -> String {
+    let h = String(u.value, radix: 16)
+    if u.value < 0x20 || u.value == 0x7F { return "\\x" + (h.count < 2 ? "0" : "") + h }
+    return "\\u{" + String(repeating: "0", count: max(0, 4 - h.count)) + h + "}"
+  }
+
   /// Untrusted text (a header, a URL, a library's message) made safe for a one-line message:
-  /// control and format characters (see ``StoredText``) are shown as `\u{1B}`, and text longer
+  /// control and format characters (see ``StoredText``) are shown as `\x1b` or `\u{202e}`, and text longer
   /// than `limit` code points is cut, ending in `…`. Idempotent.
   package static func text(_ s: String, limit: Int = 200) -> String {
     if StoredText.isClean(s) && s.utf8.count <= limit { return s }
@@ -65,7 +73,7 @@ package enum Redact {
     var fits = out.startIndex  // where `…` goes if the text turns out too long
     var count = 0
     for u in s.unicodeScalars {
-      let shown = StoredText.isControlOrFormat(u) ? "\\u{\(String(u.value, radix: 16, uppercase: true))}" : String(u)
+      let shown = StoredText.isControlOrFormat(u) ? escaped(u) : String(u)
       count += shown.unicodeScalars.count
       if count > limit {
         out.removeSubrange(fits...)

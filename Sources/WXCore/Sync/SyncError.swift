@@ -14,8 +14,8 @@ package enum SyncError: Error, Equatable, Sendable {
   case rateLimited(url: String, reason: String?)
   /// A 4xx whose body gave a reason (Open-Meteo's `{"error": true, "reason": …}`).
   case rejected(url: String, status: Int, reason: String)
-  /// A 401 or 403: the API key is missing or wrong.
-  case unauthorized(url: String, status: Int)
+  /// A 401 or 403: the API key is wrong (`keyed`), or an API that takes no key refused access.
+  case unauthorized(url: String, status: Int, keyed: Bool)
   /// Other 4xx.
   case clientError(url: String, status: Int)
   case notJSON(url: String, contentType: String)
@@ -53,8 +53,8 @@ extension SyncError: CustomStringConvertible {
         + "try again later (your catalogue is unchanged)"
     case .rejected(let url, let status, let reason):
       return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); your catalogue is unchanged"
-    case .unauthorized(let url, let status):
-      return "the API refused the key (HTTP \(status)) at \(r(url))"
+    case .unauthorized(let url, let status, let keyed):
+      return "the API refused \(keyed ? "the key" : "access") (HTTP \(status)) at \(r(url))"
     case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
     case .notJSON(let url, let type):
       let what = type.lowercased().contains("html") ? "an HTML page" : type.isEmpty ? "untyped data" : Redact.text(type)
@@ -80,7 +80,7 @@ extension SyncError {
   /// What to do about it, when it is something the person can change.
   package var remedy: Remedy? {
     switch self {
-    case .unauthorized: return .checkTheKey
+    case .unauthorized(_, _, let keyed): return keyed ? .checkTheKey : nil
     case .missingKey: return .giveAKey
     case .shrinks: return .allowShrink
     case .tooManyPages: return .largerPages

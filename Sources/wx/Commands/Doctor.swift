@@ -9,7 +9,8 @@ extension WX {
         Checks the state folder (a private folder wx can write in), wx.lock, and reads every record \
         of every store, checking its checksum. --repair keeps a damaged file as FILE.broken-TIME, \
         rebuilds the store from every intact record found in it and says how many were lost; a \
-        damaged catalogue is replaced by the bundled sample until the next `wx sync`. It also sets \
+        catalogue with only its orders or index damaged is rebuilt from its records, one with a \
+        damaged record is replaced by the bundled sample until the next `wx sync`. It also sets \
         aside a refused wx.lock, resets loose modes (0700 folder, 0600 files) and removes temp \
         files of interrupted writers. Exits 74 when something is wrong and not repaired.
         """)

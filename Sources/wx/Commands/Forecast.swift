@@ -8,6 +8,11 @@ struct ForecastRequest: CatalogueRequest {
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
+
+  /// Without CITY, the last city shown; a CITY given must name something.
+  func validate() throws(UsageError) {
+    if let city { try TypedName.check(city, as: "CITY") }
+  }
   var hottest = false
   var output = Output()
 
@@ -62,6 +67,7 @@ extension WX {
     @OptionGroup var output: OutputOptions
 
     var request: ForecastRequest { ForecastRequest(city: city.joinedName, hottest: hottest, output: output.value) }
+    func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }
 }

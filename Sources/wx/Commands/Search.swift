@@ -13,8 +13,7 @@ struct SearchRequest: PagedRequest {
 
   /// A query needs a letter or a digit: punctuation and spaces alone match nothing (exit 64).
   func validate() throws(UsageError) {
-    guard let query, query.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil })
-    else { throw UsageError("PREFIX must contain at least one letter or digit") }
+    try TypedName.check(query ?? "", as: "PREFIX")
     try pages.validate()
   }
 

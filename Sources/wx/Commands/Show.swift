@@ -8,6 +8,11 @@ struct ShowRequest: CatalogueRequest {
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
+
+  /// Without CITY, the last city shown; a CITY given must name something.
+  func validate() throws(UsageError) {
+    if let city { try TypedName.check(city, as: "CITY") }
+  }
   var output = Output()
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
@@ -34,6 +39,7 @@ extension WX {
     @OptionGroup var output: OutputOptions
 
     var request: ShowRequest { ShowRequest(city: city.joinedName, output: output.value) }
+    func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }
 }

@@ -19,7 +19,7 @@ extension WX {
     @Option(help: "Provider: freetestapi, accuweather or open-meteo.") var provider: ProviderName = .freetestapi
     @Option(name: .customLong("api-key"), help: "AccuWeather API key (default: $WX_ACCUWEATHER_KEY). Never printed.")
     var apiKey: String?
-    @Option(help: "AccuWeather: how many top cities to keep (1–50).") var count = 5
+    @Option(help: "AccuWeather: how many top cities to keep (1–50; default 5).") var count: Int?
     @Flag(help: "Open-Meteo: refresh only the favourites; every other city keeps its record.") var favourites = false
     @Option(name: .customLong("max-cities"), help: "Open-Meteo: refresh at most N cities, the first of the catalogue.")
     var maxCities: Int?
@@ -30,9 +30,18 @@ extension WX {
 
     var selection: OpenMeteoSelection { OpenMeteoSelection(favourites: favourites, maxCities: maxCities) }
 
+    /// `--api-key`, else `WX_ACCUWEATHER_KEY`; an empty one is no key.
+    var accuWeatherKey: String? {
+      guard let key = apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), !key.isEmpty else { return nil }
+      return key
+    }
+
     func validate() throws {
       if perPage < 1 || perPage > 100_000 { throw ValidationError("--per-page must be between 1 and 100000") }
-      if count < 1 || count > 50 { throw ValidationError("--count must be between 1 and 50") }
+      if let count, count < 1 || count > 50 { throw ValidationError("--count must be between 1 and 50") }
+      if provider != .accuweather && (count != nil || apiKey != nil) {
+        throw ValidationError("--api-key and --count apply to --provider accuweather only")
+      }
       if !OpenMeteoProvider.days.contains(days) { throw ValidationError("--days must be between 1 and 16") }
       do { try selection.validate() } catch { throw ValidationError(error.message) }
       if provider != .openMeteo && (favourites || maxCities != nil || days != ProviderConfig.defaultDays) {
@@ -59,7 +68,7 @@ extension WX {
       }
       let config = ProviderConfig(
         url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
-        apiKey: apiKey ?? Environment.get("WX_ACCUWEATHER_KEY"), count: count, days: days)
+        apiKey: provider == .accuweather ? accuWeatherKey : nil, count: count ?? 5, days: days)
       let plan = try provider.plan(config, ctx: ctx, selection: selection)
       let before = FileIdentity(ctx.home.cataloguePath)
       let meta: CatalogueMeta

@@ -18,7 +18,7 @@ enum AQIError: Error {
     case .clientFailed(let why): return "the feed client failed: \(why)"
     case .noReadings(let city):
       // Echoed back cut to 60 characters, like every city argument.
-      return "no air-quality readings for \(String(city.prefix(60)).quoted()); `wx aqi list` shows the cities recorded"
+      return "no air-quality readings for \(city.quoted()); `wx aqi list` shows the cities recorded"
     }
   }
 }

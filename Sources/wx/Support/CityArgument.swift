@@ -1,5 +1,16 @@
 import WXCore
 
+/// What a typed name or prefix must hold to name anything: a letter or a digit. Spaces and
+/// punctuation alone match no city (`wx show ""`, `wx search ,`): a usage error (64), the
+/// same for every command that takes a city.
+enum TypedName {
+  static func check(_ text: String, as what: String) throws(UsageError) {
+    guard text.unicodeScalars.contains(where: { $0.properties.isAlphabetic || $0.properties.numericType != nil }) else {
+      throw UsageError("\(what) must contain at least one letter or digit")
+    }
+  }
+}
+
 extension [String] {
   /// The words of a city argument typed without quotes (`wx show New York`), as one name.
   var joinedName: String? { isEmpty ? nil : joined(with: " ") }
@@ -36,9 +47,12 @@ extension Context {
 
   /// Saves the last city, skipping the write (and the lock) when it is already saved. A read
   /// command must not fail because its state folder is read-only, damaged or busy: a failure
-  /// to save is a warning, once.
+  /// to save is a warning, once. Nor may it wait: while another wx process writes (a sync
+  /// publishing), the city is not saved this time.
   func remember(_ city: City) {
-    let prefs = home.preferences
+    var writers = home.writers
+    writers.deadline = 0
+    let prefs = PreferencesStore(path: home.preferencesPath, writers: writers)
     do {
       if try prefs.load().lastCity == city.identity { return }
     } catch {

@@ -64,6 +64,11 @@ struct Context {
     guard let home = Environment.homeDirectory() else {
       throw ConfigError("cannot find a state folder: set WX_HOME or HOME")
     }
+    // A home folder that does not exist (a service account's /nonexistent) is no place to
+    // create one in.
+    guard FileSystem.isDirectory(home) || FileSystem.isDirectory(home + "/.") else {
+      throw ConfigError("the home folder \(home.quoted()) does not exist: set WX_HOME to a folder for wx's files")
+    }
     return home + "/.local/share/wx"
   }
 

@@ -118,7 +118,31 @@ struct Terminal {
       .joined(with: "\n")
   }
 
+  /// The first error writing to standard output (a reader gone, EPIPE, aside), which
+  /// ``Main/end(_:)`` reports.
+  nonisolated(unsafe) static var outputFailure: Int32?
+  /// Standard output was closed when wx started (`wx list >&-`).
+  nonisolated(unsafe) private static var outputClosed = false
+
+  /// Opens /dev/null on any of descriptors 0–2 that is closed, so no file wx opens (a
+  /// store, the lock) lands on one and receives its output; a closed standard output is
+  /// remembered and reported, not written to.
+  static func reserveStandardFiles() {
+    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+      if fd == 1 { outputClosed = true }
+      let null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
+      if null >= 0 && null != fd {
+        dup2(null, fd)
+        close(null)
+      }
+    }
+  }
+
   private static func write(_ fd: Int32, _ text: String, newline: Bool) {
+    if fd == 1 && outputClosed {
+      outputFailure = outputFailure ?? EBADF
+      return
+    }
     var t = text
     if newline && !t.hasSuffix("\n") { t += "\n" }
     t.withUTF8 { u in
@@ -126,7 +150,11 @@ struct Terminal {
       while off < u.count {
         let n = Glibc.write(fd, u.baseAddress! + off, u.count - off)
         if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
+        if n <= 0 {
+          let e = n < 0 ? errno : EIO
+          if fd == 1 && e != EPIPE && outputFailure == nil { outputFailure = e }
+          return
+        }
         off += n
       }
     }

@@ -24,7 +24,7 @@ extension WX.AQI {
       case .none: throw AQIError.noReadings(city)
       case .several(let names):
         throw UsageError(
-          "\(String(city.prefix(60)).quoted()) matches \(names.count) cities with readings: "
+          "\(city.quoted()) matches \(names.count) cities with readings: "
             + names.map { $0.visible }.joined(separator: "; ") + " — pick one with \"Name, Country\"")
       }
       guard let latest = history.latest else { throw AQIError.noReadings(city) }

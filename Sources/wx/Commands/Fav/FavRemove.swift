@@ -11,6 +11,9 @@ extension WX.Fav {
 
     func validate() throws {
       if cities.isEmpty { throw ValidationError("name at least one city") }
+      do {
+        for city in cities { try TypedName.check(city, as: "CITY") }
+      } catch { throw ValidationError(error.message) }
     }
 
     func execute() async throws {

@@ -217,7 +217,7 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
     #expect(try home.wx("sync", "--url", api.url, env: ["WX_LOCK_TIMEOUT": "0"]).status == 0)
   }
 
-  @Test(arguments: ["nan", "-nan", "1e9"])
+  @Test(arguments: ["nan", "-nan", "1e9", "Fri, 01 Jan 2100 00:00:00 GMT"])
   func anAbsurdRetryAfterGivesUpCleanly(_ value: String) throws {
     let home = TempHome()
     let api = try FakeAPI(mode: "retry-after:" + value)

@@ -1,5 +1,9 @@
 internal import CGDBM
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
 /// record by record: ``add(_:)`` stores each full block of 16 records as it fills, and hands
 /// each city's folded name to the search index builder (``CityIndexBuilder``, whose memory
@@ -12,7 +16,7 @@ package final class CatalogueWriter {
   private var block: [[UInt8]] = []
   private var blockNumber = 0
   package private(set) var count = 0
-  private var orders = OrderInput()
+  private let orders: OrderFields
   private let index: CityIndexBuilder
   /// Few distinct descriptions: each is classified once.
   private var rainy: [String: Bool] = [:]
@@ -22,12 +26,13 @@ package final class CatalogueWriter {
   /// sorts `indexBatchEntries` entries at a time (``CityIndexBuilder``);
   /// `namesCarryCountries` false writes the name blocks of earlier releases (for tests).
   package init(
-    into db: GDBMDatabase, spillAbove: Int = 4 << 20, indexBatchEntries: Int = 1 << 16, namesCarryCountries: Bool = true
+    into db: GDBMDatabase, spillAbove: Int = 1 << 20, indexBatchEntries: Int = 1 << 16, namesCarryCountries: Bool = true
   ) {
     self.db = db
     index = CityIndexBuilder(
       directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
     index.namesCarryCountries = namesCarryCountries
+    orders = OrderFields(directory: FileSystem.directoryName(db.path))
     // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
     // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
     // download's 16 MiB of seen records, the passes' arrays came from the heap, whose freed
@@ -48,11 +53,10 @@ package final class CatalogueWriter {
   package func add(_ city: City) throws(StoreError) {
     block.append(city.encoded())
     count += 1
-    orders.ids.append(city.id)
-    orders.temperatures.append(city.temperatureC ?? -.infinity)  // unknown sorts last
     let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
     if rainy.count < 4096 { rainy[city.description] = wet }
-    orders.rainFree.append(!wet)
+    // Unknown temperatures sort last.
+    try orders.append(id: city.id, temperature: city.temperatureC ?? -.infinity, rainFree: !wet)
     let (key, starts) = Fold.keyAndWordStarts(city.name)
     try index.add(key, wordStarts: starts, country: city.country)
     if block.count == CatalogueKey.citiesPerBlock { try flushBlock() }
@@ -79,7 +83,8 @@ package final class CatalogueWriter {
     // step before freed is handed back to the system first, so they do not stack up in the
     // process's resident memory.
     malloc_trim(0)
-    let dryCount = try writeOrders(&orders)
+    var input = try orders.read()
+    let dryCount = try writeOrders(&input)
     malloc_trim(0)
     let wordEntries = try index.build { [db] (key, value) throws(StoreError) in try db.store(key, value) }
     meta.foldVersion = Fold.version
@@ -90,28 +95,79 @@ package final class CatalogueWriter {
     return meta
   }
 
-  /// What the orders need of every city: 17 bytes a city.
+  /// What the orders need of every city.
   private struct OrderInput {
-    var ids = Chunked<Int>()
-    var temperatures = Chunked<Double>()
-    var rainFree = Chunked<Bool>()
+    var ids: [Int] = []
+    var temperatures: [Double] = []
+    var rainFree: [Bool] = []
   }
 
-  /// An array that grows a fixed-size chunk at a time: appending never copies what it holds,
-  /// so it takes its size and no more (a doubling array briefly needs three times as much).
-  private struct Chunked<Element> {
-    private static var shift: Int { 16 }
-    private var chunks: [[Element]] = []
+  /// The orders' fields of every city (id, temperature, rain-free: 17 bytes), set aside as
+  /// they arrive: in memory up to 256 KiB, then in a temporary file beside the catalogue, so
+  /// a download holds none of them while its de-duplication set grows; ``read()`` brings
+  /// them back for sorting once the download is over.
+  private final class OrderFields {
+    private static let size = 17
+    private static let flushAt = 1 << 18
+    private let directory: String
+    private var buffer: [UInt8] = []
+    private var file: TempFile?
+    private var fileEnd = 0
+    private(set) var count = 0
 
-    mutating func append(_ value: Element) {
-      if chunks.isEmpty || chunks[chunks.count - 1].count == 1 << Self.shift {
-        chunks.append([])
-        chunks[chunks.count - 1].reserveCapacity(1 << Self.shift)
-      }
-      chunks[chunks.count - 1].append(value)
+    init(directory: String) { self.directory = directory }
+
+    func append(id: Int, temperature: Double, rainFree: Bool) throws(StoreError) {
+      withUnsafeBytes(of: Int64(id).littleEndian) { buffer.append(contentsOf: $0) }
+      withUnsafeBytes(of: temperature.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
+      buffer.append(rainFree ? 1 : 0)
+      count += 1
+      if buffer.count >= Self.flushAt { try flush() }
     }
 
-    subscript(_ i: Int) -> Element { chunks[i >> Self.shift][i & (1 << Self.shift - 1)] }
+    private func flush() throws(StoreError) {
+      if self.file == nil { self.file = try TempFile(in: directory) }
+      guard let file else { return }
+      try file.write(buffer, at: fileEnd)
+      fileEnd += buffer.count
+      buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// Every city's fields in catalogue order; lets go of the file and the buffer.
+    func read() throws(StoreError) -> OrderInput {
+      var out = OrderInput()
+      out.ids.reserveCapacity(count)
+      out.temperatures.reserveCapacity(count)
+      out.rainFree.reserveCapacity(count)
+      func decode(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { raw in
+          var k = 0
+          while k + Self.size <= raw.count {
+            out.ids.append(Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: Int64.self))))
+            out.temperatures.append(Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))))
+            out.rainFree.append(raw[k + 16] != 0)
+            k += Self.size
+          }
+        }
+      }
+      if let file {
+        let piece = Self.size << 14
+        var offset = 0
+        var bytes: [UInt8] = []
+        while offset < fileEnd {
+          bytes.removeAll(keepingCapacity: true)
+          try file.read(at: offset, length: min(piece, fileEnd - offset), into: &bytes)
+          decode(bytes)
+          offset += piece
+        }
+      }
+      decode(buffer)
+      guard out.ids.count == count else {
+        throw .io(path: directory, operation: "reading a temporary file in", errno: EIO)
+      }
+      (file, buffer, fileEnd) = (nil, [], 0)
+      return out
+    }
   }
 
   /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
@@ -144,7 +200,7 @@ package final class CatalogueWriter {
       try store(CatalogueKey.block("i", bucket), Envelope.seal(.idList, w.bytes))
       k = end
     }
-    ids = Chunked()
+    ids = []
     byBucket = []
 
     // Warmest first, unknown temperatures last; ties in catalogue order. The rain-free list
@@ -154,7 +210,7 @@ package final class CatalogueWriter {
       let (x, y) = (temperatures[Int(a)], temperatures[Int(b)])
       return x != y ? x > y : a < b
     }
-    temperatures = Chunked()
+    temperatures = []
     try storeIndexes("o", warmest, store)
     return try storeIndexes("h", warmest.filter { rainFree[Int($0)] }, store)
   }

@@ -27,8 +27,6 @@ package final class CityIndexBuilder {
   package var namesCarryCountries = true
   private let directory: String
   private static let chunkSize = 16 << 10
-  /// Linux's O_TMPFILE (`__O_TMPFILE | O_DIRECTORY`), which Swift does not import.
-  private static let tmpFile: Int32 = 0o20_000_000 | O_DIRECTORY
 
   private struct Chunk {
     var byte: UInt8
@@ -41,7 +39,7 @@ package final class CityIndexBuilder {
   private var chunks: [Chunk] = []
   /// The chunks not spilled, end to end (offsets in `chunks` are offsets here or in the file).
   private var memory: [UInt8] = []
-  private var file: Int32 = -1
+  private var file: TempFile?
   private var fileEnd = 0
   private var names = [Int](repeating: 0, count: 256)
   private var words = [Int](repeating: 0, count: 256)
@@ -49,18 +47,14 @@ package final class CityIndexBuilder {
   package private(set) var wordCount = 0
 
   /// A builder whose spill file, if it needs one, goes in `directory`.
-  package init(directory: String, spillAbove: Int = 4 << 20, batchEntries: Int = 1 << 16) {
+  package init(directory: String, spillAbove: Int = 1 << 20, batchEntries: Int = 1 << 16) {
     self.directory = directory
     self.spillAbove = spillAbove
     self.batchEntries = max(1, batchEntries)
   }
 
-  deinit {
-    if file >= 0 { Glibc.close(file) }
-  }
-
   /// Whether the chunks went to a file (for tests).
-  package var spilled: Bool { file >= 0 }
+  package var spilled: Bool { file != nil }
 
   // MARK: Adding
 
@@ -128,8 +122,8 @@ package final class CityIndexBuilder {
     let chunk = filling[byte].bytes
     guard !chunk.isEmpty else { return }
     let length = chunk.count
-    if file >= 0 {
-      try write(chunk, at: fileEnd)
+    if let file {
+      try file.write(chunk, at: fileEnd)
       chunks.append(Chunk(byte: UInt8(byte), offset: fileEnd, length: length))
       fileEnd += length
     } else {
@@ -143,55 +137,19 @@ package final class CityIndexBuilder {
 
   /// Moves the chunks kept in memory to a new nameless file in `directory`.
   private func spill() throws(StoreError) {
-    var fd = open(directory, Self.tmpFile | O_RDWR | O_CLOEXEC, 0o600)
-    if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
-      // No O_TMPFILE on this filesystem: a named file, unlinked at once (named like the
-      // stores' temp files, so the next writer removes it if a crash came in between).
-      var template = Array((directory + "/.index.tmp.XXXXXX").utf8CString)
-      fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-      if fd >= 0 {
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
-      }
-    }
-    guard fd >= 0 else { throw .io(path: directory, operation: "creating a temporary file in", errno: errno) }
-    file = fd
-    try write(memory, at: 0)
+    let file = try TempFile(in: directory)
+    try file.write(memory, at: 0)
+    self.file = file
     fileEnd = memory.count
     memory = []
   }
 
-  private func write(_ bytes: [UInt8], at offset: Int) throws(StoreError) {
-    if let failure = Failpoint.injectedErrno("spill") {
-      throw .io(path: directory, operation: "writing a temporary file in", errno: failure)
-    }
-    var done = 0
-    while done < bytes.count {
-      let n = bytes.withUnsafeBytes { pwrite(file, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
-      if n < 0 {
-        if errno == EINTR { continue }
-        throw .io(path: directory, operation: "writing a temporary file in", errno: errno)
-      }
-      done += n
-    }
-  }
-
   private func read(_ chunk: Chunk, into out: inout [UInt8]) throws(StoreError) {
-    guard file >= 0 else {
+    guard let file else {
       out.append(contentsOf: memory[chunk.offset..<(chunk.offset + chunk.length)])
       return
     }
-    let start = out.count
-    out.append(contentsOf: repeatElement(0, count: chunk.length))
-    var done = 0
-    while done < chunk.length {
-      let n = out.withUnsafeMutableBytes {
-        pread(file, $0.baseAddress! + start + done, chunk.length - done, off_t(chunk.offset + done))
-      }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw .io(path: directory, operation: "reading a temporary file in", errno: n < 0 ? errno : EIO) }
-      done += n
-    }
+    try file.read(at: chunk.offset, length: chunk.length, into: &out)
   }
 
   // MARK: Building
@@ -235,10 +193,7 @@ package final class CityIndexBuilder {
     try wordBlocks.finish(store)
     try CityIndex.storeNode(
       prefix: [], n: 0..<nBase, w: 0..<wBase, duplicates: 0, children: rootChildren, store)
-    if file >= 0 {
-      Glibc.close(file)
-      file = -1
-    }
+    file = nil
     chunks = []
     memory = []
     return wBase

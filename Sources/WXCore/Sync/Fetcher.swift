@@ -156,8 +156,9 @@ package final class Fetcher: @unchecked Sendable {
         }
         return response
       case 429:
-        // Seconds (an HTTP date or nothing counts as 1 s); NaN, negative or too long: give up.
-        let wait = Double(response.retryAfter.trimmingSpaces) ?? 1
+        // Seconds, or an HTTP date (one past is 0 s); nothing or anything else counts as 1 s.
+        // NaN, negative or too long: give up.
+        let wait = Self.retryAfter(response.retryAfter, now: Clock.now())
         if retried || !(0...Self.maxRetryAfter).contains(wait) { throw .rateLimited(url: shown, reason: why) }
         retried = true
         var ts = timespec(tv_sec: Int(wait), tv_nsec: Int((wait - Double(Int(wait))) * 1e9))
@@ -169,6 +170,25 @@ package final class Fetcher: @unchecked Sendable {
         throw .clientError(url: shown, status: response.status)
       }
     }
+  }
+
+  /// The seconds a `Retry-After` value asks for: a number as it is, an HTTP date (IMF-fixdate,
+  /// `Sun, 06 Nov 1994 08:49:37 GMT`) as the time until it (0 once past), anything else 1.
+  static func retryAfter(_ value: String, now: Int64) -> Double {
+    let text = value.trimmingSpaces
+    if let seconds = Double(text) { return seconds }
+    let words = text.split(separator: " ")
+    let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+    let clock = words.count == 6 ? words[4].split(separator: ":").compactMap { Int32($0) } : []
+    guard words.count == 6, words[0].hasSuffix(","), words[5] == "GMT", clock.count == 3,
+      let day = Int32(words[1]), let month = months.firstIndex(where: { $0 == words[2] }), let year = Int32(words[3]),
+      (1...31).contains(day), (1970...9999).contains(year), (0...23).contains(clock[0]), (0...59).contains(clock[1]),
+      (0...60).contains(clock[2])
+    else { return 1 }
+    var parts = tm()
+    (parts.tm_year, parts.tm_mon, parts.tm_mday) = (year - 1900, Int32(month), day)
+    (parts.tm_hour, parts.tm_min, parts.tm_sec) = (clock[0], clock[1], clock[2])
+    return Double(max(0, Int64(timegm(&parts)) - now))
   }
 
   /// One GET with a fetcher of its own on a Dispatch worker, so concurrent calls overlap.

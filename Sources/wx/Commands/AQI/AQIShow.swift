@@ -8,8 +8,8 @@ extension WX.AQI {
       discussion: "CITY is matched ignoring case and accents. --ascii draws the chart with # . | instead of blocks.")
 
     @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")
-    var words: [String]
-    var city: String { words.joined(separator: " ") }
+    var city: [String]
+    var name: String { city.joined(with: " ") }
     @Flag(help: "Print JSON instead of a chart.") var json = false
     @Flag(help: "Draw the chart with plain ASCII.") var ascii = false
     @OptionGroup var display: AQIColorOption
@@ -19,15 +19,15 @@ extension WX.AQI {
       options.ascii = ascii
       let ctx = try Context.make(display: options)
       let history: AQIHistory
-      switch try ctx.home.aqi.find(city) {
+      switch try ctx.home.aqi.find(name) {
       case .one(let found): history = found
-      case .none: throw AQIError.noReadings(city)
+      case .none: throw AQIError.noReadings(name)
       case .several(let names):
         throw UsageError(
-          "\(city.quoted()) matches \(names.count) cities with readings: "
+          "\(name.quoted()) matches \(names.count) cities with readings: "
             + names.map { $0.visible }.joined(separator: "; ") + " — pick one with \"Name, Country\"")
       }
-      guard let latest = history.latest else { throw AQIError.noReadings(city) }
+      guard let latest = history.latest else { throw AQIError.noReadings(name) }
       Runner.show(AQIShowView(history: history, latest: latest, now: ctx.now), json: json, ctx.terminal)
     }
   }

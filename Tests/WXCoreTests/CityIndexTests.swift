@@ -256,12 +256,15 @@ import Testing
     try db.close()
   }
 
-  @Test func aDamagedIndexIsRebuiltFromTheIntactRecords() throws {
+  /// The search index's arrays (n, w), the orders (o: warmest first, h: rain-free) and the id
+  /// buckets (i) are all derived from the records: doctor sees each damaged and rebuilds.
+  @Test(arguments: ["n", "w", "o", "h", "i"])
+  func aDamagedDerivedBlockIsSeenAndRebuiltFromTheIntactRecords(_ tag: Character) throws {
     let s = Scratch()
     let cities = CityIndexTests.generated(500, seed: 3)
     _ = try CityIndexTests.build(cities, in: s).close()
     let path = s.file("catalogue.gdbm")
-    try Self.damage(path, CatalogueKey.block("n", 0))
+    try Self.damage(path, CatalogueKey.block(tag, 0))
     let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: []))
     guard case .broken = doctor.checkCatalogue() else { Issue.record("the damage went unseen"); return }
     let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))

@@ -26,6 +26,26 @@ import Testing
       defer { lock.unlock() }
       return threads.count
     }
+    func ranOn(_ thread: UInt) -> Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return threads.contains(thread)
+    }
+  }
+
+  final class Sizes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var sizes: [Int] = []
+    func add(_ n: Int) {
+      lock.lock()
+      sizes.append(n)
+      lock.unlock()
+    }
+    var all: [Int] {
+      lock.lock()
+      defer { lock.unlock() }
+      return sizes
+    }
   }
 
   struct Refused: Error, Equatable { var at: Int }
@@ -38,7 +58,18 @@ import Testing
     try handoff.finish()
     #expect(seen.all == Array(0..<10_000))
     #expect(seen.threadCount == 1)
-    #expect(!seen.all.isEmpty)
+    #expect(!seen.ranOn(UInt(pthread_self())))
+  }
+
+  /// A batch closes at its weight too: big values travel a few at a time, so what waits stays
+  /// bounded in bytes, not only in count.
+  @Test func heavyValuesCloseABatchEarly() throws {
+    let sizes = Sizes()
+    let handoff = Handoff<Int>(batchSize: 256, batchWeight: 1000, depth: 2, weight: { $0 }) { sizes.add($0.count) }
+    for k in 0..<100 { try handoff.send(k % 10 == 0 ? 600 : 10) }
+    try handoff.finish()
+    #expect(sizes.all.reduce(0, +) == 100)
+    #expect(sizes.all.max()! < 100 && sizes.all.count > 5, "\(sizes.all)")
   }
 
   @Test func nothingSentIsNothingConsumed() throws {
@@ -71,24 +102,26 @@ import Testing
     #expect(sent < k + 10 * 5)
   }
 
-  /// After abandon returns the consumer never runs again, even with batches still waiting.
-  @Test func abandonWaitsForTheConsumerAndDropsWhatWaits() throws {
+  /// After the producer fails, drain hands over what was sent all the same and waits for the
+  /// consumer: every value before the failure is consumed, and after drain returns the
+  /// consumer never runs again.
+  @Test func drainConsumesWhatWasSentThenStops() throws {
     let seen = Seen()
-    let (entered, gate) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
-    let handoff = Handoff<Int>(batchSize: 1, depth: 3) { batch in
-      if batch == [0] {
-        entered.signal()
-        gate.wait()
-      }
-      seen.add(batch)
+    let handoff = Handoff<Int>(batchSize: 64, depth: 2) { seen.add($0) }
+    for i in 0..<1_000 { try handoff.send(i) }
+    #expect(handoff.drain() == nil)
+    #expect(seen.all == Array(0..<1_000))
+    Thread.sleep(forTimeInterval: 0.05)
+    #expect(seen.all.count == 1_000)
+  }
+
+  /// A consumer's failure among the values sent before the producer's own is what drain
+  /// returns: the one a one-by-one run would have met first.
+  @Test func drainReturnsTheConsumersFailure() throws {
+    let handoff = Handoff<Int>(batchSize: 64, depth: 2) { batch in
+      if batch.contains(900) { throw Refused(at: 900) }
     }
-    for i in 0..<3 { try handoff.send(i) }
-    entered.wait()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { gate.signal() }
-    handoff.abandon()
-    let after = seen.all
-    #expect(after == [0])
-    Thread.sleep(forTimeInterval: 0.1)
-    #expect(seen.all == after)
+    for i in 0..<950 { try handoff.send(i) }  // 900 is in the batch still being filled (896…)
+    #expect(handoff.drain() as? Refused == Refused(at: 900))
   }
 }

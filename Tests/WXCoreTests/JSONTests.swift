@@ -72,6 +72,12 @@ import Testing
     #expect(throws: JSONError(offset: 4, reason: "invalid UTF-8 in a string")) { try JSON.parse(bytes) }
   }
 
+  /// An unexpected byte is named as wx's terminal output names controls: two hex digits.
+  @Test func namesAnUnexpectedByteWithTwoHexDigits() {
+    #expect(throws: JSONError(offset: 0, reason: "unexpected character '\\x05'")) { try JSON.parse([0x05]) }
+    #expect(throws: JSONError(offset: 0, reason: "unexpected character '\\xef'")) { try JSON.parse([0xEF, 0xBB, 0xBF]) }
+  }
+
   @Test func boundsNestingDepth() {
     let deep = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
     #expect(throws: JSONError.self) { try parse(deep) }
@@ -195,5 +201,7 @@ import Testing
     #expect(ProviderConfig(url: "http://h/x").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
     #expect(ProviderConfig(url: "http://h/x?").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
     #expect(ProviderConfig(url: "http://h/x#frag").url(path: "/y", query: "k=2") == "http://h/x/y?k=2")
+    #expect(ProviderConfig(url: "http://h/x?a=1").url(path: "/y", query: "") == "http://h/x/y?a=1")
+    #expect(ProviderConfig(url: "http://h/x").url(path: "/y", query: "") == "http://h/x/y")
   }
 }

@@ -186,11 +186,13 @@ import Testing
     try home.wx("show", "Oslo")
     let locker = try RawChild("/usr/bin/flock", [home.path + "/wx.lock", "/bin/sleep", "60"], environment: [:])
     defer { kill(locker.pid, SIGKILL); locker.wait() }
-    // Until flock holds it, a fav add succeeds: wait for the first refusal.
+    // Wait until flock holds it: `flock -n` fails then (up to 120 s by the clock: a loaded
+    // suite can starve a new process).
     var held = false
-    for _ in 0..<100 where !held {
-      held = try home.wx("fav", "add", "Lima", env: ["WX_LOCK_TIMEOUT": "0"]).status == 75
-      if !held { usleep(100_000) }
+    let deadline = Date().addingTimeInterval(120)
+    while !held && Date() < deadline {
+      held = try runProcess("/usr/bin/flock", ["-n", home.path + "/wx.lock", "/bin/true"], environment: [:]).status != 0
+      if !held { usleep(50_000) }
     }
     try #require(held)
     let show = try home.wx("show", "Cairo", env: ["WX_LOCK_TIMEOUT": "300"], timeout: 20)

@@ -82,7 +82,6 @@ final class TempHome: @unchecked Sendable {
   }
 }
 
-/// Runs a program, capturing stdout and stderr through files (no pipe deadlocks).
 /// Copies a program to run it from elsewhere. cp(1) does the writing: a descriptor this
 /// process held open for it would be inherited by whatever another test forks meanwhile, and
 /// running the copy fails with ETXTBSY until that child execs.
@@ -91,6 +90,7 @@ func copyExecutable(_ from: String, to: String) throws {
   if r.status != 0 { throw CocoaError(.fileWriteUnknown) }
 }
 
+/// Runs a program, capturing stdout and stderr through files (no pipe deadlocks).
 func runProcess(_ path: String, _ args: [String], environment: [String: String], timeout: Double = 60) throws -> Run {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wx-run-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -159,6 +159,22 @@ import Testing
   }
 
   /// With no catalogue yet, a failed first sync does not claim to have kept one.
+  /// Records are stored on a second thread, a batch at a time: a storage failure among the
+  /// records that arrived before a later page broke is still the one reported, as when they
+  /// were stored one by one.
+  @Test func aStorageFailureBeforeABrokenPageIsTheOneReported() throws {
+    let home = TempHome()
+    let api = try FakeAPI(mode: "truncate-page:2")
+    try home.wx("list")
+    let before = home.snapshot()
+    let r = try home.wx("sync", "--url", api.url, "--per-page", "20", env: ["WX_FAILPOINT": "store:ENOSPC"])
+    #expect(r.status == 74 && r.stderr.contains("ENOSPC"), "\(r)")
+    #expect(home.snapshot() == before)
+    // Without the storage failure the broken page is what fails.
+    let broken = try home.wx("sync", "--url", api.url, "--per-page", "20")
+    #expect(broken.status == 65 && broken.stderr.contains("page 2"), "\(broken)")
+  }
+
   @Test func aFailedFirstSyncClaimsNoCatalogue() throws {
     let home = TempHome()
     let api = try FakeAPI()

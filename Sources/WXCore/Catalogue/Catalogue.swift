@@ -134,6 +134,40 @@ package final class Catalogue {
     return try cities(try indexes("h", offset..<end))
   }
 
+  /// For `wx doctor`: throws unless the warmest-first and rain-free orders and both arrays of
+  /// the search index are complete and point inside the catalogue, and no record block lies
+  /// past the header's count (a header that undercounts would hide those records).
+  package func checkOrders() throws(StoreError) {
+    let warmest = meta.count > 0 ? try indexes("o", 0..<meta.count) : []
+    let dry = meta.dryCount > 0 ? try indexes("h", 0..<meta.dryCount) : []
+    guard warmest.count == meta.count, dry.count == meta.dryCount,
+      warmest.allSatisfy({ $0 < meta.count }), dry.allSatisfy({ $0 < meta.count })
+    else { throw .damaged(path: path, detail: "an order block is incomplete") }
+    try checkCount()
+    // Every entry of the search index's two arrays, 65,536 at a time.
+    let reader = CityIndexReader(database: db)
+    for (tag, total) in [("n" as Character, meta.nameEntries), ("w", meta.wordEntries)] {
+      var k = 0
+      while k < total {
+        let end = min(total, k + (1 << 16))
+        let entries = try reader.entries(tag, k..<end)
+        guard entries.count == end - k, entries.allSatisfy({ $0.ref < meta.count }) else {
+          throw .damaged(path: path, detail: "the search index is incomplete")
+        }
+        k = end
+      }
+    }
+  }
+
+  /// Throws if a record block lies past the header's count (a header that undercounts would
+  /// hide those records).
+  package func checkCount() throws(StoreError) {
+    let per = CatalogueKey.citiesPerBlock
+    if try db.fetch(CatalogueKey.block("c", (meta.count + per - 1) / per)) != nil {
+      throw .damaged(path: path, detail: "records lie past the header's count")
+    }
+  }
+
   private func indexes(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> [Int] {
     let per = CatalogueKey.indexesPerBlock
     var out: [Int] = []

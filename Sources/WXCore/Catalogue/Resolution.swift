@@ -135,6 +135,13 @@ extension Catalogue {
     return nil
   }
 
+  /// For `wx doctor`: throws unless the id bucket of `id` lists catalogue position `index`.
+  package func checkID(_ id: Int, at index: Int) throws(StoreError) {
+    guard try byID(id).contains(index) else {
+      throw .damaged(path: path, detail: "id bucket \(id >> 8) does not list record \(index)")
+    }
+  }
+
   private func byID(_ id: Int) throws(StoreError) -> [Int] {
     guard let raw = try db.fetch(CatalogueKey.block("i", id >> 8)) else { return [] }
     do throws(MalformedValue) {

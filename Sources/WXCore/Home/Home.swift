@@ -113,6 +113,13 @@ package struct Home: Sendable {
     try publishCatalogue(cities, meta: meta, holding: lock)
   }
 
+  /// About how many bytes a city takes in memory (its strings and forecast days).
+  static func approximateSize(_ city: City) -> Int {
+    var size = 160 + city.name.utf8.count + city.country.utf8.count + city.description.utf8.count
+    for day in city.forecast { size += 80 + day.date.utf8.count + day.description.utf8.count }
+    return size
+  }
+
   /// Publishes a complete new catalogue atomically, under `lock`.
   @discardableResult
   package func publishCatalogue(_ cities: [City], meta: CatalogueMeta, holding lock: WriterLock) throws(StoreError)
@@ -143,16 +150,18 @@ package struct Home: Sendable {
     // `wx fav`); GDBM's own lock on it tells a lock holder's clean-up that it is in use.
     let builder = try StoreBuilder(finalPath: cataloguePath)
     let writer = CatalogueWriter(into: builder.database)
-    // Records are stored on a second thread while the next ones are read off the network.
-    let handoff = Handoff<City> { batch in
+    // Records are stored on a second thread while the next ones are read off the network:
+    // at most 256 records or 256 KiB of them a batch, four batches waiting.
+    let handoff = Handoff<City>(batchWeight: 256 << 10, weight: Self.approximateSize) { batch in
       for city in batch { try writer.add(city) }
     }
     do {
       _ = try await provider.stream { try handoff.send($0) }
       try handoff.finish()
     } catch {
-      handoff.abandon()
-      throw error
+      // A storage failure among the records before the download's own failure is what a
+      // sync storing them one by one would have met first.
+      throw handoff.drain() ?? error
     }
     let lock = try writers.acquire()
     defer { lock.release() }

@@ -115,15 +115,18 @@ package struct Doctor: Sendable {
     do throws(StoreError) {
       let catalogue = try Catalogue(path: home.cataloguePath)
       defer { catalogue.close() }
-      let cities = try catalogue.all()
-      if let first = cities.first {
-        let found = try catalogue.search(first.name, offset: 0, limit: 1)
-        if found.total == 0 {
-          throw .damaged(path: home.cataloguePath, detail: "the search index does not find \(first.name)")
-        }
-      }
       let meta = catalogue.meta
-      let health = Health.healthy(records: cities.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
+      // Every record, read a block at a time (memory stays flat), found through its id.
+      for i in 0..<meta.count {
+        let city = try catalogue.city(i)
+        try catalogue.checkID(city.id, at: i)
+        if i == 0, try catalogue.search(city.name, offset: 0, limit: 1).total == 0 {
+          throw .damaged(path: home.cataloguePath, detail: "the search index does not find \(city.name)")
+        }
+        if i % 256 == 255 { catalogue.forgetBlocks() }
+      }
+      try catalogue.checkOrders()
+      let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
       return withMode(health, home.cataloguePath)
     } catch {
       return .broken(error)
@@ -156,24 +159,39 @@ package struct Doctor: Sendable {
   /// is replaced by the bundled sample (the catalogue is derived data: the next `wx sync`
   /// restores it).
   package func repairCatalogue(holding lock: WriterLock) throws -> Repair {
-    if let (meta, cities) = intactRecords() {
+    if let (builder, count) = rebuiltFromRecords() {
       let backup = try moveAside(home.cataloguePath)
-      try home.publishCatalogue(cities, meta: meta, holding: lock)
+      try builder.publish()
       return Repair(
-        recovered: cities.count, lost: 0, backup: backup,
-        note: "rebuilt from its \(cities.count) intact record\(cities.count == 1 ? "" : "s")")
+        recovered: count, lost: 0, backup: backup, note: "rebuilt from its \(count) intact record\(count == 1 ? "" : "s")")
     }
     let backup = try moveAside(home.cataloguePath)
     try home.seedFromSample(holding: lock)
     return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample", remedy: .sync)
   }
 
-  /// The catalogue's header and all of its records, when every one of them reads back intact.
-  private func intactRecords() -> (CatalogueMeta, [City])? {
+  /// A new catalogue file written from the header and the records of the current one, read a
+  /// block at a time (memory stays flat), when the header and every record read back intact
+  /// and none lies past the header's count; nil otherwise (and the new file is gone).
+  private func rebuiltFromRecords() -> (StoreBuilder, Int)? {
     guard let catalogue = try? Catalogue(path: home.cataloguePath) else { return nil }
     defer { catalogue.close() }
-    guard let cities = try? catalogue.all(), cities.count == catalogue.meta.count, !cities.isEmpty else { return nil }
-    return (catalogue.meta, cities)
+    let meta = catalogue.meta
+    guard meta.count > 0, (try? catalogue.checkCount()) != nil,
+      let builder = try? StoreBuilder(finalPath: home.cataloguePath)
+    else { return nil }
+    do throws(StoreError) {
+      let writer = CatalogueWriter(into: builder.database)
+      for i in 0..<meta.count {
+        try writer.add(try catalogue.city(i))
+        if i % 256 == 255 { catalogue.forgetBlocks() }
+      }
+      try writer.finish(meta: meta)
+    } catch {
+      builder.abandon()
+      return nil
+    }
+    return (builder, meta.count)
   }
 
   /// Sets an exposed store (or the state folder) back to 0600 (0700).

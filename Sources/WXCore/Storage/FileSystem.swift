@@ -90,9 +90,10 @@ package enum FileSystem {
   }
 
   /// The names wx gives what it keeps in a state folder: its stores, its lock, their temp
-  /// files and the copies it sets aside (`<name>.broken-<time>`).
+  /// files and the copies it sets aside (`<name>.broken-<time>`), and NFS's placeholders of them.
   package static func isStateFileName(_ name: String) -> Bool {
-    if isTempName(name) { return true }
+    // NFS keeps a removed file that is still open as `.nfsXXXX` until it is closed.
+    if isTempName(name) || name.hasPrefix(".nfs") { return true }
     for base in ["catalogue.gdbm", "prefs.gdbm", "favourites.gdbm", "aqi.gdbm", "wx.lock"]
     where name == base || name.hasPrefix(base + ".broken-") {
       return true

@@ -8,17 +8,22 @@ import Dispatch
 /// order, a batch at a time, so the two overlap on two cores (a sync reads the next records
 /// off the network while the last ones are stored).
 ///
-/// At most `depth` batches of `batchSize` values wait at any time: a producer that gets
-/// ahead waits, so memory stays bounded. The first error the consumer throws stops it; the
-/// producer gets that error from its next ``send(_:)``, or from ``finish()``. Every path out
-/// (``finish()`` or ``abandon()``) waits for the consumer to stop: after it, no consumer
-/// code runs.
+/// A batch closes at `batchSize` values or `batchWeight` (the sum of `weight` of its values:
+/// their bytes, say), and at most `depth` batches wait: a producer that gets ahead waits, so
+/// memory stays bounded whatever the values' sizes. The first error the consumer throws stops
+/// it; the producer gets that error from its next ``send(_:)``, or from ``finish()``. Every way
+/// out (``finish()``, ``drain()``) waits for the consumer to stop: after it, no consumer code
+/// runs. The consumer has a thread of its own, not a worker of a shared pool that it would
+/// occupy for as long as the producer runs.
 package final class Handoff<Value: Sendable>: @unchecked Sendable {
   private let batchSize: Int
+  private let batchWeight: Int
   private let depth: Int
+  private let weight: (Value) -> Int
   private let consume: ([Value]) throws -> Void
-  /// The batch being filled (the producer's alone).
+  /// The batch being filled and its weight (the producer's alone).
   private var filling: [Value] = []
+  private var fillingWeight = 0
 
   // Shared by both threads, under `mutex`.
   private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
@@ -30,9 +35,14 @@ package final class Handoff<Value: Sendable>: @unchecked Sendable {
   private var started = false
 
   /// `consume` runs on a thread of its own, once per batch, in the order of the values.
-  package init(batchSize: Int = 256, depth: Int = 4, consume: @escaping ([Value]) throws -> Void) {
+  package init(
+    batchSize: Int = 256, batchWeight: Int = .max, depth: Int = 4, weight: @escaping (Value) -> Int = { _ in 1 },
+    consume: @escaping ([Value]) throws -> Void
+  ) {
     self.batchSize = max(1, batchSize)
+    self.batchWeight = max(1, batchWeight)
     self.depth = max(1, depth)
+    self.weight = weight
     self.consume = consume
     pthread_mutex_init(mutex, nil)
     pthread_cond_init(changed, nil)
@@ -55,14 +65,15 @@ package final class Handoff<Value: Sendable>: @unchecked Sendable {
   /// Queues `value`; throws what the consumer threw, once it has.
   package func send(_ value: Value) throws {
     filling.append(value)
-    if filling.count >= batchSize { try push() }
+    fillingWeight += weight(value)
+    if filling.count >= batchSize || fillingWeight >= batchWeight { try push() }
   }
 
   /// Hands the batch being filled to the consumer, waiting while `depth` batches wait.
   private func push() throws {
     let batch = filling
     filling = []
-    filling.reserveCapacity(batchSize)
+    fillingWeight = 0
     let error: (any Error)? = locked {
       while queue.count >= depth && failure == nil { pthread_cond_wait(changed, mutex) }
       if failure == nil {
@@ -74,7 +85,7 @@ package final class Handoff<Value: Sendable>: @unchecked Sendable {
     if let error { throw error }
     if !started {
       started = true
-      DispatchQueue.global(qos: .userInitiated).async { self.run() }
+      Self.startThread { self.run() }
     }
   }
 
@@ -111,16 +122,22 @@ package final class Handoff<Value: Sendable>: @unchecked Sendable {
     try close()
   }
 
-  /// Stops: what waits is dropped, and this returns once the consumer has stopped.
-  package func abandon() {
-    filling = []
-    _ = try? close(dropping: true)
+  /// After the producer failed: hands over what is left all the same and waits until the
+  /// consumer has stopped, so the values before the failure are consumed as they would have
+  /// been one by one; returns the consumer's own error, if it had one (a storage error that
+  /// came first is the one to report).
+  package func drain() -> (any Error)? {
+    do {
+      try finish()
+      return nil
+    } catch {
+      return error
+    }
   }
 
-  private func close(dropping: Bool = false) throws {
+  private func close() throws {
     let error: (any Error)? = locked {
       closed = true
-      if dropping { queue.removeAll() }
       pthread_cond_broadcast(changed)
       if started {
         while !stopped { pthread_cond_wait(changed, mutex) }
@@ -128,5 +145,28 @@ package final class Handoff<Value: Sendable>: @unchecked Sendable {
       return failure
     }
     if let error { throw error }
+  }
+}
+
+/// Starts a detached thread running `body` (a Dispatch worker if no thread can be made).
+private final class ThreadBody: @unchecked Sendable {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+extension Handoff {
+  fileprivate static func startThread(_ body: @escaping () -> Void) {
+    let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+    var thread = pthread_t()
+    let started = pthread_create(&thread, nil, { raw in
+      Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
+      return nil
+    }, context)
+    if started == 0 {
+      pthread_detach(thread)
+    } else {
+      let box = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+      DispatchQueue.global().async { box.run() }
+    }
   }
 }

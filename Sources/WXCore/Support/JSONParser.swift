@@ -79,7 +79,7 @@ private struct Parser {
   }
 
   static func show(_ b: UInt8) -> String {
-    b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + String(b, radix: 16)
+    b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + (b < 0x10 ? "0" : "") + String(b, radix: 16)
   }
 
   mutating func literal(_ word: StaticString) throws(JSONError) {

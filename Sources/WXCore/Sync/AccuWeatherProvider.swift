@@ -37,7 +37,8 @@ package struct AccuWeatherProvider: WeatherProvider {
     let config = self.config
     let base = self.base
     let top = try await Fetcher.get(config.url(path: "/locations/v1/topcities/50", query: "apikey=\(key)"), config: config)
-    let locations = Array(try Self.decodeLocations(top, url: base + "/locations/v1/topcities/50").prefix(config.count))
+    let locations = Array(
+      try Self.decodeLocations(top, url: config.url(path: "/locations/v1/topcities/50", query: "")).prefix(config.count))
     let temperatures = try await Fetcher.inParallel(locations.count, limit: Self.maxConcurrent, url: base) {
       (i: Int) async throws(SyncError) -> Double in
       let loc = locations[i]

@@ -43,13 +43,15 @@ package struct ProviderConfig: Sendable {
   package var base: String { url.hasSuffix("/") ? String(url.dropLast()) : url }
 
   /// The URL with `path` appended to its path and `query` put before any query it has:
-  /// `http://h/x?a=1` with `/y` and `k=2` is `http://h/x/y?k=2&a=1`.
+  /// `http://h/x?a=1` with `/y` and `k=2` is `http://h/x/y?k=2&a=1` (and with no `query`,
+  /// `http://h/x/y?a=1`).
   package func url(path: String, query: String) -> String {
     let mark = url.firstIndex(of: "?")
     var prefix = String(url[..<(mark ?? url.endIndex)])
     if prefix.hasSuffix("/") { prefix.removeLast() }
     let existing = mark.map { String(url[url.index(after: $0)...]) } ?? ""
-    return prefix + path + "?" + query + (existing.isEmpty ? "" : "&" + existing)
+    let parameters = [query, existing].filter { !$0.isEmpty }.joined(separator: "&")
+    return prefix + path + (parameters.isEmpty ? "" : "?" + parameters)
   }
 }
 

@@ -48,7 +48,7 @@ extension Context {
   /// Saves the last city, skipping the write (and the lock) when it is already saved. A read
   /// command must not fail because its state folder is read-only, damaged or busy: a failure
   /// to save is a warning, once. Nor may it wait: while another wx process writes (a sync
-  /// publishing), the city is not saved this time.
+  /// publishing), the city is not saved this time, and the warning says so.
   func remember(_ city: City) {
     var writers = home.writers
     writers.deadline = 0

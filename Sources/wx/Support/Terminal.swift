@@ -150,6 +150,11 @@ struct Terminal {
       while off < u.count {
         let n = Glibc.write(fd, u.baseAddress! + off, u.count - off)
         if n < 0 && errno == EINTR { continue }
+        if n < 0 && errno == EAGAIN {
+          // A descriptor another program left non-blocking: wait until it takes more.
+          var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+          if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
+        }
         if n <= 0 {
           let e = n < 0 ? errno : EIO
           if fd == 1 && e != EPIPE && outputFailure == nil { outputFailure = e }

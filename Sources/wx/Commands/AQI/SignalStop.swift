@@ -33,13 +33,13 @@ final class SignalStop: @unchecked Sendable {
     let restore = self.restore
     queue.asyncAfter(deadline: .now() + 3) {
       Terminal.control(restore)
-      _exit(0)
+      _exit(Terminal.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
     }
   }
 
   private func hardExit() {
     Terminal.control(restore)
-    _exit(0)
+    _exit(Terminal.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
   }
 
   func cancel() {

@@ -83,10 +83,27 @@ package final class CatalogueWriter {
     // step before freed is handed back to the system first, so they do not stack up in the
     // process's resident memory.
     malloc_trim(0)
-    var input = try orders.read()
-    let dryCount = try writeOrders(&input)
-    malloc_trim(0)
-    let wordEntries = try index.build { [db] (key, value) throws(StoreError) in try db.store(key, value) }
+    // The orders and the index are sorted and encoded here while a second thread stores what
+    // is ready (at most four batches of 1 MiB wait).
+    let db = self.db
+    let stores = Handoff<([UInt8], [UInt8])>(batchSize: 4096, batchWeight: 1 << 20, weight: { $0.0.count + $0.1.count }) {
+      batch in
+      for (key, value) in batch { try db.store(key, value) }
+    }
+    let store = { (key: [UInt8], value: [UInt8]) throws(StoreError) in
+      do { try stores.send((key, value)) } catch { throw Self.storeError(error, db.path) }
+    }
+    let dryCount: Int
+    let wordEntries: Int
+    do throws(StoreError) {
+      var input = try orders.read()
+      dryCount = try writeOrders(&input, store)
+      malloc_trim(0)
+      wordEntries = try index.build(store: store)
+      do { try stores.finish() } catch { throw Self.storeError(error, db.path) }
+    } catch {
+      throw stores.drain().map { Self.storeError($0, db.path) } ?? error
+    }
     meta.foldVersion = Fold.version
     meta.nameEntries = count
     meta.wordEntries = wordEntries
@@ -172,8 +189,14 @@ package final class CatalogueWriter {
 
   /// The id buckets and the warmest and rain-free orders; returns how many cities are dry.
   /// Lets go of `input` as it goes.
-  private func writeOrders(_ input: inout OrderInput) throws(StoreError) -> Int {
-    let store = { [db] (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
+  /// What the storing thread threw, as the store error it is.
+  private static func storeError(_ error: any Error, _ path: String) -> StoreError {
+    error as? StoreError ?? .io(path: path, operation: "writing", errno: EIO)
+  }
+
+  private func writeOrders(
+    _ input: inout OrderInput, _ store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) -> Int {
     var ids = input.ids
     var temperatures = input.temperatures
     let rainFree = input.rainFree

@@ -114,6 +114,15 @@ package final class Catalogue {
   /// Every city in catalogue order (for small catalogues and checks).
   package func all() throws(StoreError) -> [City] { try cities(Array(0..<meta.count)) }
 
+  /// Calls `body` with every city and its position, in catalogue order, holding one record
+  /// block at a time (memory stays flat whatever the catalogue's size).
+  package func forEachCity(_ body: (Int, City) throws(StoreError) -> Void) throws(StoreError) {
+    for i in 0..<meta.count {
+      try body(i, try city(i))
+      if (i + 1) % CatalogueKey.citiesPerBlock == 0 { forgetBlocks() }
+    }
+  }
+
   // MARK: Pages
 
   /// Positions `offset ..< offset+limit` in `order`.

@@ -125,32 +125,25 @@ package final class CatalogueWriter {
   /// them back for sorting once the download is over.
   private final class OrderFields {
     private static let size = 17
-    private static let flushAt = 1 << 18
-    private let directory: String
-    private var buffer: [UInt8] = []
-    private var file: TempFile?
-    private var fileEnd = 0
+    /// The fields not yet handed to `spill`, which takes them 4,096 records (68 KiB) at a time.
+    private var pending: [UInt8] = []
+    private var spill: SpillBuffer
     private(set) var count = 0
 
-    init(directory: String) { self.directory = directory }
+    init(directory: String) { spill = SpillBuffer(directory: directory, spillAbove: 1 << 18) }
 
     func append(id: Int, temperature: Double, rainFree: Bool) throws(StoreError) {
-      withUnsafeBytes(of: Int64(id).littleEndian) { buffer.append(contentsOf: $0) }
-      withUnsafeBytes(of: temperature.bitPattern.littleEndian) { buffer.append(contentsOf: $0) }
-      buffer.append(rainFree ? 1 : 0)
+      withUnsafeBytes(of: Int64(id).littleEndian) { pending.append(contentsOf: $0) }
+      withUnsafeBytes(of: temperature.bitPattern.littleEndian) { pending.append(contentsOf: $0) }
+      pending.append(rainFree ? 1 : 0)
       count += 1
-      if buffer.count >= Self.flushAt { try flush() }
+      if pending.count >= Self.size << 12 {
+        try spill.append(pending)
+        pending.removeAll(keepingCapacity: true)
+      }
     }
 
-    private func flush() throws(StoreError) {
-      if self.file == nil { self.file = try TempFile(in: directory) }
-      guard let file else { return }
-      try file.write(buffer, at: fileEnd)
-      fileEnd += buffer.count
-      buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Every city's fields in catalogue order; lets go of the file and the buffer.
+    /// Every city's fields in catalogue order; lets go of what was set aside.
     func read() throws(StoreError) -> OrderInput {
       var out = OrderInput()
       out.ids.reserveCapacity(count)
@@ -167,22 +160,21 @@ package final class CatalogueWriter {
           }
         }
       }
-      if let file {
-        let piece = Self.size << 14
-        var offset = 0
-        var bytes: [UInt8] = []
-        while offset < fileEnd {
-          bytes.removeAll(keepingCapacity: true)
-          try file.read(at: offset, length: min(piece, fileEnd - offset), into: &bytes)
-          decode(bytes)
-          offset += piece
-        }
+      // Whole records a piece, so none is split between two reads.
+      let piece = Self.size << 14
+      var bytes: [UInt8] = []
+      var offset = 0
+      while offset < spill.count {
+        bytes.removeAll(keepingCapacity: true)
+        try spill.read(at: offset, length: min(piece, spill.count - offset), into: &bytes)
+        decode(bytes)
+        offset += piece
       }
-      decode(buffer)
+      decode(pending)
       guard out.ids.count == count else {
-        throw .io(path: directory, operation: "reading a temporary file in", errno: EIO)
+        throw .io(path: spill.directory, operation: "reading a temporary file in", errno: EIO)
       }
-      (file, buffer, fileEnd) = (nil, [], 0)
+      (spill, pending) = (SpillBuffer(directory: spill.directory, spillAbove: spill.spillAbove), [])
       return out
     }
   }

@@ -19,11 +19,11 @@ package struct Home: Sendable {
     self.lockDeadline = lockDeadline
   }
 
-  package var cataloguePath: String { directory + "/catalogue.gdbm" }
-  package var preferencesPath: String { directory + "/prefs.gdbm" }
-  package var favouritesPath: String { directory + "/favourites.gdbm" }
-  package var aqiPath: String { directory + "/aqi.gdbm" }
-  package var lockPath: String { directory + "/wx.lock" }
+  package var cataloguePath: String { directory + "/" + FileSystem.StateFileName.catalogue }
+  package var preferencesPath: String { directory + "/" + FileSystem.StateFileName.preferences }
+  package var favouritesPath: String { directory + "/" + FileSystem.StateFileName.favourites }
+  package var aqiPath: String { directory + "/" + FileSystem.StateFileName.aqi }
+  package var lockPath: String { directory + "/" + FileSystem.StateFileName.lock }
   /// Every store file, for status and doctor.
   package var storePaths: [(name: String, path: String)] {
     [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath)]

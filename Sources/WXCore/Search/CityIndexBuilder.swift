@@ -37,10 +37,8 @@ package final class CityIndexBuilder {
   /// The chunk being filled for each first byte.
   private var filling = [ByteWriter](repeating: ByteWriter(capacity: 0), count: 256)
   private var chunks: [Chunk] = []
-  /// The chunks not spilled, end to end (offsets in `chunks` are offsets here or in the file).
-  private var memory: [UInt8] = []
-  private var file: TempFile?
-  private var fileEnd = 0
+  /// The chunks, end to end (offsets in `chunks` are offsets in it).
+  private var spill: SpillBuffer
   private var names = [Int](repeating: 0, count: 256)
   private var words = [Int](repeating: 0, count: 256)
   package private(set) var count = 0
@@ -51,10 +49,11 @@ package final class CityIndexBuilder {
     self.directory = directory
     self.spillAbove = spillAbove
     self.batchEntries = max(1, batchEntries)
+    spill = SpillBuffer(directory: directory, spillAbove: spillAbove)
   }
 
   /// Whether the chunks went to a file (for tests).
-  package var spilled: Bool { file != nil }
+  package var spilled: Bool { spill.spilled }
 
   // MARK: Adding
 
@@ -121,35 +120,12 @@ package final class CityIndexBuilder {
   private func flush(_ byte: Int) throws(StoreError) {
     let chunk = filling[byte].bytes
     guard !chunk.isEmpty else { return }
-    let length = chunk.count
-    if let file {
-      try file.write(chunk, at: fileEnd)
-      chunks.append(Chunk(byte: UInt8(byte), offset: fileEnd, length: length))
-      fileEnd += length
-    } else {
-      chunks.append(Chunk(byte: UInt8(byte), offset: memory.count, length: length))
-      memory.append(contentsOf: chunk)
-      // The spill failpoint spills at once, so a failing write can be tested on any catalogue.
-      if memory.count > spillAbove || Failpoint.active?.hasPrefix("spill:") == true { try spill() }
-    }
+    chunks.append(Chunk(byte: UInt8(byte), offset: try spill.append(chunk), length: chunk.count))
     filling[byte].removeAll()
   }
 
-  /// Moves the chunks kept in memory to a new nameless file in `directory`.
-  private func spill() throws(StoreError) {
-    let file = try TempFile(in: directory)
-    try file.write(memory, at: 0)
-    self.file = file
-    fileEnd = memory.count
-    memory = []
-  }
-
   private func read(_ chunk: Chunk, into out: inout [UInt8]) throws(StoreError) {
-    guard let file else {
-      out.append(contentsOf: memory[chunk.offset..<(chunk.offset + chunk.length)])
-      return
-    }
-    try file.read(at: chunk.offset, length: chunk.length, into: &out)
+    try spill.read(at: chunk.offset, length: chunk.length, into: &out)
   }
 
   // MARK: Building
@@ -193,9 +169,9 @@ package final class CityIndexBuilder {
     try wordBlocks.finish(store)
     try CityIndex.storeNode(
       prefix: [], n: 0..<nBase, w: 0..<wBase, duplicates: 0, children: rootChildren, store)
-    file = nil
+    // What was set aside is let go of (the file closes, and vanishes with it).
+    spill = SpillBuffer(directory: directory, spillAbove: spillAbove)
     chunks = []
-    memory = []
     return wBase
   }
 

@@ -116,14 +116,12 @@ package struct Doctor: Sendable {
       let catalogue = try Catalogue(path: home.cataloguePath)
       defer { catalogue.close() }
       let meta = catalogue.meta
-      // Every record, read a block at a time (memory stays flat), found through its id.
-      for i in 0..<meta.count {
-        let city = try catalogue.city(i)
+      // Every record, found through its id.
+      try catalogue.forEachCity { (i, city) throws(StoreError) in
         try catalogue.checkID(city.id, at: i)
         if i == 0, try catalogue.search(city.name, offset: 0, limit: 1).total == 0 {
           throw .damaged(path: home.cataloguePath, detail: "the search index does not find \(city.name)")
         }
-        if i % 256 == 255 { catalogue.forgetBlocks() }
       }
       try catalogue.checkOrders()
       let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
@@ -171,7 +169,7 @@ package struct Doctor: Sendable {
   }
 
   /// A new catalogue file written from the header and the records of the current one, read a
-  /// block at a time (memory stays flat), when the header and every record read back intact
+  /// block at a time (``Catalogue/forEachCity(_:)``), when the header and every record read back intact
   /// and none lies past the header's count; nil otherwise (and the new file is gone).
   private func rebuiltFromRecords() -> (StoreBuilder, Int)? {
     guard let catalogue = try? Catalogue(path: home.cataloguePath) else { return nil }
@@ -182,10 +180,7 @@ package struct Doctor: Sendable {
     else { return nil }
     do throws(StoreError) {
       let writer = CatalogueWriter(into: builder.database)
-      for i in 0..<meta.count {
-        try writer.add(try catalogue.city(i))
-        if i % 256 == 255 { catalogue.forgetBlocks() }
-      }
+      try catalogue.forEachCity { (_, city) throws(StoreError) in try writer.add(city) }
       try writer.finish(meta: meta)
     } catch {
       builder.abandon()

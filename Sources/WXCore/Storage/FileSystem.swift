@@ -89,13 +89,22 @@ package enum FileSystem {
     }
   }
 
+  /// The files wx keeps in a state folder, by name.
+  package enum StateFileName {
+    package static let catalogue = "catalogue.gdbm"
+    package static let preferences = "prefs.gdbm"
+    package static let favourites = "favourites.gdbm"
+    package static let aqi = "aqi.gdbm"
+    package static let lock = "wx.lock"
+    static let all = [catalogue, preferences, favourites, aqi, lock]
+  }
+
   /// The names wx gives what it keeps in a state folder: its stores, its lock, their temp
   /// files and the copies it sets aside (`<name>.broken-<time>`), and NFS's placeholders of them.
   package static func isStateFileName(_ name: String) -> Bool {
     // NFS keeps a removed file that is still open as `.nfsXXXX` until it is closed.
     if isTempName(name) || name.hasPrefix(".nfs") { return true }
-    for base in ["catalogue.gdbm", "prefs.gdbm", "favourites.gdbm", "aqi.gdbm", "wx.lock"]
-    where name == base || name.hasPrefix(base + ".broken-") {
+    for base in StateFileName.all where name == base || name.hasPrefix(base + ".broken-") {
       return true
     }
     return false

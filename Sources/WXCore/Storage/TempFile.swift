@@ -61,3 +61,53 @@ final class TempFile {
     }
   }
 }
+
+/// Bytes appended end to end, kept in memory up to `spillAbove` bytes, then moved with all
+/// that follows to a ``TempFile`` in `directory`; read back by offset. (The search index's
+/// sorting material and the orders' fields while a sync downloads.)
+final class SpillBuffer {
+  let directory: String
+  let spillAbove: Int
+  private var memory: [UInt8] = []
+  private var file: TempFile?
+  /// Bytes appended in all: the offset of the next.
+  private(set) var count = 0
+
+  init(directory: String, spillAbove: Int) {
+    self.directory = directory
+    self.spillAbove = spillAbove
+  }
+
+  /// Whether the bytes went to a file (for tests).
+  var spilled: Bool { file != nil }
+
+  /// Appends `bytes` (best a few KiB at a time: once spilled, each call is one write);
+  /// returns their offset.
+  @discardableResult
+  func append(_ bytes: [UInt8]) throws(StoreError) -> Int {
+    let offset = count
+    if let file {
+      try file.write(bytes, at: offset)
+    } else {
+      memory.append(contentsOf: bytes)
+      // The spill failpoint spills at once, so a failing write can be tested on any catalogue.
+      if memory.count > spillAbove || Failpoint.active?.hasPrefix("spill:") == true {
+        let file = try TempFile(in: directory)
+        try file.write(memory, at: 0)
+        self.file = file
+        memory = []
+      }
+    }
+    count += bytes.count
+    return offset
+  }
+
+  /// Appends the `length` bytes at `offset` to `out`.
+  func read(at offset: Int, length: Int, into out: inout [UInt8]) throws(StoreError) {
+    if let file {
+      try file.read(at: offset, length: length, into: &out)
+    } else {
+      out.append(contentsOf: memory[offset..<(offset + length)])
+    }
+  }
+}

@@ -28,7 +28,7 @@ package final class WriterLock {
   package init(directory: String, deadline: Double) throws(StoreError) {
     try FileSystem.makeDirectory(directory)
     self.directory = directory
-    let path = directory + "/wx.lock"
+    let path = directory + "/" + FileSystem.StateFileName.lock
     fd = try StateFile.open(path, .lock).fd
     var backoff = Backoff(deadline: deadline)
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {

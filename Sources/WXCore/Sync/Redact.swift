@@ -56,9 +56,9 @@ package enum Redact {
     return String(parameter[...eq]) + "…" + String(note)
   }
 
-  /// How a control or format character is shown, in the notation wx's terminal output
-  /// uses for them: `\x1b` for C0 and DEL, `\u{202e}` for the rest.
-  static func escaped(_ u: Unicode.Scalar) -> String {
+  /// How a control or format character is shown, here and in everything wx prints: `\x1b`
+  /// for C0 and DEL, `\u{202e}` for the rest.
+  package static func escaped(_ u: Unicode.Scalar) -> String {
     let h = String(u.value, radix: 16)
     if u.value < 0x20 || u.value == 0x7F { return "\\x" + (h.count < 2 ? "0" : "") + h }
     return "\\u{" + String(repeating: "0", count: max(0, 4 - h.count)) + h + "}"

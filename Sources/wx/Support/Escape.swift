@@ -1,3 +1,5 @@
+import WXCore
+
 /// Untrusted text made safe for a terminal.
 ///
 /// City names, countries, descriptions and dates come from an API, favourites and the
@@ -61,9 +63,8 @@ enum Escape {
   static func escape(_ u: Unicode.Scalar) -> String? {
     let v = u.value
     switch v {
-    case 0..<0x20, 0x7F: return "\\x" + hex(v, 2)
-    case 0x80...0x9F, 0x61C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
-      return "\\u{" + hex(v, 4) + "}"
+    case 0..<0x20, 0x7F, 0x80...0x9F, 0x61C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069, 0x2028, 0x2029:
+      return Redact.escaped(u)
     default: return nil
     }
   }
@@ -85,11 +86,6 @@ enum Escape {
       length += 1
     }
     return nil
-  }
-
-  private static func hex(_ v: UInt32, _ digits: Int) -> String {
-    let h = String(v, radix: 16)
-    return String(repeating: "0", count: max(0, digits - h.count)) + h
   }
 }
 

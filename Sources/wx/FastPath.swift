@@ -2,7 +2,7 @@ import WXCore
 
 /// A small parser for the plain forms of the read commands people and scripts run most, so
 /// they skip ArgumentParser's start-up work (it decodes the type metadata of every option of
-/// every command: the figure is in the README's performance section).
+/// every command: the figure is in PERFORMANCE.md).
 ///
 /// It reads each ``Request``'s own option table, in `--name value`, `--name=value` and
 /// `--flag` forms, and runs the request's own ``Request/validate()``. Anything else (an

@@ -60,6 +60,7 @@ run: build-wx
 # `make install` builds it (release, static, position-dependent). The project's own code must
 # compile without warnings in both builds (scripts/check-warnings.sh reads each build log).
 test: deps
+	python3 scripts/gen-fold-table.py --check
 	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
 	$(SWIFT) test --skip-build

@@ -1,3 +1,5 @@
+internal import CGDBM
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -12,6 +14,71 @@ package enum FileSystem {
   /// Where a damaged file is kept: `<path>.broken-<UTC time>`.
   package static func brokenName(_ path: String) -> String {
     "\(path).broken-\(Clock.format(Clock.now(), "%Y%m%d-%H%M%S", utc: true))"
+  }
+
+  /// Keeps a copy of the file at `path` beside it as `<path>.broken-<time>` (``brokenName(_:)``;
+  /// `-2`, `-3`… when that name is taken: an older copy is never replaced), leaving `path`
+  /// itself where it is: a hard link, or where the filesystem refuses one, a copy written to a
+  /// temp file, `fsync`ed and linked into place. The caller `fsync`s the folder (a repair's
+  /// publication does). Returns the copy's path; throws, leaving nothing, when neither works.
+  ///
+  /// Passes the `link:EPERM` (forces the copy) and `copy:ENOSPC`/`copy:EIO` (forces a copy
+  /// that fails) failpoints.
+  package static func keepCopy(_ path: String) throws(StoreError) -> String {
+    let base = brokenName(path)
+    var n = 1
+    while true {
+      let backup = n == 1 ? base : "\(base)-\(n)"
+      let e: Int32
+      if let injected = Failpoint.injectedErrno("link") ?? Failpoint.injectedErrno("copy").map({ _ in EPERM }) {
+        e = injected
+      } else {
+        e = Glibc.link(path, backup) == 0 ? 0 : errno
+      }
+      switch e {
+      case 0: return backup
+      case EEXIST: n += 1
+      case EPERM, EMLINK, EXDEV, ENOTSUP:
+        // No hard link here: copy (a file of the same name appearing meanwhile is not replaced).
+        if try copy(path, to: backup) { return backup }
+        n += 1
+      default: throw .io(path: backup, operation: "keeping a copy of \(path) as", errno: e)
+      }
+    }
+  }
+
+  /// Copies `path` to a new file `to` (`O_EXCL`), `fsync`ed; false when `to` exists. A copy
+  /// that fails is removed (the original is untouched either way).
+  private static func copy(_ path: String, to: String) throws(StoreError) -> Bool {
+    let bytes = try read(path, followLinks: false)
+    let fd: Int32
+    do throws(StoreError) {
+      fd = try StateFile.open(to, .create).fd
+    } catch {
+      if case .io(_, _, EEXIST) = error { return false }
+      throw error
+    }
+    var failure: Int32 = 0
+    var done = 0
+    while done < bytes.count && failure == 0 {
+      if let injected = Failpoint.injectedErrno("copy") {
+        failure = injected
+        break
+      }
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+      if n < 0 {
+        if errno != EINTR { failure = errno }
+        continue
+      }
+      done += n
+    }
+    if failure == 0 && fsync(fd) != 0 { failure = errno }
+    Glibc.close(fd)
+    if failure != 0 {
+      unlink(to)
+      throw .io(path: to, operation: "writing", errno: failure)
+    }
+    return true
   }
 
   package static func isDirectory(_ path: String) -> Bool {
@@ -113,6 +180,11 @@ package enum FileSystem {
   /// `rename(2)`: atomically replaces `to`.
   package static func rename(_ from: String, to: String) throws(StoreError) {
     if Glibc.rename(from, to) != 0 { throw .io(path: to, operation: "replacing", errno: errno) }
+  }
+
+  /// Swaps the files `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`).
+  package static func exchange(_ a: String, _ b: String) throws(StoreError) {
+    if wx_exchange(a, b) != 0 { throw .io(path: a, operation: "exchanging \(b) and", errno: errno) }
   }
 
   /// Makes a rename in `directory` durable.

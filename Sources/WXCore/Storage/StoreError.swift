@@ -19,11 +19,14 @@ package enum StoreError: Error, Equatable, Sendable {
   /// wx refuses to use the file or folder: a symbolic link, someone else's file, a FIFO in
   /// place of the lock, a shared folder… `reason` says what it is, `remedy` what to do.
   case unusable(path: String, reason: String, remedy: Remedy)
+  /// A store of another kind stands where this one belongs (two store files swapped or
+  /// copied over each other): it is intact, and `wx doctor --repair` puts it back.
+  case wrongKind(path: String, holds: Envelope.Kind, expected: Envelope.Kind)
 
   package var path: String {
     switch self {
     case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
-      .io(let p, _, _), .unusable(let p, _, _):
+      .io(let p, _, _), .unusable(let p, _, _), .wrongKind(let p, _, _):
       return p
     }
   }
@@ -61,6 +64,8 @@ extension StoreError: CustomStringConvertible {
       return "\(operation) \(path) failed: \(SystemError.describe(errno))"
     case .unusable(let path, let reason, _):
       return "refusing to use \(path): \(reason)"
+    case .wrongKind(let path, let holds, let expected):
+      return "\(path) holds \(holds.contents), not \(expected.contents) (were two store files swapped?)"
     }
   }
 
@@ -68,7 +73,7 @@ extension StoreError: CustomStringConvertible {
   package var remedy: Remedy? {
     switch self {
     case .notAStore: return .inspect
-    case .damaged: return .repair
+    case .damaged, .wrongKind: return .repair
     case .unusable(_, _, let remedy): return remedy
     case .missing, .busy, .permission, .io: return nil
     }

@@ -124,6 +124,7 @@ package struct Doctor: Sendable {
         }
       }
       try catalogue.checkOrders()
+      try catalogue.checkBlocks()
       let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
       return withMode(health, home.cataloguePath)
     } catch {

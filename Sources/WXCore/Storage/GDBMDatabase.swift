@@ -131,6 +131,20 @@ package final class GDBMDatabase {
     if rc != 0 { throw failure("writing", code: Int(gdbm_last_errno(h))) }
   }
 
+  /// Removes `key`; false when it was absent. (wx replaces files whole: tests use it to
+  /// take a block out of one.)
+  package func delete(_ key: [UInt8]) throws(StoreError) -> Bool {
+    let h = try live()
+    var k = key
+    let rc = k.withUnsafeMutableBytes { raw in
+      gdbm_delete(h, datum(dptr: raw.baseAddress!.assumingMemoryBound(to: CChar.self), dsize: Int32(raw.count)))
+    }
+    if rc == 0 { return true }
+    let code = Int(gdbm_last_errno(h))
+    if code == Int(GDBM_ITEM_NOT_FOUND) { return false }
+    throw failure("writing", code: code)
+  }
+
   /// Every key in the file, in GDBM's hash order. Collect first, then mutate.
   package func keys() throws(StoreError) -> [[UInt8]] {
     let h = try live()

@@ -97,10 +97,8 @@ package struct Doctor: Sendable {
     return try moveAside(home.lockPath)
   }
 
-  /// Temp files in the state folder: those of killed writers, or of one running now.
-  package func temps() -> [String] { FileSystem.list(home.directory).filter {
-    FileSystem.isTempName($0) && !FileSystem.isInUse(home.directory + "/" + $0)
-  } }
+  /// Temp files in the state folder that killed writers left (``FileSystem/isAbandoned(_:in:)``).
+  package func temps() -> [String] { FileSystem.list(home.directory).filter { FileSystem.isAbandoned($0, in: home.directory) } }
 
   /// `.exposed` in place of `.healthy` when others may read or write `path`.
   private func withMode(_ health: Health, _ path: String) -> Health {

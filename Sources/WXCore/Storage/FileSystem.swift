@@ -254,12 +254,36 @@ package enum FileSystem {
     return flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
   }
 
-  /// Removes the temp files killed writers left in `directory`; returns how many. Only safe
-  /// under the ``WriterLock``; a temp file still being written (``isInUse(_:)``) is left alone.
+  /// Whether the temp file `name` in `directory` is provably a dead writer's: its name's
+  /// pid (`.<name>.tmp.<pid>.<random>`) is no running process's and no one holds it locked.
+  /// A writer creates its temp file before GDBM locks it, so a lock alone proves nothing in
+  /// that moment; the pid does. A temp name without a pid (an older wx's) is dead once it is
+  /// unlocked and untouched for ten minutes.
+  package static func isAbandoned(_ name: String, in directory: String) -> Bool {
+    let path = directory + "/" + name
+    guard isTempName(name) else { return false }
+    if let pid = tempPid(name) {
+      if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { return false }
+    } else {
+      var st = stat()
+      guard lstat(path, &st) == 0, Clock.now() - Int64(st.st_mtim.tv_sec) > 600 else { return false }
+    }
+    return !isInUse(path)
+  }
+
+  /// The pid in a temp file's name (`.<name>.tmp.<pid>.<random>`), when it has one.
+  static func tempPid(_ name: String) -> pid_t? {
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count >= 4, parts[parts.count - 3] == "tmp", let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return nil }
+    return pid
+  }
+
+  /// Removes the temp files killed writers left in `directory` (``isAbandoned(_:in:)``);
+  /// returns how many. Only under the ``WriterLock``.
   @discardableResult
   package static func removeTemps(in directory: String) -> Int {
     var removed = 0
-    for name in list(directory) where isTempName(name) && !isInUse(directory + "/" + name) {
+    for name in list(directory) where isAbandoned(name, in: directory) {
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
     return removed

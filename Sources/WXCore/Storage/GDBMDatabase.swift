@@ -34,6 +34,8 @@ package final class GDBMDatabase {
     // with fstat: see StateFile) and hands GDBM the descriptor, so what was checked is what
     // GDBM reads. A temp file is created with O_EXCL.
     let (fd, info) = try StateFile.open(path, mode == .create ? .create : mode == .writer ? .write : .read)
+    // A new file exists, unlocked, until gdbm_fd_open locks it (the clean-up race's moment).
+    if mode == .create { Failpoint.crash("temp_created") }
     do throws(StoreError) {
       if mode != .create { try Self.preflight(path, fd: fd, size: Int64(info.st_size)) }
     } catch {

@@ -334,6 +334,21 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 }
 
 @Suite struct SmallThingsTests {
+  /// Every page arithmetic is checked: a page however large is past the end (64), never a
+  /// trap (SIGILL, 132); a query that matches nothing is still exit 1.
+  @Test(arguments: [
+    (["search", "par", "--page", "9223372036854775807"], 64), (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
+    (["search", "zzzq", "--page", "9223372036854775807"], 1), (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
+    (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "2"], 64),
+    (["search", "par", "--page", "9223372036854775807", "--json"], 64),
+  ])
+  func hugePagesArePastTheEnd(_ args: [String], _ status: Int) throws {
+    let home = TempHome()
+    let run = try home.run(args)
+    #expect(!run.signalled && run.status == Int32(status), "\(args) \(run)")
+    if status == 64 { #expect(run.stderr.contains("is past the end"), "\(run)") }
+  }
+
   @Test func negativePagesAreBadPagesNotMissingValues() throws {
     let home = TempHome()
     for args in [["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"]] {
@@ -467,6 +482,20 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
         "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
       ])
     #expect(run.stderr == "status 0\n", "\(run)")
+  }
+
+  /// And without the trap, as shells leave it: `wx list | head -1` exits 0, not 141 (SIGPIPE).
+  @Test(arguments: [["list"], ["list", "--json"], ["search", "a"], ["completion", "bash"]])
+  func aReaderThatStopsIsNoErrorWithSIGPIPEAsShellsLeaveIt(_ args: [String]) throws {
+    let home = TempHome()
+    #expect(try home.wx("list").status == 0)
+    let run = try runProcess(
+      "/bin/sh", ["-c", "{ sleep 0.3; \"$0\" \"$@\"; echo \"status $?\" >&2; } | true", wxBinary] + args,
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+      ])
+    #expect(run.stderr == "status 0\n", "\(args) \(run)")
   }
 }
 

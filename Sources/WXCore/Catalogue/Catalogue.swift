@@ -127,8 +127,8 @@ package final class Catalogue {
 
   /// Positions `offset ..< offset+limit` in `order`.
   package func page(order: ListOrder, offset: Int, limit: Int) throws(StoreError) -> [City] {
-    let end = min(meta.count, offset + limit)
-    guard offset < end else { return [] }
+    guard offset >= 0, offset < meta.count, limit > 0 else { return [] }
+    let end = offset + min(limit, meta.count - offset)
     switch order {
     case .catalogue: return try cities(Array(offset..<end))
     case .name: return try cities(try CityIndexReader(database: db).entries("n", offset..<end).map(\.ref))
@@ -138,8 +138,8 @@ package final class Catalogue {
 
   /// Rain-free cities, warmest first.
   package func dry(offset: Int, limit: Int) throws(StoreError) -> [City] {
-    let end = min(meta.dryCount, offset + limit)
-    guard offset < end else { return [] }
+    guard offset >= 0, offset < meta.dryCount, limit > 0 else { return [] }
+    let end = offset + min(limit, meta.dryCount - offset)
     return try cities(try indexes("h", offset..<end))
   }
 

@@ -73,7 +73,12 @@ struct Paging {
   }
 
   var pages: Int { max(1, (total + perPage - 1) / perPage) }
-  var offset: Int { (page - 1) * perPage }
+  /// The first row's position; past any catalogue (`Int.max`) when it would overflow
+  /// (`--page 9223372036854775807`): every page arithmetic is checked.
+  var offset: Int {
+    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+    return overflow ? Int.max : offset
+  }
 
   /// Throws a usage error for a page past the end (page 1 of an empty list is fine).
   func check() throws {

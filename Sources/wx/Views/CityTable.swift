@@ -27,7 +27,7 @@ struct CityPage: View {
   /// The item object shared by `list`, `search` and `hottest` JSON.
   static func item(_ c: City, _ unit: TemperatureUnit) -> JSON {
     .object([
-      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
   }
 

@@ -46,7 +46,8 @@ extension StoreError {
 
 extension StoreError: CustomStringConvertible {
   package var description: String {
-    switch self {
+    // A long path (a 128 KiB WX_HOME) is cut, keeping its ends.
+    switch self.shortened {
     case .missing(let path):
       return "\(path) does not exist"
     case .busy(let path, let holder):
@@ -66,6 +67,22 @@ extension StoreError: CustomStringConvertible {
       return "refusing to use \(path): \(reason)"
     case .wrongKind(let path, let holds, let expected):
       return "\(path) holds \(holds.contents), not \(expected.contents) (were two store files swapped?)"
+    }
+  }
+
+  /// The same error with its path as messages show it (``Redact/path(_:)``).
+  var shortened: StoreError {
+    let p = Redact.path(path)
+    guard p != path else { return self }
+    switch self {
+    case .missing: return .missing(path: p)
+    case .busy(_, let holder): return .busy(path: p, holder: holder)
+    case .notAStore(_, let reason): return .notAStore(path: p, reason: reason)
+    case .damaged(_, let detail): return .damaged(path: p, detail: detail)
+    case .permission: return .permission(path: p)
+    case .io(_, let operation, let errno): return .io(path: p, operation: operation, errno: errno)
+    case .unusable(_, let reason, let remedy): return .unusable(path: p, reason: reason, remedy: remedy)
+    case .wrongKind(_, let holds, let expected): return .wrongKind(path: p, holds: holds, expected: expected)
     }
   }
 

@@ -119,6 +119,14 @@ package enum Redact {
     return out
   }
 
+  /// A path as messages show it: whole up to 160 code points, else its first 60 and last 90
+  /// around `…` (a 128 KiB `WX_HOME` is not echoed whole; the file's name stays).
+  package static func path(_ path: String) -> String {
+    let scalars = path.unicodeScalars
+    guard scalars.count > 160 else { return path }
+    return String(String.UnicodeScalarView(scalars.prefix(60))) + "…" + String(String.UnicodeScalarView(scalars.suffix(90)))
+  }
+
   /// How a control or format character is shown, here and in everything wx prints: `\x1b`
   /// for C0 and DEL, `\u{202e}` for the rest.
   package static func escaped(_ u: Unicode.Scalar) -> String {

@@ -102,7 +102,7 @@ struct DoctorReport {
 
   /// One line for `health`; `path` (for the folder and lock) replaces the record count.
   mutating func add(_ name: String, _ health: Health, _ path: String? = nil) {
-    let subject = path.map { $0 + ": " } ?? ""
+    let subject = path.map { Redact.path($0) + ": " } ?? ""
     switch health {
     case .absent: line(name, subject + "absent (created when first needed)")
     case .healthy(let n, let detail) where path == nil:

@@ -9,8 +9,10 @@ import WXLive
 /// `wx-aqi-watch`: the WebSocket feed client behind `wx aqi watch`, in its own executable so
 /// that `wx` links no SwiftNIO or BoringSSL (which cost every `wx` command start-up time).
 ///
-///     wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL
+///     wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL | --url-stdin
 ///
+/// `wx` passes `--url-stdin` and writes the URL to its standard input: a URL's token on the
+/// command line could be read by every local user (`/proc/PID/cmdline`) while the feed runs.
 /// It connects, reconnects with exponential backoff, and writes ``FeedRecord``s to standard
 /// output; `wx` reads them. SIGTERM, or `wx` going away (checked four times a second),
 /// closes the connection with a close frame and exits 0. With `--no-retry`, a failed first connection is reported (`F`) and
@@ -36,6 +38,9 @@ enum FeedClient {
         timeout = v
       case "--no-retry":
         retry = false
+      case "--url-stdin":
+        guard urlText == nil else { usage() }
+        urlText = readURL()
       default:
         guard urlText == nil, !a.hasPrefix("-") else { usage() }
         urlText = a
@@ -101,7 +106,22 @@ enum FeedClient {
   }
 
   static func usage() -> Never {
-    fail("usage: wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL (run by `wx aqi watch`)", status: 64)
+    fail("usage: wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL|--url-stdin (run by `wx aqi watch`)", status: 64)
+  }
+
+  /// The URL from standard input, up to its end (at most 64 KiB; a final newline dropped).
+  static func readURL() -> String {
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while bytes.count <= 1 << 16 {
+      let n = read(0, &buffer, buffer.count)
+      if n < 0 && errno == EINTR { continue }
+      if n <= 0 { break }
+      bytes += buffer[0..<n]
+    }
+    if bytes.count > 1 << 16 { fail("the feed URL on standard input is longer than 64 KiB", status: 78) }
+    while bytes.last == UInt8(ascii: "\n") || bytes.last == UInt8(ascii: "\r") { bytes.removeLast() }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   static func fail(_ message: String, status: Int32) -> Never {

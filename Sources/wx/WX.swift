@@ -35,6 +35,10 @@ enum Main {
     // `wx` alone on a terminal is `wx browse`; in a pipe or CI it prints the help, as before,
     // so nothing ever waits for keys that cannot come.
     if args.isEmpty && TTY.isInteractive { args = ["browse"] }
+    // A reader that stops reading (`wx list | head -1`) is not an error: writes then fail with
+    // EPIPE, which the writer passes over, and wx exits 0 quietly instead of dying of SIGPIPE
+    // (141). The feed client wx spawns gets the default disposition back (FeedProcess).
+    _ = signal(SIGPIPE, SIG_IGN)
     Terminal.reserveStandardFiles()
     if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
       end(status)

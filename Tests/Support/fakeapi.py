@@ -350,20 +350,49 @@ class Handler(BaseHTTPRequestHandler):
         self.send_json(401, {"Code": "Unauthorized", "Message": "Api Authorization failed"})
         return False
 
+    def echo(self, q):
+        """--accu-echo WHERE: answer echoing the key the request carried (a hostile or
+        careless server): in a 400 or 404 reason, a Content-Type, a redirect target.
+        Returns True when it answered."""
+        where, key = self.server.args.accu_echo, q.get("apikey", "")
+        if where == "reason400":
+            self.send_json(400, {"message": f"Invalid apikey value: {key}"})
+        elif where == "reason404":
+            self.send_json(404, {"reason": f"no such key {key}"})
+        elif where == "content-type":
+            self.send(200, b"not json", ctype=f"text/plain; key={key}")
+        elif where == "redirect":
+            self.send(302, b"", headers={"Location": f"ftp://127.0.0.1/{key}/x"})
+        else:
+            return False
+        return True
+
     def topcities(self, count, q):
         with self.state.lock:
             self.state.topcities_calls += 1
-        if not self.accu_authorised(q):
+        if not self.accu_authorised(q) or self.echo(q):
             return
+        args = self.server.args
         out = []
         for i, r in enumerate(self.state.records[:count]):
             name = r.get("city", "")
             country = str(r.get("country", ""))
-            out.append({
+            if args.accu_echo == "field" and i == 0:
+                name = f"{name} {q.get('apikey', '')}"
+            loc = {
                 "Version": 1, "Key": str(100000 + i), "Type": "City", "Rank": 10,
                 "LocalizedName": name, "EnglishName": name,
-                "Country": {"ID": COUNTRY_IDS.get(country, "XX"), "LocalizedName": country},
-            })
+            }
+            if not (args.accu_no_country and i % 2 == 1):
+                loc["Country"] = {"ID": COUNTRY_IDS.get(country, "XX"), "LocalizedName": country}
+            if args.accu_geo and i % 2 == 0:
+                loc["GeoPosition"] = {"Latitude": r.get("latitude"), "Longitude": r.get("longitude")}
+            out.append(loc)
+        # --accu-key N=KEY: the Nth location (from 1) sent with KEY (bad keys, repeated keys).
+        for spec in args.accu_key:
+            n, _, key = spec.partition("=")
+            if 0 < int(n) <= len(out):
+                out[int(n) - 1]["Key"] = key
         self.send_json(200, out)
 
     def hourly(self, key, q):
@@ -420,6 +449,14 @@ def main():
                     help="AccuWeather location Key whose hourly call returns 503 (repeatable)")
     ap.add_argument("--accu-delay-ms", type=int, default=50,
                     help="sleep inside each hourly call (default 50)")
+    ap.add_argument("--accu-echo", default="",
+                    help="AccuWeather topcities echoes the key: reason400, reason404, field, content-type, redirect")
+    ap.add_argument("--accu-geo", action="store_true",
+                    help="AccuWeather: every other location (the 1st, 3rd...) has a GeoPosition")
+    ap.add_argument("--accu-no-country", action="store_true",
+                    help="AccuWeather: every other location (the 2nd, 4th...) has no Country")
+    ap.add_argument("--accu-key", action="append", default=[],
+                    help="AccuWeather: N=KEY sends the Nth location with Key KEY (repeatable)")
     ap.add_argument("--exit-with-parent", action="store_true",
                     help="exit when the parent process goes away")
     args = ap.parse_args()

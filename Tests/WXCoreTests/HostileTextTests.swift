@@ -34,10 +34,26 @@ import Testing
     ("user:pass@host/w", "…@host/w"), ("http://h/\u{1B}[2J", "http://h/\\x1b[2J"),
     ("sample:/usr/share/wx/sample-weathers.json", "sample:/usr/share/wx/sample-weathers.json"),
     ("http://h/w?apikey=K (Paris)", "http://h/w?apikey=… (Paris)"),
+    // Names as the server reads them, percent-encoded; the path's own parameters.
+    ("http://h/w?my%6Bey=K&page=2", "http://h/w?my%6Bey=…&page=2"), ("http://h/w?%41PIKEY=K", "http://h/w?%41PIKEY=…"),
+    ("http://h/app;jsessionid=S?page=2", "http://h/app;jsessionid=…?page=2"),
+    ("http://h/a;jsessionid=S/b;v=1;token=T/c", "http://h/a;jsessionid=…/b;v=1;token=…/c"),
+    ("http://h/%3Bkey=K", "http://h/%3Bkey=K"),
   ])
   func redactsSecretsAndControls(_ url: String, _ shown: String) {
     #expect(Redact.url(url) == shown)
     #expect(Redact.url(shown) == shown, "idempotent")
+  }
+
+  /// What a server echoes is searched for the key as sent and percent-encoded; a key too
+  /// short to be one hides nothing.
+  @Test func hidesASecretWhereverItAppears() {
+    let key = "K3y/+ü"
+    #expect(Redact.hiding([key], in: "Invalid apikey value: K3y/+ü.") == "Invalid apikey value: ….")
+    #expect(Redact.hiding([key], in: "ftp://h/K3y%2F%2B%C3%BC/x and K3y%2f%2b%c3%bc") == "ftp://h/…/x and …")
+    #expect(Redact.hiding(["k"], in: "Makkah") == "Makkah")
+    let error = SyncError.notJSON(url: "http://h/?apikey=K3y%2F%2B%C3%BC", contentType: "text/plain; key=K3y/+ü").hiding([key])
+    #expect(!error.description.contains("K3y"), "\(error)")
   }
 
   @Test func cutsLongTextIdempotently() {

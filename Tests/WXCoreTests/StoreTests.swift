@@ -139,8 +139,8 @@ final class Scratch: @unchecked Sendable {
 
   @Test func staleTempFilesAreRemovedByTheNextWriter() throws {
     let s = Scratch()
-    s.write(".cat.gdbm.tmp.1234.99", [1, 2, 3])
-    s.write(".prefs.gdbm.tmp.1234.98", [1, 2, 3])  // any store's: the lock holder removes them all
+    s.write(".cat.gdbm.tmp.2147483647.99", [1, 2, 3])
+    s.write(".prefs.gdbm.tmp.2147483647.98", [1, 2, 3])  // any store's: the lock holder removes them all
     let lock = try WriterLock(directory: s.path, deadline: 1)
     #expect(lock.removedTemps == 2)
     let b = try StoreBuilder(finalPath: s.file("cat.gdbm"))

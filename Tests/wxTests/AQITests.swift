@@ -255,6 +255,33 @@ func seconds(_ iso: String) -> Int64 {
     #expect(server.log.contains("close 1 1001"), "\(server.log)")
   }
 
+  /// The feed's URL, token included, is on no process's command line (every local user can
+  /// read /proc/PID/cmdline): wx hands it to its client through a pipe.
+  @Test func theFeedTokenIsOnNoCommandLine() throws {
+    let server = try WSServer([aqiFrame([("Delhi", 302.2)]) + "\nhold"])
+    let home = TempHome()
+    let token = "s3cr3t-\(UInt32.random(in: 0...UInt32.max))"
+    let child = try RawChild(
+      wxBinary, ["aqi", "watch"],
+      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+        "WX_AQI_URL": server.url + "?token=" + token])
+    defer {
+      kill(child.pid, SIGKILL)
+      child.wait()
+    }
+    let deadline = Date().addingTimeInterval(30)
+    while Date() < deadline, !FileManager.default.fileExists(atPath: home.path + "/aqi.gdbm") { usleep(20_000) }
+    try #require(FileManager.default.fileExists(atPath: home.path + "/aqi.gdbm"), "the feed was not read")
+    var clients = 0
+    for pid in (try FileManager.default.contentsOfDirectory(atPath: "/proc")).filter({ Int($0) != nil }) {
+      guard let cmdline = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { continue }
+      let text = String(decoding: cmdline, as: UTF8.self)
+      if text.contains("wx-aqi-watch") && text.contains("--url-stdin") { clients += 1 }
+      #expect(!text.contains(token), "the token is on the command line of \(text.replacingOccurrences(of: "\0", with: " "))")
+    }
+    #expect(clients >= 1, "no feed client found to check")
+  }
+
   @Test func aMissingFeedClientIsAConfigurationError() throws {
     let home = TempHome()
     let lonely = home.path + "/bin/wx"

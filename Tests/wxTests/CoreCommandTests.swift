@@ -33,6 +33,21 @@ import Testing
     #expect(again.stdout.contains("sample data, run `wx sync`"))
   }
 
+  /// Against a server that ignores `page`, the growing limit doubles: 20,000 cities at 100 a
+  /// page take O(log n) requests (they took 201, and 22 s).
+  @Test func aServerThatIgnoresPagesTakesLogarithmicallyManyRequests() throws {
+    let home = TempHome()
+    let data = home.path + "/data.json"
+    try ReliabilityTests.catalogue(20_000, tag: "A", at: data)
+    let api = try FakeAPI(data: data, mode: "ignore-page")
+    let r = try home.wx("sync", "--url", api.url, "--per-page", "100")
+    #expect(r.status == 0, "\(r)")
+    #expect(try home.wx("status", "--json").json()["count"] as? Int == 20_000)
+    let hits = try #require(Int(try api.control("/__hits").filter(\.isNumber)))
+    // Page 1, page 2 (all repeats), then 200, 400 … 25,600: 11 requests.
+    #expect(hits <= 12, "\(hits) requests")
+  }
+
   @Test func syncsAllRecordsFromAServerThatIgnoresPage() throws {
     let data = sharedFixture ?? sampleFile
     let expected = try records(data)

@@ -334,6 +334,43 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 }
 
 @Suite struct SmallThingsTests {
+  /// A 100 KiB WX_HOME (near the 128 KiB an environment string may hold) is cut in messages,
+  /// keeping its ends (it names a file under a file).
+  @Test func aHugeStateFolderIsNotEchoedWhole() throws {
+    let home = TempHome()
+    try Data("x".utf8).write(to: URL(fileURLWithPath: home.path + "/file"))
+    let huge = home.path + "/file/" + String(repeating: "b", count: 100 * 1024)
+    for args in [["list"], ["fav", "add", "Oslo"], ["doctor"]] {
+      let r = try home.run(args, env: ["WX_HOME": huge])
+      #expect(r.status == 74 || r.status == 78, "\(args) \(r.status)")
+      #expect(r.stdout.utf8.count + r.stderr.utf8.count < 2_000, "\(args): \(r.stderr.utf8.count) bytes")
+      #expect((r.stderr + r.stdout).contains(home.path + "/file/bbb"), "\(args): the start is kept")
+    }
+  }
+
+  /// Seconds are plain decimals: `0x10`, `1e1`, `inf` and ` 5` are refused (78), not read.
+  @Test(arguments: ["0x10", "1e1", "inf", " 5", "5 ", "1.2.3", "", "-1"])
+  func secondsArePlainDecimals(_ value: String) throws {
+    let home = TempHome()
+    let r = try home.wx("sync", "--url", "http://127.0.0.1:9/", env: ["WX_HTTP_TIMEOUT": value.isEmpty ? "." : value])
+    #expect(r.status == 78 && r.stderr.contains("WX_HTTP_TIMEOUT"), "\(value) \(r)")
+  }
+
+  /// Every page arithmetic is checked: a page however large is past the end (64), never a
+  /// trap (SIGILL, 132); a query that matches nothing is still exit 1.
+  @Test(arguments: [
+    (["search", "par", "--page", "9223372036854775807"], 64), (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
+    (["search", "zzzq", "--page", "9223372036854775807"], 1), (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
+    (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "2"], 64),
+    (["search", "par", "--page", "9223372036854775807", "--json"], 64),
+  ])
+  func hugePagesArePastTheEndOf(_ args: [String], _ status: Int) throws {
+    let home = TempHome()
+    let run = try home.run(args)
+    #expect(!run.signalled && run.status == Int32(status), "\(args) \(run)")
+    if status == 64 { #expect(run.stderr.contains("is past the end"), "\(run)") }
+  }
+
   @Test func negativePagesAreBadPagesNotMissingValues() throws {
     let home = TempHome()
     for args in [["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"]] {
@@ -467,6 +504,20 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
         "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
       ])
     #expect(run.stderr == "status 0\n", "\(run)")
+  }
+
+  /// And without the trap, as shells leave it: `wx list | head -1` exits 0, not 141 (SIGPIPE).
+  @Test(arguments: [["list"], ["list", "--json"], ["search", "a"], ["completion", "bash"]])
+  func aReaderThatStopsIsNoErrorWithSIGPIPEAsShellsLeaveIt(_ args: [String]) throws {
+    let home = TempHome()
+    #expect(try home.wx("list").status == 0)
+    let run = try runProcess(
+      "/bin/sh", ["-c", "{ sleep 0.3; \"$0\" \"$@\"; echo \"status $?\" >&2; } | true", wxBinary] + args,
+      environment: [
+        "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+      ])
+    #expect(run.stderr == "status 0\n", "\(args) \(run)")
   }
 }
 

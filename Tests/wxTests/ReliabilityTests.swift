@@ -202,4 +202,61 @@ import Testing
     #expect(try home.wx("list", env: env).status == 0)
     #expect(home.snapshot() == before)
   }
+
+  /// A writer that takes the lock while a sync has just created its temp file (before GDBM
+  /// locks it) must not remove that file: the sync's pid in its name is alive.
+  @Test func aWriterNeverRemovesTheTempFileOfASyncThatJustCreatedIt() throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    try #require(try home.wx("list").status == 0)
+    let sync = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
+      environment: ["WX_HOME": home.path, "WX_FAILPOINT": "stop:temp_created", "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_HTTP_TIMEOUT": "30"])
+    var reaped = false
+    defer { if !reaped { kill(sync.pid, SIGKILL); sync.wait() } }
+    let notStopped = sync.waitUntilStopped()
+    try #require(notStopped == nil, "the sync did not stop after creating its temp file: \(notStopped ?? "")")
+    let temp = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
+    try #require(temp.count == 1, "\(temp)")
+    // Writers clean up when they take the lock; doctor reports what they would remove.
+    #expect(try home.wx("unit", "fahrenheit").status == 0)
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    #expect(!(try home.wx("doctor").stdout.contains("temp files")))
+    #expect(FileManager.default.fileExists(atPath: home.path + "/" + temp[0]), "a live sync's temp file was removed")
+    kill(sync.pid, SIGCONT)
+    reaped = true
+    #expect(sync.wait().exitedCleanly, "the sync failed")
+    #expect(try home.wx("status", "--json").json()["source"] as? String != nil)
+    #expect(try home.wx("fav", "list").stdout.contains("Oslo"))
+  }
+
+  /// Syncs beside loops of `wx unit` and `wx fav add`: every one succeeds (a temp file is
+  /// removed only when its writer is provably dead).
+  @Test func syncsBesideOtherWritersNeverFailOnTheirTempFile() async throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    try #require(try home.wx("list").status == 0)
+    let rounds = Self.stress ? 200 : 12
+    let failures = ConcurrentBox<[String]>([])
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for _ in 0..<rounds {
+          let r = try home.wx("sync", "--url", api.url, "--quiet", env: ["WX_LOCK_TIMEOUT": "60"])
+          if r.status != 0 { failures.mutate { $0.append("sync: \(r)") } }
+        }
+      }
+      for k in 0..<2 {
+        group.addTask {
+          for i in 0..<(rounds * 3) {
+            let r = k == 0
+              ? try home.wx("unit", i % 2 == 0 ? "fahrenheit" : "celsius", env: ["WX_LOCK_TIMEOUT": "60"])
+              : try home.wx("fav", i % 2 == 0 ? "add" : "rm", "Oslo", env: ["WX_LOCK_TIMEOUT": "60"])
+            if r.status != 0 { failures.mutate { $0.append("writer: \(r)") } }
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(failures.value.isEmpty, "\(failures.value.prefix(3))")
+  }
 }

@@ -275,7 +275,8 @@ import Testing
   @Test func staleTempFilesAreRemovedByTheNextWriterAndByRepair() throws {
     let home = TempHome()
     try #require(try home.wx("list").status == 0)
-    let stale = [".favourites.gdbm.tmp.99999.1", ".catalogue.gdbm.tmp.99998.2", ".aqi.gdbm.tmp.3.4"]
+    // Pids no process can have (above any pid_max): provably dead writers.
+    let stale = [".favourites.gdbm.tmp.2147483647.1", ".catalogue.gdbm.tmp.2147483646.2", ".aqi.gdbm.tmp.2147483645.4"]
     for name in stale { try Data("x".utf8).write(to: URL(fileURLWithPath: home.path + "/" + name)) }
     let doctor = try home.wx("doctor")
     #expect(doctor.stdout.contains("3 left by an interrupted"), "\(doctor)")

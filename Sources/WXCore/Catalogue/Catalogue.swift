@@ -127,8 +127,8 @@ package final class Catalogue {
 
   /// Positions `offset ..< offset+limit` in `order`.
   package func page(order: ListOrder, offset: Int, limit: Int) throws(StoreError) -> [City] {
-    let end = min(meta.count, offset + limit)
-    guard offset < end else { return [] }
+    guard offset >= 0, offset < meta.count, limit > 0 else { return [] }
+    let end = offset + min(limit, meta.count - offset)
     switch order {
     case .catalogue: return try cities(Array(offset..<end))
     case .name: return try cities(try CityIndexReader(database: db).entries("n", offset..<end).map(\.ref))
@@ -138,8 +138,8 @@ package final class Catalogue {
 
   /// Rain-free cities, warmest first.
   package func dry(offset: Int, limit: Int) throws(StoreError) -> [City] {
-    let end = min(meta.dryCount, offset + limit)
-    guard offset < end else { return [] }
+    guard offset >= 0, offset < meta.dryCount, limit > 0 else { return [] }
+    let end = offset + min(limit, meta.dryCount - offset)
     return try cities(try indexes("h", offset..<end))
   }
 
@@ -164,6 +164,56 @@ package final class Catalogue {
           throw .damaged(path: path, detail: "the search index is incomplete")
         }
         k = end
+      }
+    }
+  }
+
+  /// For `wx doctor`: every block the file lists fetches and checks out under the kind its
+  /// key names (records, id buckets, orders, search entries, country blocks, trie nodes, the
+  /// latter two decoded as a lookup decodes them), and every trie node a lookup can ask for is
+  /// there with its parent's ranges: whatever any command can read, doctor has read. A block
+  /// of a tag this wx does not know (a newer wx's) need only be intact.
+  package func checkBlocks() throws(StoreError) {
+    let reader = CityIndexReader(database: db)
+    for key in try db.keys() {
+      guard let tag = key.first, let raw = try db.fetch(key) else {
+        throw .damaged(path: path, detail: "a block it lists cannot be read")
+      }
+      let name = String(decoding: key.prefix(1), as: UTF8.self)
+      let expected: Envelope.Kind?
+      switch tag {
+      case UInt8(ascii: "m"): expected = .meta
+      case UInt8(ascii: "c"): expected = .city
+      case UInt8(ascii: "i"): expected = .idList
+      case UInt8(ascii: "o"), UInt8(ascii: "h"): expected = .order
+      case UInt8(ascii: "n"), UInt8(ascii: "w"): expected = .entryBlock
+      case UInt8(ascii: "k"): expected = .countryBlock
+      case UInt8(ascii: "t"): expected = .trieNode
+      default: expected = nil
+      }
+      let found = Envelope.kind(of: raw)
+      guard found != nil, expected == nil || found == expected else {
+        throw .damaged(path: path, detail: "a block (\(name)) is unreadable")
+      }
+      if tag == UInt8(ascii: "t") {
+        _ = try reader.node(key[1...])
+      } else if tag == UInt8(ascii: "k"), key.count == 5 {
+        let b = Int(key[1]) << 24 | Int(key[2]) << 16 | Int(key[3]) << 8 | Int(key[4])
+        _ = try reader.countries(b, count: try reader.block("n", b).count)
+      }
+    }
+    // The trie, from its root: each child above the burst threshold has its node.
+    guard let root = try reader.node([][...]) else {
+      throw .damaged(path: path, detail: "search index root is missing")
+    }
+    var pending: [([UInt8], CityIndexReader.Node)] = [([], root)]
+    while let (prefix, node) = pending.popLast() {
+      for child in node.children where child.names.count + child.words.count > CityIndex.burstThreshold {
+        let below = prefix + [child.byte]
+        guard let next = try reader.node(below[...]), next.names == child.names, next.words == child.words else {
+          throw .damaged(path: path, detail: "a search index node is missing or wrong")
+        }
+        pending.append((below, next))
       }
     }
   }

@@ -100,6 +100,12 @@ package struct Home: Sendable {
 
   /// Writes the bundled sample as the catalogue, under `lock`.
   package func seedFromSample(holding lock: WriterLock) throws {
+    try sampleCatalogue(holding: lock).publish()
+  }
+
+  /// The bundled sample written as a new catalogue file, not yet published (`wx doctor
+  /// --repair` keeps a copy of the damaged catalogue before it publishes this one).
+  package func sampleCatalogue(holding lock: WriterLock) throws -> StoreBuilder {
     guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
     let cities: [City]
     do {
@@ -110,7 +116,9 @@ package struct Home: Sendable {
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: "sample:" + sample, provider: "sample",
       syncedAt: Clock.now(), count: cities.count, isSample: true)
-    try publishCatalogue(cities, meta: meta, holding: lock)
+    let builder = try StoreBuilder(finalPath: cataloguePath)
+    _ = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
+    return builder
   }
 
   /// About how many bytes a city takes in memory (its strings and forecast days).

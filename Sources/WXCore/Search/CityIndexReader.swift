@@ -147,7 +147,9 @@ package struct CityIndexReader {
   /// City positions for results `offset ..< offset+limit` of `match` for a query of `queryLength` bytes.
   package func page(_ match: CityIndex.Match, queryLength: Int, offset: Int, limit: Int) throws(StoreError) -> [Int] {
     var refs: [Int] = []
-    guard limit > 0 else { return refs }
+    // Past every match (any offset, however large: nothing below can overflow) is nothing.
+    guard limit > 0, offset >= 0, offset < match.names.count + match.words.count else { return refs }
+    let limit = min(limit, match.names.count + match.words.count)
     let nStart = match.names.lowerBound + offset
     if nStart < match.names.upperBound {
       let end = min(match.names.upperBound, nStart + limit)

@@ -22,8 +22,8 @@ package struct SmallStoreFile: Sendable {
 /// Checks and repairs wx's state folder and store files (`wx doctor`).
 ///
 /// A check reads every key and every value and validates each value's envelope; GDBM itself
-/// has no checksums, so this is the only full check. Repair keeps the damaged file as
-/// `<file>.broken-<time>` and writes a clean store with every intact record a raw scan of the
+/// has no checksums, so this is the only full check. Repair keeps a copy of the damaged file
+/// as `<file>.broken-<time>` and publishes, over it, a clean store with every intact record a raw scan of the
 /// file finds (``Salvage``: it does not need GDBM's structures), counting the damaged ones.
 package struct Doctor: Sendable {
   package let home: Home
@@ -97,10 +97,8 @@ package struct Doctor: Sendable {
     return try moveAside(home.lockPath)
   }
 
-  /// Temp files in the state folder: those of killed writers, or of one running now.
-  package func temps() -> [String] { FileSystem.list(home.directory).filter {
-    FileSystem.isTempName($0) && !FileSystem.isInUse(home.directory + "/" + $0)
-  } }
+  /// Temp files in the state folder that killed writers left (``FileSystem/isAbandoned(_:in:)``).
+  package func temps() -> [String] { FileSystem.list(home.directory).filter { FileSystem.isAbandoned($0, in: home.directory) } }
 
   /// `.exposed` in place of `.healthy` when others may read or write `path`.
   private func withMode(_ health: Health, _ path: String) -> Health {
@@ -124,6 +122,7 @@ package struct Doctor: Sendable {
         }
       }
       try catalogue.checkOrders()
+      try catalogue.checkBlocks()
       let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
       return withMode(health, home.cataloguePath)
     } catch {
@@ -149,23 +148,50 @@ package struct Doctor: Sendable {
     package var note: String
     /// What is left to do after the repair.
     package var remedy: Remedy? = nil
+    /// Whether the store was rebuilt from what a scan salvaged (`recovered` and `lost` count).
+    package var salvaged = false
+    /// Whether the store was left as it was (it could not be repaired without loss).
+    package var unrepaired = false
   }
 
   /// Repairs a broken catalogue, under `lock`. When its header and every one of its records
   /// are intact, only what is derived from them is damaged (the orders, the search index):
   /// the catalogue is written again from those records, with the same header. Otherwise it
   /// is replaced by the bundled sample (the catalogue is derived data: the next `wx sync`
-  /// restores it).
+  /// restores it). Either way through ``replace(_:with:)``: a repair that fails or is killed
+  /// leaves the damaged catalogue where it was.
   package func repairCatalogue(holding lock: WriterLock) throws -> Repair {
     if let (builder, count) = rebuiltFromRecords() {
-      let backup = try moveAside(home.cataloguePath)
-      try builder.publish()
+      let backup = try replace(home.cataloguePath, with: builder)
       return Repair(
         recovered: count, lost: 0, backup: backup, note: "rebuilt from its \(count) intact record\(count == 1 ? "" : "s")")
     }
-    let backup = try moveAside(home.cataloguePath)
-    try home.seedFromSample(holding: lock)
+    let backup = try replace(home.cataloguePath, with: try home.sampleCatalogue(holding: lock))
     return Repair(recovered: 0, lost: 0, backup: backup, note: "replaced by the bundled sample", remedy: .sync)
+  }
+
+  /// Publishes a rebuilt store over the damaged one at `path`, keeping a copy of the damaged
+  /// one beside it (``FileSystem/keepCopy(_:)``: a hard link, or a copy, never a move), so
+  /// the live name holds the damaged file until `rename(2)` puts the complete new one there.
+  /// A folder standing in its place is set aside by the publication. On any failure the new
+  /// file and the copy are removed and the damaged store stays. Returns the copy's name.
+  ///
+  /// Failpoints `repair_built` (the new file written) and `repair_kept` (the copy made) come
+  /// before ``StoreBuilder/publish()``'s own.
+  func replace(_ path: String, with builder: StoreBuilder) throws(StoreError) -> String? {
+    Failpoint.crash("repair_built")
+    var backup: String?
+    do throws(StoreError) {
+      if FileSystem.exists(path) && !FileSystem.isDirectory(path) { backup = try FileSystem.keepCopy(path) }
+      Failpoint.crash("repair_kept")
+      if let folder = try builder.publish() { backup = folder }
+    } catch {
+      // Before the rename the damaged store is still in place, and the copy only a second name.
+      if !builder.published, let backup { FileSystem.remove(backup) }
+      builder.abandon()
+      throw error
+    }
+    return backup
   }
 
   /// A new catalogue file written from the header and the records of the current one, read a
@@ -202,6 +228,7 @@ package struct Doctor: Sendable {
     {
       return Repair(recovered: 0, lost: 0, backup: nil, note: "mode reset to 0600")
     }
+    if case .broken(.wrongKind(_, let holds, _)) = health { return try putBack(store, holds: holds) }
     var note = "rebuilt"
     var salvaged = Salvage.Result()
     do throws(StoreError) {
@@ -209,9 +236,32 @@ package struct Doctor: Sendable {
     } catch {
       note = "nothing could be read from it"
     }
-    let backup = try moveAside(store.path)
-    try SmallStore(path: store.path, kind: store.kind).write(salvaged.records, holding: lock)
-    return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note)
+    let backup = try replace(store.path, with: try SmallStore(path: store.path, kind: store.kind).build(salvaged.records, holding: lock))
+    return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note, salvaged: true)
+  }
+
+  /// Puts back a store that stands in another's place (`store.path` holds `holds`), under
+  /// the lock: exchanged with the file at its own place when that one holds `store`'s kind
+  /// (two files swapped), moved there when that place is free; otherwise left as it is, and
+  /// said so. It is never emptied or rebuilt as the wrong kind.
+  func putBack(_ store: SmallStoreFile, holds: Envelope.Kind) throws(StoreError) -> Repair {
+    let leave = Repair(
+      recovered: 0, lost: 0, backup: nil, note: "not repaired: it holds \(holds.contents); move it away and run `wx doctor` again",
+      unrepaired: true)
+    guard let home = smallStores.first(where: { $0.kind == holds }) else { return leave }
+    let name = FileSystem.baseName(home.path)
+    switch check(path: home.path, kind: home.kind) {
+    case .absent:
+      try FileSystem.rename(store.path, to: home.path)
+      try FileSystem.syncDirectory(FileSystem.directoryName(store.path))
+      return Repair(recovered: 0, lost: 0, backup: nil, note: "it held \(holds.contents): moved back to \(name)")
+    case .broken(.wrongKind(_, let other, _)) where other == store.kind:
+      try FileSystem.exchange(store.path, home.path)
+      try FileSystem.syncDirectory(FileSystem.directoryName(store.path))
+      return Repair(recovered: 0, lost: 0, backup: nil, note: "it held \(holds.contents): exchanged with \(name), which held \(other.contents)")
+    default:
+      return leave
+    }
   }
 
   /// Renames a damaged file (or folder) to `<name>.broken-<time>`, keeping it for the user.

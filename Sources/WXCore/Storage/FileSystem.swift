@@ -1,3 +1,5 @@
+internal import CGDBM
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -12,6 +14,71 @@ package enum FileSystem {
   /// Where a damaged file is kept: `<path>.broken-<UTC time>`.
   package static func brokenName(_ path: String) -> String {
     "\(path).broken-\(Clock.format(Clock.now(), "%Y%m%d-%H%M%S", utc: true))"
+  }
+
+  /// Keeps a copy of the file at `path` beside it as `<path>.broken-<time>` (``brokenName(_:)``;
+  /// `-2`, `-3`… when that name is taken: an older copy is never replaced), leaving `path`
+  /// itself where it is: a hard link, or where the filesystem refuses one, a copy written to a
+  /// temp file, `fsync`ed and linked into place. The caller `fsync`s the folder (a repair's
+  /// publication does). Returns the copy's path; throws, leaving nothing, when neither works.
+  ///
+  /// Passes the `link:EPERM` (forces the copy) and `copy:ENOSPC`/`copy:EIO` (forces a copy
+  /// that fails) failpoints.
+  package static func keepCopy(_ path: String) throws(StoreError) -> String {
+    let base = brokenName(path)
+    var n = 1
+    while true {
+      let backup = n == 1 ? base : "\(base)-\(n)"
+      let e: Int32
+      if let injected = Failpoint.injectedErrno("link") ?? Failpoint.injectedErrno("copy").map({ _ in EPERM }) {
+        e = injected
+      } else {
+        e = Glibc.link(path, backup) == 0 ? 0 : errno
+      }
+      switch e {
+      case 0: return backup
+      case EEXIST: n += 1
+      case EPERM, EMLINK, EXDEV, ENOTSUP:
+        // No hard link here: copy (a file of the same name appearing meanwhile is not replaced).
+        if try copy(path, to: backup) { return backup }
+        n += 1
+      default: throw .io(path: backup, operation: "keeping a copy of \(path) as", errno: e)
+      }
+    }
+  }
+
+  /// Copies `path` to a new file `to` (`O_EXCL`), `fsync`ed; false when `to` exists. A copy
+  /// that fails is removed (the original is untouched either way).
+  private static func copy(_ path: String, to: String) throws(StoreError) -> Bool {
+    let bytes = try read(path, followLinks: false)
+    let fd: Int32
+    do throws(StoreError) {
+      fd = try StateFile.open(to, .create).fd
+    } catch {
+      if case .io(_, _, EEXIST) = error { return false }
+      throw error
+    }
+    var failure: Int32 = 0
+    var done = 0
+    while done < bytes.count && failure == 0 {
+      if let injected = Failpoint.injectedErrno("copy") {
+        failure = injected
+        break
+      }
+      let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
+      if n < 0 {
+        if errno != EINTR { failure = errno }
+        continue
+      }
+      done += n
+    }
+    if failure == 0 && fsync(fd) != 0 { failure = errno }
+    Glibc.close(fd)
+    if failure != 0 {
+      unlink(to)
+      throw .io(path: to, operation: "writing", errno: failure)
+    }
+    return true
   }
 
   package static func isDirectory(_ path: String) -> Bool {
@@ -115,6 +182,11 @@ package enum FileSystem {
     if Glibc.rename(from, to) != 0 { throw .io(path: to, operation: "replacing", errno: errno) }
   }
 
+  /// Swaps the files `a` and `b` in one step (`renameat2(RENAME_EXCHANGE)`).
+  package static func exchange(_ a: String, _ b: String) throws(StoreError) {
+    if wx_exchange(a, b) != 0 { throw .io(path: a, operation: "exchanging \(b) and", errno: errno) }
+  }
+
   /// Makes a rename in `directory` durable.
   package static func syncDirectory(_ directory: String) throws(StoreError) {
     let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -182,12 +254,36 @@ package enum FileSystem {
     return flock(fd, LOCK_EX | LOCK_NB) != 0 && errno == EWOULDBLOCK
   }
 
-  /// Removes the temp files killed writers left in `directory`; returns how many. Only safe
-  /// under the ``WriterLock``; a temp file still being written (``isInUse(_:)``) is left alone.
+  /// Whether the temp file `name` in `directory` is provably a dead writer's: its name's
+  /// pid (`.<name>.tmp.<pid>.<random>`) is no running process's and no one holds it locked.
+  /// A writer creates its temp file before GDBM locks it, so a lock alone proves nothing in
+  /// that moment; the pid does. A temp name without a pid (an older wx's) is dead once it is
+  /// unlocked and untouched for ten minutes.
+  package static func isAbandoned(_ name: String, in directory: String) -> Bool {
+    let path = directory + "/" + name
+    guard isTempName(name) else { return false }
+    if let pid = tempPid(name) {
+      if pid == getpid() || kill(pid, 0) == 0 || errno == EPERM { return false }
+    } else {
+      var st = stat()
+      guard lstat(path, &st) == 0, Clock.now() - Int64(st.st_mtim.tv_sec) > 600 else { return false }
+    }
+    return !isInUse(path)
+  }
+
+  /// The pid in a temp file's name (`.<name>.tmp.<pid>.<random>`), when it has one.
+  static func tempPid(_ name: String) -> pid_t? {
+    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count >= 4, parts[parts.count - 3] == "tmp", let pid = pid_t(parts[parts.count - 2]), pid > 0 else { return nil }
+    return pid
+  }
+
+  /// Removes the temp files killed writers left in `directory` (``isAbandoned(_:in:)``);
+  /// returns how many. Only under the ``WriterLock``.
   @discardableResult
   package static func removeTemps(in directory: String) -> Int {
     var removed = 0
-    for name in list(directory) where isTempName(name) && !isInUse(directory + "/" + name) {
+    for name in list(directory) where isAbandoned(name, in: directory) {
       if unlink(directory + "/" + name) == 0 { removed += 1 }
     }
     return removed

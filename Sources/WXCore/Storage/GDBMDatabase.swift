@@ -34,6 +34,8 @@ package final class GDBMDatabase {
     // with fstat: see StateFile) and hands GDBM the descriptor, so what was checked is what
     // GDBM reads. A temp file is created with O_EXCL.
     let (fd, info) = try StateFile.open(path, mode == .create ? .create : mode == .writer ? .write : .read)
+    // A new file exists, unlocked, until gdbm_fd_open locks it (the clean-up race's moment).
+    if mode == .create { Failpoint.crash("temp_created") }
     do throws(StoreError) {
       if mode != .create { try Self.preflight(path, fd: fd, size: Int64(info.st_size)) }
     } catch {
@@ -129,6 +131,20 @@ package final class GDBMDatabase {
       }
     }
     if rc != 0 { throw failure("writing", code: Int(gdbm_last_errno(h))) }
+  }
+
+  /// Removes `key`; false when it was absent. (wx replaces files whole: tests use it to
+  /// take a block out of one.)
+  package func delete(_ key: [UInt8]) throws(StoreError) -> Bool {
+    let h = try live()
+    var k = key
+    let rc = k.withUnsafeMutableBytes { raw in
+      gdbm_delete(h, datum(dptr: raw.baseAddress!.assumingMemoryBound(to: CChar.self), dsize: Int32(raw.count)))
+    }
+    if rc == 0 { return true }
+    let code = Int(gdbm_last_errno(h))
+    if code == Int(GDBM_ITEM_NOT_FOUND) { return false }
+    throw failure("writing", code: code)
   }
 
   /// Every key in the file, in GDBM's hash order. Collect first, then mutate.

@@ -14,28 +14,104 @@ package struct SmallStore: Sendable {
     self.kind = kind
   }
 
+  /// Where the manifest is filed: a NUL byte first, which no record's key has (names are
+  /// cleaned of control characters; settings are words).
+  static let manifestKey: [UInt8] = [0] + Array("manifest".utf8)
+
   /// Every key with its payload. A missing file is an empty store; a damaged one is an error.
+  ///
+  /// Envelopes check values, not the set of keys: a flipped bit in GDBM's copy of a key or in
+  /// its tables can hide a record while the rest reads. So every key listed must fetch, and
+  /// the keys must be exactly those of the manifest (written with every version of the file
+  /// since this check exists; a file without one, written by an older wx, is read as before).
   package func read() throws(StoreError) -> [[UInt8]: [UInt8]] {
     try reading([:]) { (db) throws(StoreError) in
       var out: [[UInt8]: [UInt8]] = [:]
+      var manifest: Manifest?
       for key in try db.keys() {
-        guard let raw = try db.fetch(key) else { continue }
-        out[key] = try payload(raw)
+        guard let raw = try db.fetch(key) else {
+          throw .damaged(path: path, detail: "a record it lists cannot be read")
+        }
+        if key == Self.manifestKey {
+          manifest = try self.manifest(raw)
+        } else {
+          out[key] = try payload(raw)
+        }
+      }
+      if let manifest {
+        guard manifest.keys.count == out.count, manifest.keys.allSatisfy({ out[$0] != nil }) else {
+          let missing = manifest.keys.count - manifest.keys.filter { out[$0] != nil }.count
+          throw .damaged(
+            path: path,
+            detail: missing > 0
+              ? "\(missing) of its \(manifest.keys.count) records cannot be found" : "it holds records its list of keys does not name")
+        }
       }
       return out
     }
   }
 
-  /// The payloads under `keys` (nil where absent), reading only those values: the cheap
-  /// path for read commands that need one or two settings.
+  /// The payloads under `keys` (nil where absent), reading only those values and the
+  /// manifest: the cheap path for read commands that need one or two settings. A key the
+  /// manifest names that does not fetch is damage; without a manifest the whole file is read
+  /// and checked (``read()``: an older file, or one whose manifest was hit).
   package func values(_ keys: [[UInt8]]) throws(StoreError) -> [[UInt8]?] {
-    try reading(keys.map { _ in nil }) { (db) throws(StoreError) in
-      var out: [[UInt8]?] = []
+    let whole: [[UInt8]: [UInt8]]? = try reading(nil) { (db) throws(StoreError) in
+      guard let raw = try db.fetch(Self.manifestKey) else { return nil }
+      let listed = Set(try manifest(raw).keys)
+      var out: [[UInt8]: [UInt8]] = [:]
       for key in keys {
-        out.append(try db.fetch(key).map { (raw) throws(StoreError) in try payload(raw) })
+        if let raw = try db.fetch(key) {
+          out[key] = try payload(raw)
+        } else if listed.contains(key) {
+          throw .damaged(path: path, detail: "a record it lists cannot be read")
+        }
       }
       return out
     }
+    let found: [[UInt8]: [UInt8]]
+    if let whole { found = whole } else { found = try read() }
+    return keys.map { found[$0] }
+  }
+
+  /// A small store's list of its keys, stored beside them (``Envelope/Kind/manifest``): the
+  /// kind of store it belongs to, then the keys, sorted.
+  struct Manifest {
+    var kind: Envelope.Kind
+    var keys: [[UInt8]]
+
+    func encoded() -> [UInt8] {
+      var w = ByteWriter()
+      w.u8(kind.rawValue)
+      w.varint(UInt64(keys.count))
+      for key in keys { w.bytes(key) }
+      return w.bytes
+    }
+
+    init(kind: Envelope.Kind, keys: [[UInt8]]) {
+      self.kind = kind
+      self.keys = keys.sorted { $0.lexicographicallyPrecedes($1) }
+    }
+
+    init(decoding payload: [UInt8]) throws(MalformedValue) {
+      var r = ByteReader(payload)
+      guard let kind = Envelope.Kind(rawValue: try r.u8()) else { throw MalformedValue() }
+      self.kind = kind
+      let n = try r.count()
+      keys = []
+      for _ in 0..<n { keys.append(Array(try r.bytes())) }
+      guard r.isAtEnd else { throw MalformedValue() }
+    }
+  }
+
+  private func manifest(_ raw: [UInt8]) throws(StoreError) -> Manifest {
+    let decoded: Manifest? = {
+      guard let r = try? Envelope.open(.manifest, raw) else { return nil }
+      return try? Manifest(decoding: Array(r.buffer[r.offset...]))
+    }()
+    guard let m = decoded else { throw .damaged(path: path, detail: "its list of keys failed its checksum") }
+    if m.kind != kind { throw .wrongKind(path: path, holds: m.kind, expected: kind) }
+    return m
   }
 
   /// Runs `body` on the file opened for reading, or returns `empty` if there is no file.
@@ -51,12 +127,14 @@ package struct SmallStore: Sendable {
     return try body(db)
   }
 
-  /// A stored value's payload, once its envelope checks out.
+  /// A stored value's payload, once its envelope checks out. An intact value of another
+  /// store's kind means the file is that other store.
   private func payload(_ raw: [UInt8]) throws(StoreError) -> [UInt8] {
     do throws(MalformedValue) {
       let r = try Envelope.open(kind, raw)
       return Array(r.buffer[r.offset...])
     } catch {
+      if let other = Envelope.kind(of: raw), other != kind { throw .wrongKind(path: path, holds: other, expected: kind) }
       throw .damaged(path: path, detail: "a value failed its checksum")
     }
   }
@@ -79,10 +157,16 @@ package struct SmallStore: Sendable {
 
   /// Replaces the file with exactly `contents`, under `lock`.
   package func write(_ contents: [[UInt8]: [UInt8]], holding lock: WriterLock) throws(StoreError) {
+    try build(contents, holding: lock).publish()
+  }
+
+  /// A new file holding exactly `contents`, written beside the live one and not yet published.
+  package func build(_ contents: [[UInt8]: [UInt8]], holding lock: WriterLock) throws(StoreError) -> StoreBuilder {
     let builder = try StoreBuilder(finalPath: path)
     for (key, payload) in contents {
       try builder.database.store(key, Envelope.seal(kind, payload))
     }
-    try builder.publish()
+    try builder.database.store(Self.manifestKey, Envelope.seal(.manifest, Manifest(kind: kind, keys: Array(contents.keys)).encoded()))
+    return builder
   }
 }

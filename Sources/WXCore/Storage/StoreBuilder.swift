@@ -14,6 +14,8 @@ package final class StoreBuilder {
   package let tempPath: String
   package let database: GDBMDatabase
   private var finished = false
+  /// Whether the new file has been renamed into place.
+  package private(set) var published = false
 
   package init(finalPath: String) throws(StoreError) {
     self.finalPath = finalPath
@@ -23,8 +25,11 @@ package final class StoreBuilder {
 
   deinit { if !finished { abandon() } }
 
-  /// Publishes the new file in place of the old one.
-  package func publish() throws(StoreError) {
+  /// Publishes the new file in place of the old one. Returns where a folder that stood in
+  /// the store's place was set aside (nil when there was none).
+  @discardableResult
+  package func publish() throws(StoreError) -> String? {
+    var setAside: String?
     do throws(StoreError) {
       Failpoint.crash("after_tmp_written")
       try database.sync()
@@ -32,7 +37,8 @@ package final class StoreBuilder {
       try database.close()
       // rename(2) cannot replace a folder; one standing where the store belongs is kept aside.
       if FileSystem.isDirectory(finalPath) {
-        try FileSystem.rename(finalPath, to: FileSystem.brokenName(finalPath))
+        setAside = FileSystem.brokenName(finalPath)
+        try FileSystem.rename(finalPath, to: setAside!)
       }
       try FileSystem.rename(tempPath, to: finalPath)
     } catch {
@@ -40,9 +46,11 @@ package final class StoreBuilder {
       throw error
     }
     finished = true
+    published = true
     Failpoint.crash("after_rename")
     Failpoint.crash("before_dir_fsync")
     try FileSystem.syncDirectory(FileSystem.directoryName(finalPath))
+    return setAside
   }
 
   /// Drops the new file; the live one is untouched.

@@ -19,11 +19,14 @@ package enum StoreError: Error, Equatable, Sendable {
   /// wx refuses to use the file or folder: a symbolic link, someone else's file, a FIFO in
   /// place of the lock, a shared folder… `reason` says what it is, `remedy` what to do.
   case unusable(path: String, reason: String, remedy: Remedy)
+  /// A store of another kind stands where this one belongs (two store files swapped or
+  /// copied over each other): it is intact, and `wx doctor --repair` puts it back.
+  case wrongKind(path: String, holds: Envelope.Kind, expected: Envelope.Kind)
 
   package var path: String {
     switch self {
     case .missing(let p), .busy(let p, _), .notAStore(let p, _), .damaged(let p, _), .permission(let p),
-      .io(let p, _, _), .unusable(let p, _, _):
+      .io(let p, _, _), .unusable(let p, _, _), .wrongKind(let p, _, _):
       return p
     }
   }
@@ -43,7 +46,8 @@ extension StoreError {
 
 extension StoreError: CustomStringConvertible {
   package var description: String {
-    switch self {
+    // A long path (a 128 KiB WX_HOME) is cut, keeping its ends.
+    switch self.shortened {
     case .missing(let path):
       return "\(path) does not exist"
     case .busy(let path, let holder):
@@ -61,6 +65,24 @@ extension StoreError: CustomStringConvertible {
       return "\(operation) \(path) failed: \(SystemError.describe(errno))"
     case .unusable(let path, let reason, _):
       return "refusing to use \(path): \(reason)"
+    case .wrongKind(let path, let holds, let expected):
+      return "\(path) holds \(holds.contents), not \(expected.contents) (were two store files swapped?)"
+    }
+  }
+
+  /// The same error with its path as messages show it (``Redact/path(_:)``).
+  var shortened: StoreError {
+    let p = Redact.path(path)
+    guard p != path else { return self }
+    switch self {
+    case .missing: return .missing(path: p)
+    case .busy(_, let holder): return .busy(path: p, holder: holder)
+    case .notAStore(_, let reason): return .notAStore(path: p, reason: reason)
+    case .damaged(_, let detail): return .damaged(path: p, detail: detail)
+    case .permission: return .permission(path: p)
+    case .io(_, let operation, let errno): return .io(path: p, operation: operation, errno: errno)
+    case .unusable(_, let reason, let remedy): return .unusable(path: p, reason: reason, remedy: remedy)
+    case .wrongKind(_, let holds, let expected): return .wrongKind(path: p, holds: holds, expected: expected)
     }
   }
 
@@ -68,7 +90,7 @@ extension StoreError: CustomStringConvertible {
   package var remedy: Remedy? {
     switch self {
     case .notAStore: return .inspect
-    case .damaged: return .repair
+    case .damaged, .wrongKind: return .repair
     case .unusable(_, _, let remedy): return remedy
     case .missing, .busy, .permission, .io: return nil
     }

@@ -5,7 +5,7 @@
 /// A temporary file without a name, in a given folder, for what a sync sets aside while it
 /// builds (the search index's sorting material, the orders' fields): it vanishes when it is
 /// closed, even by a crash. Where the filesystem has no `O_TMPFILE`, a named file
-/// (`.index.tmp.XXXXXX`, named like the stores' temp files so the next writer removes it if a
+/// (`.index.tmp.<pid>.XXXXXX`, named like the stores' temp files so the next writer removes it if a
 /// crash comes in between) is unlinked at once.
 ///
 /// Its writes pass the `spill:ENOSPC` / `spill:EIO` failpoint, so a full disk can be tested.
@@ -19,7 +19,7 @@ final class TempFile {
     self.directory = directory
     var fd = open(directory, Self.tmpFile | O_RDWR | O_CLOEXEC, 0o600)
     if fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
-      var template = Array((directory + "/.index.tmp.XXXXXX").utf8CString)
+      var template = Array((directory + "/.index.tmp.\(getpid()).XXXXXX").utf8CString)
       fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
       if fd >= 0 {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

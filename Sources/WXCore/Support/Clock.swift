@@ -67,6 +67,7 @@ package enum Failpoint {
     switch active.dropFirst(name.count + 1) {
     case "ENOSPC": return ENOSPC
     case "EIO": return EIO
+    case "EPERM": return EPERM
     default: return EIO
     }
   }

@@ -24,36 +24,57 @@ package struct AccuWeatherProvider: WeatherProvider {
 
   struct Location: Sendable {
     var key: String
+    var id: Int
     var name: String
+    /// Empty when AccuWeather names none: unknown, never "Unknown".
     var country: String
-    var latitude: Double
-    var longitude: Double
+    /// nil when AccuWeather gives none: unknown, never 0,0.
+    var latitude: Double?
+    var longitude: Double?
   }
 
+  /// The next hour's temperature and what it is like (`IconPhrase`).
+  struct Hour: Sendable {
+    var celsius: Double
+    var phrase: String
+  }
+
+  /// Every text the server sends (a reason, a header, a field, where it redirects) is
+  /// searched for the key, as sent and percent-encoded, and shown without it.
   package func fetch() async throws(SyncError) -> [City] {
+    let secrets = config.apiKey.map { [$0] } ?? []
+    do throws(SyncError) {
+      return try await fetch(hiding: secrets)
+    } catch {
+      throw error.hiding(secrets)
+    }
+  }
+
+  private func fetch(hiding secrets: [String]) async throws(SyncError) -> [City] {
     try Fetcher.validate(url: base)
     guard let apiKey = config.apiKey else { throw .missingKey(provider: name) }
-    let key = Self.encode(apiKey)
+    let key = Redact.percentEncoded(apiKey)
     let config = self.config
     let base = self.base
     let top = try await Fetcher.get(config.url(path: "/locations/v1/topcities/50", query: "apikey=\(key)"), config: config)
     let locations = Array(
-      try Self.decodeLocations(top, url: config.url(path: "/locations/v1/topcities/50", query: "")).prefix(config.count))
-    let temperatures = try await Fetcher.inParallel(locations.count, limit: Self.maxConcurrent, url: base) {
-      (i: Int) async throws(SyncError) -> Double in
+      try Self.decodeLocations(top, url: config.url(path: "/locations/v1/topcities/50", query: ""), hiding: secrets)
+        .prefix(config.count))
+    let hours = try await Fetcher.inParallel(locations.count, limit: Self.maxConcurrent, url: base) {
+      (i: Int) async throws(SyncError) -> Hour in
       let loc = locations[i]
-      let url = config.url(path: "/forecasts/v1/hourly/1hour/\(Self.encode(loc.key))", query: "apikey=\(key)")
+      let url = config.url(path: "/forecasts/v1/hourly/1hour/\(loc.key)", query: "apikey=\(key)")
       do throws(SyncError) {
-        return try Self.decodeTemperature(try await Fetcher.get(url, config: config), url: url, city: loc.name)
+        return try Self.decodeHour(try await Fetcher.get(url, config: config), url: url, city: loc.name, hiding: secrets)
       } catch {
         throw CityFailure(city: loc.name, error: error).asSyncError
       }
     }
     return locations.enumerated().map { (i, loc) in
       City(
-        id: Int(loc.key) ?? i + 1, name: loc.name, country: loc.country, latitude: loc.latitude,
-        longitude: loc.longitude, temperatureC: temperatures[i], description: "", humidity: nil, windKmh: nil,
-        forecast: [])
+        id: loc.id, name: loc.name, country: loc.country, latitude: loc.latitude ?? City.unknownCoordinate,
+        longitude: loc.longitude ?? City.unknownCoordinate, temperatureC: hours[i].celsius, description: hours[i].phrase,
+        humidity: nil, windKmh: nil, forecast: [])
     }
   }
 
@@ -70,43 +91,59 @@ package struct AccuWeatherProvider: WeatherProvider {
     }
   }
 
-  static func decodeLocations(_ body: [UInt8], url: String) throws(SyncError) -> [Location] {
+  /// The locations, in AccuWeather's order. Keys follow freetestapi's rules for ids: a whole
+  /// number from 1 to below 10^15 (a city is looked up by its id as typed), else bad data;
+  /// a key seen before is the same location, kept once. A location without a country or
+  /// coordinates has them unknown.
+  static func decodeLocations(_ body: [UInt8], url: String, hiding secrets: [String] = []) throws(SyncError) -> [Location] {
     guard case .array(let items)? = try? JSON.parse(body) else {
       throw .badPayload(url: url, reason: "expected a JSON array of locations")
     }
     var out: [Location] = []
+    var seen = Set<Int>()
     for (n, item) in items.enumerated() {
       guard case .string(let key)? = item["Key"], !key.isEmpty, case .string(let rawName)? = item["EnglishName"]
       else { throw .badPayload(url: url, reason: "location \(n + 1) lacks \"Key\" or \"EnglishName\"") }
+      guard key.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let number = Double(key),
+        FreeTestAPIDecoder.Limits.isID(number)
+      else {
+        throw .badPayload(
+          url: url,
+          reason: "location \(n + 1): \"Key\" must be a whole number from 1 to 999999999999999, found "
+            + JSONWriter.quote(Redact.text(String(key.prefix(40)), limit: 40)))
+      }
+      let id = Int(number)
+      guard seen.insert(id).inserted else { continue }
       var rawCountry = ""
       if case .string(let c)? = item["Country"]?["EnglishName"] ?? item["Country"]?["LocalizedName"] { rawCountry = c }
       let name: String
       let country: String
       do throws(StoredText.TooLong) {
-        name = try StoredText.clean(rawName)
-        country = try StoredText.clean(rawCountry)
+        name = Redact.hiding(secrets, in: try StoredText.clean(rawName))
+        country = Redact.hiding(secrets, in: try StoredText.clean(rawCountry))
       } catch {
         throw .badPayload(url: url, reason: "location \(n + 1): a name has \(error.scalars) characters, more than \(StoredText.maxScalars)")
       }
       guard Fold.hasKey(name) else {
         throw .badPayload(url: url, reason: "location \(n + 1): \"EnglishName\" has no letters")
       }
-      var lat = 0.0
-      var lon = 0.0
+      var lat: Double?
+      var lon: Double?
       if case .number(let a, _)? = item["GeoPosition"]?["Latitude"], case .number(let b, _)? = item["GeoPosition"]?["Longitude"] {
+        guard (-90...90).contains(a), (-180...180).contains(b) else {
+          throw .badPayload(url: url, reason: "location \(n + 1): GeoPosition \(JSONWriter.number(a)), \(JSONWriter.number(b)) is off the globe")
+        }
         lat = a
         lon = b
       }
-      guard (-90...90).contains(lat), (-180...180).contains(lon) else {
-        throw .badPayload(url: url, reason: "location \(n + 1): GeoPosition \(JSONWriter.number(lat)), \(JSONWriter.number(lon)) is off the globe")
-      }
-      out.append(Location(key: key, name: name, country: country.isEmpty ? "Unknown" : country, latitude: lat, longitude: lon))
+      out.append(Location(key: key, id: id, name: name, country: country, latitude: lat, longitude: lon))
     }
     if out.isEmpty { throw .noRecords(url: url) }
     return out
   }
 
-  static func decodeTemperature(_ body: [UInt8], url: String, city: String) throws(SyncError) -> Double {
+  /// The first hour's temperature (in °C) and `IconPhrase` (empty when absent).
+  static func decodeHour(_ body: [UInt8], url: String, city: String, hiding secrets: [String] = []) throws(SyncError) -> Hour {
     guard case .array(let hours)? = try? JSON.parse(body), let first = hours.first,
       case .number(let value, _)? = first["Temperature"]?["Value"], case .string(let unit)? = first["Temperature"]?["Unit"]
     else { throw .badPayload(url: url, reason: "no Temperature.Value/Unit in the hourly forecast") }
@@ -120,22 +157,14 @@ package struct AccuWeatherProvider: WeatherProvider {
     guard (-100...70).contains(celsius) else {
       throw .badPayload(url: url, reason: "temperature \(JSONWriter.number(value)) °\(unit.uppercased()) is outside -100…70 °C")
     }
-    return celsius
-  }
-
-  /// Percent-encodes everything but unreserved characters.
-  static func encode(_ s: String) -> String {
-    var out = ""
-    for b in s.utf8 {
-      switch b {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
-        out.unicodeScalars.append(UnicodeScalar(b))
-      default:
-        let h = String(b, radix: 16, uppercase: true)
-        out += "%" + (h.count == 1 ? "0" + h : h)
+    var phrase = ""
+    if case .string(let raw)? = first["IconPhrase"] {
+      do throws(StoredText.TooLong) {
+        phrase = Redact.hiding(secrets, in: try StoredText.clean(raw))
+      } catch {
+        throw .badPayload(url: url, reason: "\"IconPhrase\" has \(error.scalars) characters, more than \(StoredText.maxScalars)")
       }
     }
-    return out
+    return Hour(celsius: celsius, phrase: phrase)
   }
 }

@@ -22,8 +22,8 @@ extension WeatherProvider {
 ///
 /// Paging stops at an empty or short page. The live server ignores `page` and sends the same
 /// records again: a full page of records already seen switches to asking for page 1 with a
-/// growing `limit` (2×, 3×… the page size) until a short answer, and a repeat after that ends
-/// the sync. Identity of a record is (id, city, country): the two id-45 records are distinct,
+/// growing `limit` (2×, 4×, 8×… the page size: O(log n) requests) until a short answer, and a
+/// repeat after that ends the sync. Identity of a record is (id, city, country): the two id-45 records are distinct,
 /// a repeated record is not duplicated.
 package struct FreeTestAPIProvider: WeatherProvider {
   package let config: ProviderConfig
@@ -60,13 +60,15 @@ package struct FreeTestAPIProvider: WeatherProvider {
     var seen = Set<Int>()
     var total = 0
     var page = 1
-    // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead.
+    // Set once the server is seen to ignore `page`: then ask for ever larger `limit`s instead,
+    // doubling each time (capped past the most records wx takes), so any catalogue takes
+    // O(log n) requests and about twice its records, not n/limit requests and n²/limit records.
     var growingLimit = false
+    var limit = config.perPage
     while true {
       guard page <= Self.maxPages else {
         throw SyncError.tooManyPages(url: config.url, pages: Self.maxPages)
       }
-      let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
       let url = config.url + (config.url.contains("?") ? "&" : "?") + query
       var onPage = Set<Int>()
@@ -117,6 +119,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
         if growingLimit { break }
         growingLimit = true
       }
+      if growingLimit { limit = min(limit * 2, Self.maxRecords + 1) }
       page += 1
     }
     return total

@@ -88,3 +88,32 @@ extension SyncError {
     }
   }
 }
+
+extension SyncError {
+  /// The error with every secret hidden from every text in it (``Redact/hiding(_:in:)``):
+  /// what a server echoes (the key in a reason, a header, a redirect target) is printed
+  /// without it.
+  package func hiding(_ secrets: [String]) -> SyncError {
+    let h = { (text: String) in Redact.hiding(secrets, in: text) }
+    switch self {
+    case .badURL(let url): return .badURL(h(url))
+    case .unreachable(let url, let reason): return .unreachable(url: h(url), reason: h(reason))
+    case .timeout(let url, let seconds): return .timeout(url: h(url), seconds: seconds)
+    case .redirectLoop(let url): return .redirectLoop(url: h(url))
+    case .redirectRefused(let url, let target): return .redirectRefused(url: h(url), target: h(target))
+    case .serverError(let url, let status): return .serverError(url: h(url), status: status)
+    case .rateLimited(let url, let reason): return .rateLimited(url: h(url), reason: reason.map(h))
+    case .rejected(let url, let status, let reason): return .rejected(url: h(url), status: status, reason: h(reason))
+    case .unauthorized(let url, let status, let keyed): return .unauthorized(url: h(url), status: status, keyed: keyed)
+    case .clientError(let url, let status): return .clientError(url: h(url), status: status)
+    case .notJSON(let url, let type): return .notJSON(url: h(url), contentType: h(type))
+    case .tooLarge(let url, let limit): return .tooLarge(url: h(url), limit: limit)
+    case .badPayload(let url, let reason): return .badPayload(url: h(url), reason: h(reason))
+    case .tooManyPages(let url, let pages): return .tooManyPages(url: h(url), pages: pages)
+    case .noRecords(let url): return .noRecords(url: h(url))
+    case .shrinks(let url, let from, let to): return .shrinks(url: h(url), from: from, to: to)
+    case .missingKey, .catalogueChanged: return self
+    case .libraryMissing(let why): return .libraryMissing(h(why))
+    }
+  }
+}

@@ -7,8 +7,10 @@ extension WX {
       abstract: "Check the state folder and every store file; with --repair, salvage what can be saved.",
       discussion: """
         Checks the state folder (a private folder wx can write in), wx.lock, and reads every record \
-        of every store, checking its checksum. --repair keeps a damaged file as FILE.broken-TIME, \
-        rebuilds the store from every intact record found in it and says how many were lost; a \
+        of every store, checking its checksum. --repair rebuilds a damaged store from every intact \
+        record found in it, renames it over the damaged one (kept as FILE.broken-TIME: a repair \
+        that fails leaves the damaged store in place) and says how many were lost; it puts back \
+        swapped stores, never emptying them; a \
         catalogue with only its orders or index damaged is rebuilt from its records, one with a \
         damaged record is replaced by the bundled sample until the next `wx sync`. It also sets \
         aside a refused wx.lock, resets loose modes (0700 folder, 0600 files) and removes temp \
@@ -62,8 +64,13 @@ extension WX {
           report.repaired("mode set to 0600")
         } else if case .broken = health {
           let r = try doctor.repair(store, holding: lock)
+          if r.unrepaired {
+            report.unrepaired(r.note)
+            continue
+          }
+          let counts = ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
           report.repaired(
-            "\(r.note): \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
+            r.note + (r.salvaged ? counts : "")
               + (r.backup.map { "; damaged file kept as \($0)" } ?? ""))
         }
       }
@@ -72,6 +79,10 @@ extension WX {
         report.line(
           "temp files", repair ? "removed \(lock?.removedTemps ?? n) left by interrupted writers"
             : "\(n) left by an interrupted (or running) writer; the next writer or `wx doctor --repair` removes them")
+      }
+      if report.left > 0 {
+        Terminal.out(report.text + "\(report.left) store\(report.left == 1 ? "" : "s") not repaired")
+        throw ExitCode(ExitStatus.ioError.rawValue)
       }
       Terminal.out(report.text + (report.unhealthy > 0 && !repair ? "run `wx doctor --repair` to repair" : "all stores healthy"))
       if report.unhealthy > 0 && !repair { throw ExitCode(ExitStatus.ioError.rawValue) }
@@ -91,7 +102,7 @@ struct DoctorReport {
 
   /// One line for `health`; `path` (for the folder and lock) replaces the record count.
   mutating func add(_ name: String, _ health: Health, _ path: String? = nil) {
-    let subject = path.map { $0 + ": " } ?? ""
+    let subject = path.map { Redact.path($0) + ": " } ?? ""
     switch health {
     case .absent: line(name, subject + "absent (created when first needed)")
     case .healthy(let n, let detail) where path == nil:
@@ -103,11 +114,23 @@ struct DoctorReport {
     case .broken(let error):
       unhealthy += 1
       let label: String
-      if case .unusable = error { label = "unusable" } else { label = "damaged" }
+      switch error {
+      case .unusable: label = "unusable"
+      case .wrongKind: label = "wrong kind"
+      default: label = "damaged"
+      }
       // "Run wx doctor (--repair)" is what the last line says once: not on every line.
       let remedy: Remedy? = error.remedy == .inspect || error.remedy == .repair ? nil : error.remedy
       line(name, "\(terminal.paint(label, "31")): \(error)\(remedy.words)")
     }
+  }
+
+  /// Stores a repair left as they were.
+  var left = 0
+
+  mutating func unrepaired(_ what: String) {
+    left += 1
+    text += String(repeating: " ", count: 13) + what + "\n"
   }
 
   mutating func repaired(_ what: String) { text += String(repeating: " ", count: 13) + "repaired: " + what + "\n" }

@@ -85,7 +85,9 @@ extension WX {
         let elapsed = Clock.monotonic() - started
         let seconds = elapsed < 0.05 ? "under 0.1" : Number.oneDecimal(elapsed)  // never "in 0 s"
         let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
-        Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
+        Terminal.err(
+          "wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s"
+            + OpenMeteoSelection.skippedWords(plan.skipped))
       }
     }
   }

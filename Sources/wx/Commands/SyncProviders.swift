@@ -21,6 +21,8 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
     var provider: any WeatherProvider
     var basis: CatalogueMeta? = nil
     var refreshed: Int? = nil
+    /// Cities of the catalogue left out for having no coordinates (Open-Meteo).
+    var skipped = 0
   }
 
   func plan(_ config: ProviderConfig, ctx: Context, selection: OpenMeteoSelection) throws -> Plan {
@@ -30,9 +32,10 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
       guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
       return Plan(provider: AccuWeatherProvider(config: config))
     case .openMeteo:
-      let (cities, refresh, meta) = try selection.cities(ctx)
+      let (cities, refresh, meta, skipped) = try selection.cities(ctx)
       return Plan(
-        provider: OpenMeteoProvider(config: config, cities: cities, refresh: refresh), basis: meta, refreshed: refresh.count)
+        provider: OpenMeteoProvider(config: config, cities: cities, refresh: refresh), basis: meta, refreshed: refresh.count,
+        skipped: skipped)
     }
   }
 }

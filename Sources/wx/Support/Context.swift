@@ -67,7 +67,7 @@ struct Context {
     // A home folder that does not exist (a service account's /nonexistent) is no place to
     // create one in.
     guard FileSystem.isDirectory(home) || FileSystem.isDirectory(home + "/.") else {
-      throw ConfigError("the home folder \(home.quoted()) does not exist: set WX_HOME to a folder for wx's files")
+      throw ConfigError("the home folder \(Redact.path(home).quoted()) does not exist: set WX_HOME to a folder for wx's files")
     }
     return home + "/.local/share/wx"
   }
@@ -92,7 +92,9 @@ struct Context {
   /// WX_LOCK_TIMEOUT=0 rightly means "do not wait".
   static func seconds(_ name: String, default value: Double, allowZero: Bool = true) throws -> Double {
     guard let raw = Environment.get(name) else { return value }
-    guard let v = Double(raw), allowZero ? v >= 0 : v >= 0.001, v <= 3600 else {
+    // Plain decimals only: Double() also reads `0x10` (16), `1e2`, `inf` and ` 5`.
+    let plain = !raw.isEmpty && raw.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E } && raw.utf8.filter { $0 == 0x2E }.count <= 1
+    guard plain, let v = Double(raw), allowZero ? v >= 0 : v >= 0.001, v <= 3600 else {
       let range = allowZero ? "0–3600" : "more than 0, at most 3600"
       throw ConfigError("\(name)=\(Redact.text(raw, limit: 40)) is not a number of seconds (\(range))")
     }

@@ -148,7 +148,7 @@ struct SyncStoreError: Error {
   /// `message` with the temp file's path replaced by what it is.
   func named(_ message: String) -> String {
     guard isTemp else { return message }
-    return message.replacing(store.path, with: "the new catalogue in \(FileSystem.directoryName(store.path))")
+    return message.replacing(Redact.path(store.path), with: "the new catalogue in \(Redact.path(FileSystem.directoryName(store.path)))")
   }
 }
 

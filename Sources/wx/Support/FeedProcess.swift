@@ -23,8 +23,10 @@ final class FeedProcess: @unchecked Sendable {
     return [dir + "/../libexec/wx/wx-aqi-watch", dir + "/wx-aqi-watch"].first { access($0, X_OK) == 0 }
   }
 
-  /// Starts `path` with `arguments`; stdin is /dev/null, stderr is shared.
-  init(path: String, arguments: [String]) throws {
+  /// Starts `path` with `arguments`; `input` (the feed's URL, token and all: not on the
+  /// command line, which every local user can read in /proc) is written to its stdin, which
+  /// then ends; stderr is shared.
+  init(path: String, arguments: [String], input: String) throws {
     // The client inherits nothing but its three standard streams: an inherited descriptor
     // (a test harness's exit-watch socket, say) would outlive wx in the client.
     Self.closeOnExecEverything()
@@ -39,7 +41,13 @@ final class FeedProcess: @unchecked Sendable {
       posix_spawn_file_actions_destroy(&actions)
       posix_spawnattr_destroy(&attributes)
     }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    var inFds: [Int32] = [-1, -1]
+    guard pipe(&inFds) == 0 else {
+      for f in fds { close(f) }
+      throw AQIError.clientFailed("cannot create a pipe: \(SystemError.describe(errno))")
+    }
+    for f in inFds { _ = fcntl(f, F_SETFD, FD_CLOEXEC) }
+    posix_spawn_file_actions_adddup2(&actions, inFds[0], 0)
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
     // Its own process group (no terminal Ctrl-C), default signal dispositions, nothing blocked.
     var defaults = sigset_t()
@@ -57,10 +65,25 @@ final class FeedProcess: @unchecked Sendable {
     var child: pid_t = 0
     let rc = posix_spawn(&child, path, &actions, &attributes, argv, environ)
     close(fds[1])
+    close(inFds[0])
     guard rc == 0 else {
       close(fds[0])
+      close(inFds[1])
       throw AQIError.clientFailed("cannot start \(path): \(SystemError.describe(rc))")
     }
+    // The client reads its stdin to the end before anything else (SIGPIPE is ignored here:
+    // a client that died early is an EPIPE, and then its exit is what wx reports).
+    var text = input
+    text.withUTF8 { u in
+      var off = 0
+      while off < u.count {
+        let n = write(inFds[1], u.baseAddress! + off, u.count - off)
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { break }
+        off += n
+      }
+    }
+    close(inFds[1])
     pid = child
     fd = fds[0]
   }

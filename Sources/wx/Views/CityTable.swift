@@ -27,7 +27,7 @@ struct CityPage: View {
   /// The item object shared by `list`, `search` and `hottest` JSON.
   static func item(_ c: City, _ unit: TemperatureUnit) -> JSON {
     .object([
-      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
   }
 
@@ -73,7 +73,12 @@ struct Paging {
   }
 
   var pages: Int { max(1, (total + perPage - 1) / perPage) }
-  var offset: Int { (page - 1) * perPage }
+  /// The first row's position; past any catalogue (`Int.max`) when it would overflow
+  /// (`--page 9223372036854775807`): every page arithmetic is checked.
+  var offset: Int {
+    let (offset, overflow) = (page - 1).multipliedReportingOverflow(by: perPage)
+    return overflow ? Int.max : offset
+  }
 
   /// Throws a usage error for a page past the end (page 1 of an empty list is fine).
   func check() throws {

@@ -10,8 +10,8 @@ struct CityView: View {
   func json() -> JSON {
     let c = city
     return .object([
-      ("id", .int(c.id)), ("city", .string(c.name)), ("country", .string(c.country)),
-      ("latitude", .number(c.latitude)), ("longitude", .number(c.longitude)),
+      ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
+      ("latitude", c.hasCoordinates ? .number(c.latitude) : .null), ("longitude", c.hasCoordinates ? .number(c.longitude) : .null),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit) + [
       ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
       ("source", c.observation.map { .string($0.source) } ?? .null),
@@ -53,6 +53,7 @@ struct CityView: View {
   }
 
   static func coordinates(_ c: City) -> String {
+    guard c.hasCoordinates else { return "coordinates unknown" }
     let lat = "\(Number.oneDecimal(abs(c.latitude)))°\(c.latitude < 0 ? "S" : "N")"
     let lon = "\(Number.oneDecimal(abs(c.longitude)))°\(c.longitude < 0 ? "W" : "E")"
     return "\(lat) \(lon)"

@@ -5,6 +5,9 @@ import WXCore
 enum Fields {
   static let unknown = "–"
 
+  /// A city's country in JSON: `null` when the provider named none (AccuWeather may not).
+  static func country(_ c: City) -> JSON { c.country.isEmpty ? .null : .string(c.country) }
+
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> String { kmh.map(unit.formatWind) ?? unknown }
 

@@ -27,14 +27,16 @@ extension WX.AQI {
     func execute() async throws {
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let (cities, refresh, _) = try selection.cities(ctx)
+      let (cities, refresh, _, skipped) = try selection.cities(ctx)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
       let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {
-        Terminal.err("wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))")
+        Terminal.err(
+          "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
+            + OpenMeteoSelection.skippedWords(skipped))
       }
     }
   }

@@ -49,7 +49,8 @@ extension WX.AQI {
       if limit != nil { arguments.append("--no-retry") }
       let session = WatchSession(
         url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)), limit: limit)
-      try await session.run(client: client, arguments: arguments + [feedURL.description])
+      // The URL (its token too) goes through the client's stdin, never its command line.
+      try await session.run(client: client, arguments: arguments + ["--url-stdin"], feedURL: feedURL.description)
     }
 
     /// `WX_AQI_BACKOFF_MS`: the first reconnection delay in milliseconds (default 500).

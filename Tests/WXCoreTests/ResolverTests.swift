@@ -108,6 +108,14 @@ import Testing
     #expect(try names("Paris, FR London, GB") == ["Paris", "London"])
     #expect(try names("Paris, United States London") == ["Paris", "London"])
     #expect(try c.resolver.split(["Kuala", "Lumpur,", "MY", "Salaam"]) == ["Kuala Lumpur, MY", "Salaam"])
+    // Where no city is called New York itself (as at 170k), the answer is about "New York".
+    let s2 = Scratch()
+    let big = try CityIndexTests.build(
+      [Self.city(1, "New York City", "United States"), Self.city(2, "New York Mills", "United States"),
+       Self.city(3, "Newark", "United States"), Self.city(4, "Tokyo", "Japan")], in: s2)
+    #expect(try big.resolver.split(["Tokyo", "New", "York"]) == ["Tokyo", "New York"])
+    #expect(throws: LookupError.self) { try big.lookup(words: ["Tokyo", "New", "York"]) }
+    #expect(try big.lookup(words: ["Tokyo", "New", "York", "City"]).map(\.id) == [4, 1])
   }
 
   /// Apostrophes and hyphens typed as nothing, as a space or as themselves, at every prefix.

@@ -225,6 +225,7 @@ package struct Resolver<Source: NameSource> {
     var i = 0
     while i < words.count {
       var end = i
+      var begun = i  // the end of the longest run some name starts with
       var text = ""
       var j = i
       while j < words.count {
@@ -241,8 +242,12 @@ package struct Resolver<Source: NameSource> {
         var grows = try mayGrow(text)
         if !grows, let other { grows = try other.mayGrow(text) }
         guard grows else { break }
+        if !text.contains(",") { begun = j }
       }
-      if end == i { end = min(words.count, i + (words[i].hasSuffix(",") ? 2 : 1)) }
+      // No run names a place exactly: the longest run that names begin with (`New York`
+      // where only New York City and New York Mills are, so that the answer is about them,
+      // not about "New"), else the word (with the next after a comma).
+      if end == i { end = begun > i + 1 ? begun : min(words.count, i + (words[i].hasSuffix(",") ? 2 : 1)) }
       out.append(words[i..<end].joined(separator: " "))
       i = end
     }

@@ -145,6 +145,19 @@ import Testing
     for typed in typings { #expect(list.matching(typed) == [0], "\(typed)") }
   }
 
+  /// The rest of a name after the words typed before the cursor, whatever the separators.
+  @Test func theRestOfANameAfterTypedWords() {
+    func rest(_ name: String, _ run: [String]) -> String? { Resolver<PlaceList>.rest(of: name, after: run) }
+    #expect(rest("New York", ["new"]) == "York")
+    #expect(rest("O'Fallon", ["o"]) == "Fallon")
+    #expect(rest("Val-d'Isère", ["val", "d"]) == "Isère")
+    #expect(rest("Paris, United States", ["Paris,"]) == "United States")
+    #expect(rest("St. John's", ["st"]) == "John's")
+    #expect(rest("Newark", ["new"]) == nil)
+    #expect(rest("Ho Chi Minh City", ["ho", "chi"]) == "Minh City")
+    #expect(rest("London", []) == "London")
+  }
+
   /// A typo is answered by edit distance over names of similar length, among many.
   @Test func typosSuggestTheNamesTheyMeant() throws {
     let s = Scratch()

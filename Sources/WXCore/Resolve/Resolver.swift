@@ -345,14 +345,27 @@ package struct Resolver<Source: NameSource> {
     return out
   }
 
-  /// `name` without its first words when they are `run` (folded alike), else nil.
+  /// `name` without the part the words `run` typed, when they type a start of it that ends
+  /// at a word boundary (folded, spaces aside): `New York` after `new` is `York`, `O'Fallon`
+  /// after `o` is `Fallon`, `Val-d'Isère` after `val d` is `Isère`; else nil.
   static func rest(of name: String, after run: [String]) -> String? {
     guard !run.isEmpty else { return name }
-    let words = name.split(separator: " ", omittingEmptySubsequences: false)
-    guard words.count > run.count,
-      Fold.key(words.prefix(run.count).joined(separator: " ")) == Fold.key(run.joined(separator: " "))
-    else { return nil }
-    return words.dropFirst(run.count).joined(separator: " ")
+    let typed = Fold.key(run.joined(separator: " ")).filter { $0 != 0x20 }
+    let scalars = Array(name.unicodeScalars)
+    var prefix = ""
+    for (k, scalar) in scalars.enumerated() {
+      prefix.unicodeScalars.append(scalar)
+      let folded = Fold.key(prefix).filter { $0 != 0x20 }
+      guard folded.count >= typed.count else { continue }
+      guard folded == typed else { return nil }
+      // The rest starts after the separators that follow (space, hyphen, apostrophe…).
+      let rest = scalars[(k + 1)...].drop { Fold.key(String($0)).isEmpty }
+      guard rest.startIndex > k + 1 || k + 1 == scalars.count else { continue }
+      var out = ""
+      out.unicodeScalars.append(contentsOf: rest)
+      return out
+    }
+    return nil
   }
 
   // MARK: Suggestions

@@ -59,8 +59,11 @@ enum CompletionEntry {
       // keeps the word as typed only when the candidates share nothing. So one candidate is
       // written quoted (`'Zürich'`, one that does not start with the word as typed): the same
       // name once the shell removes the quotes, and readline lists them all and keeps "Zu".
-      if replies.count > 1, let typed = line.replacement(for: line.current), Self.sharedPrefix(replies).count < typed.count {
-        let k = replies.indices.dropFirst().first { !replies[$0].hasPrefix(typed) } ?? replies.count - 1
+      let shared = Self.sharedPrefix(replies).count
+      if replies.count > 1, let typed = line.replacement(for: line.current), shared > 0, shared < typed.count {
+        let rest = replies.indices.dropFirst()
+        let k = rest.first { !replies[$0].lowercased().hasPrefix(typed.lowercased()) } ?? rest.first { !replies[$0].hasPrefix(typed) }
+          ?? replies.count - 1
         replies[k] = line.quoteFirst(replies[k], of: words[k])
       }
       return replies

@@ -208,6 +208,26 @@ import Testing
       ])) { try c.lookup("London, US") }
   }
 
+  /// `wx aqi show` resolves as `wx show` does: among the recorded names ("Name, Country" from
+  /// Open-Meteo, bare from the feed), then through the catalogue.
+  @Test func airQualityNamesResolveLikeCities() throws {
+    let s = Scratch()
+    let store = AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2))
+    try store.record(
+      [AQIReading(city: "Paris", aqi: 40), AQIReading(city: "Lyon, France", aqi: 30), AQIReading(city: "London, United Kingdom", aqi: 20),
+       AQIReading(city: "London, Canada", aqi: 10)], at: 1_000)
+    let c = try CityIndexTests.build(Self.nested + [Self.city(50, "Lyon", "France")], in: s)
+    func city(_ text: String) throws -> String? { try store.find(text, catalogue: c)?.city }
+    #expect(try city("Paris, France") == "Paris", "the feed's bare name, through the catalogue")
+    #expect(try city("paris") == "Paris")
+    #expect(try city("Lyon, FR") == "Lyon, France")
+    #expect(try city("lyon") == "Lyon, France")
+    #expect(try city("London, GB") == "London, United Kingdom")
+    #expect(try city("lond, ca") == nil, "a prefix of the name is no name")
+    #expect(try city("Tokyo") == nil)
+    #expect(throws: LookupError.self) { try store.find("London", catalogue: c) }
+  }
+
   /// Completing 100k favourites is linear: the steps counted grow with n, not n².
   @Test func completingManyFavouritesIsLinear() throws {
     let n = 100_000

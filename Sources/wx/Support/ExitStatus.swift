@@ -49,8 +49,8 @@ enum ExitStatus: Int32 {
       return (.config, e.description + e.remedy.words)
     case let e as LookupError:
       switch e {
-      case .ambiguous: return (.usage, message(e))
-      case .notFound, .noLastCity: return (.noSuchCity, message(e))
+      case .ambiguous, .noLastCity: return (.usage, message(e))
+      case .notFound: return (.noSuchCity, message(e))
       }
     case let e as FavouritesError:
       switch e {

@@ -182,9 +182,12 @@ package struct Resolver<Source: NameSource> {
   /// in (a hyphen typed as nothing: `winstonsalem` is Winston-Salem), between two letters, for
   /// keys up to 40 bytes, also once all spaces are left out. At most 16 + 78 keys, each one
   /// lookup, and only as many as it takes to find something.
-  package static func keys(_ folded: [UInt8]) -> [[UInt8]] {
+  package static func keys(_ folded: [UInt8]) -> KeyVariants { KeyVariants(folded: folded) }
+
+  /// ``keys(_:)`` after the first: made only when the key as typed has matched nothing.
+  static func variants(_ folded: [UInt8]) -> [[UInt8]] {
     let spaces = folded.indices.filter { folded[$0] == 0x20 }.prefix(4)
-    var out: [[UInt8]] = [folded]
+    var out: [[UInt8]] = []
     let masks = (1..<(1 << spaces.count)).sorted { $0.nonzeroBitCount < $1.nonzeroBitCount }
     for mask in masks {
       var key: [UInt8] = []
@@ -201,7 +204,7 @@ package struct Resolver<Source: NameSource> {
     for base in spaces.isEmpty ? [folded] : [folded, folded.filter { $0 != 0x20 }] where base.count <= 40 {
       for i in base.indices.dropFirst() where base[i - 1] != 0x20 && base[i] != 0x20 && base[i] & 0xC0 != 0x80 {
         let key = Array(base[..<i]) + [0x20] + base[i...]
-        if !out.contains(key) { out.append(key) }
+        if key != folded && !out.contains(key) { out.append(key) }
       }
     }
     return out
@@ -496,5 +499,22 @@ extension Resolver {
     case .several(let ps): throw LookupError.ambiguous(query: text, candidates: try ps.map { p throws(StoreError) in try source.candidate(p) })
     case .none(let ps): throw LookupError.notFound(query: text, suggestions: try ps.map { p throws(StoreError) in try source.candidate(p) })
     }
+  }
+}
+
+/// The keys a folded query may stand for (``Resolver/keys(_:)``): the key as typed first, the
+/// variants made only if asked for, so the usual lookup (the first key matches) allocates none.
+package struct KeyVariants: Sequence, IteratorProtocol {
+  let folded: [UInt8]
+  private var rest: [[UInt8]]?
+  private var k = 0
+
+  init(folded: [UInt8]) { self.folded = folded }
+
+  package mutating func next() -> [UInt8]? {
+    defer { k += 1 }
+    if k == 0 { return folded }
+    if rest == nil { rest = Resolver<PlaceList>.variants(folded) }
+    return k - 1 < rest!.count ? rest![k - 1] : nil
   }
 }

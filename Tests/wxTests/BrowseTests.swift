@@ -126,6 +126,22 @@ import WXCore
     #expect(r.status == ["code": 0])
   }
 
+  /// An apostrophe typed as a space finds the name at every key (`n dj`: N'Djamena), and
+  /// the list never empties on the next key.
+  @Test func apostrophesTypedAsSpacesAtEveryKey() throws {
+    var steps: [[String: Any]] = [Self.ready]
+    for (k, key) in ["n", " ", "d", "j", "a"].enumerated() {
+      steps += [Self.keys(key), Self.wait("Search: " + String("n dja".prefix(k + 1)).trimmingCharacters(in: .whitespaces)),
+        Self.snap("k\(k)")]
+    }
+    let r = try browse(TempHome(), steps + [Self.keys(Self.esc), Self.wait("Type to search"), Self.keys(Self.esc), ["exit": true]])
+    for k in [0, 2, 3, 4] {
+      #expect(r.screen("k\(k)").contains { $0.contains("N'Djamena") }, "\(k): \(r.screen("k\(k)"))")
+    }
+    #expect(r.screen("k4").contains { $0.contains("1 match") }, "\(r.screen("k4"))")
+    #expect(r.status == ["code": 0])
+  }
+
   @Test func pagesThroughTheList() throws {
     let r = try browse(
       TempHome(),

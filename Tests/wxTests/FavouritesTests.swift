@@ -157,7 +157,7 @@ import Testing
     #expect(one.status == 0 && one.stdout == "added Los Angeles, Chile\n", "\(one)")
     // Suggestions that read alike carry their ids.
     let none = try home.wx("show", "Paris, Germany")
-    #expect(none.status == 66 && none.stderr.contains("(id 5)") && none.stderr.contains("(id 8)") && !none.stderr.contains("(id 4)"), "\(none)")
+    #expect(none.status == 66 && none.stderr.contains("id 5)") && none.stderr.contains("id 8)") && !none.stderr.contains("id 4)"), "\(none)")
   }
 
   /// A lock held by something that did not write its pid (a script's `flock`) leaves the pid

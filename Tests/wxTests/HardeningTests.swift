@@ -268,7 +268,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 
   @Test(arguments: [
     ("ndj", "N'Djamena"), ("ndjamena", "N'Djamena"), ("n’dja", "N'Djamena"), ("djamena", "N'Djamena"),
-    ("winston salem", "Winston-Salem"), ("winstonsalem", nil), ("saint etienne", "Saint-Étienne"),
+    ("winston salem", "Winston-Salem"), ("winstonsalem", "Winston-Salem"), ("n djamena", "N'Djamena"), ("n dja", "N'Djamena"), ("saint etienne", "Saint-Étienne"),
     ("saint-etienne", "Saint-Étienne"), ("st louis", "St. Louis"), ("st. louis", "St. Louis"), ("aquila", "L’Aquila"),
     ("laquila", "L’Aquila"), ("l'aquila", "L’Aquila"), ("hawaii", "Hawaiʻi Kai"), ("salem", "Salem"),
   ] as [(String, String?)])
@@ -293,8 +293,8 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(try h.wx("forecast", "winston salem").status == 0)
     let favs = try h.wx("fav", "--json").json()["items"] as? [[String: Any]]
     #expect(favs?.first?["city"] as? String == "N'Djamena")
-    #expect(try h.wx("fav", "remove", "n djamena").status == 66, "a space is not an apostrophe")
-    #expect(try h.wx("fav", "remove", "ndjamena").status == 0)
+    #expect(try h.wx("fav", "remove", "n djamena").status == 0, "an apostrophe typed as a space")
+    #expect(try h.wx("fav", "remove", "ndjamena").status == 66, "removed once")
   }
 
   @Test(arguments: [
@@ -321,8 +321,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     #expect(try h.wx("forecast", "New", "York").status == 0)
     #expect(try h.wx("show", "Paris,", "US", "--json").status == 0)
     let add = try h.wx("fav", "add", "New", "York")
-    #expect(add.status == 0, "\(add)")
-    #expect(add.stderr.contains("one city name"), "\(add.stderr)")
+    #expect(add.status == 0 && add.stdout == "added New York, United States\n", "\(add)")
     var favs = try h.wx("fav", "--json").json()["items"] as? [[String: Any]] ?? []
     #expect(favs.map { $0["city"] as? String } == ["New York"], "\(favs)")
     let two = try h.wx("fav", "add", "Oslo", "Lima")

@@ -215,39 +215,28 @@ package struct AQIStore: Sendable {
     return try history(decoding: payload)
   }
 
-  /// What a typed name finds among the recorded cities.
-  package enum Match: Equatable, Sendable {
-    case one(AQIHistory)
-    case none
-    /// Several cities it could be, by their recorded names.
-    case several([String])
-  }
-
-  /// The history `city` names: the city recorded under that very name (folded), else the one
-  /// recorded as "Name, Country" whose name it is (Open-Meteo readings are); of several such,
-  /// the one spelled as typed, case aside ("Zürich" is not "Zurich").
-  package func find(_ city: String) throws(StoreError) -> Match {
-    let key = Fold.key(city)
-    guard !key.isEmpty else { return .none }
-    let all = try store.read()
-    if let payload = all[key] { return .one(try history(decoding: payload)) }
-    // Each candidate with the name part of its recorded "Name, Country".
-    var named: [(history: AQIHistory, name: String)] = []
-    for (k, payload) in all where k.count > key.count && k.starts(with: key) && Self.endsAWord(k[key.count]) {
-      let h = try history(decoding: payload)
-      let name = h.city.split(separator: ",", maxSplits: 1).first.map(String.init) ?? h.city
-      if Fold.key(name) == key { named.append((h, name)) }
+  /// The history a typed name picks, by the rules every city argument follows
+  /// (``Resolver``): among the recorded names ("Name, Country" as Open-Meteo records them,
+  /// or the feed's bare name), then, when none fits, through `catalogue` (`Paris, France`
+  /// finds readings the feed recorded as `Paris`). nil when no history fits; throws
+  /// ``LookupError/ambiguous(query:candidates:)`` when several do.
+  package func find(_ text: String, catalogue: Catalogue?) throws -> AQIHistory? {
+    let all = try histories()
+    let list = PlaceList(airQuality: all)
+    let resolver = Resolver(list)
+    switch try resolver.resolve(text) {
+    case .one(let i): return all[i]
+    case .several(let hits): throw LookupError.ambiguous(query: text, candidates: hits.map(list.candidate))
+    case .none: break
     }
-    named.sort { $0.history.city < $1.history.city }
-    if named.count == 1 { return .one(named[0].history) }
-    let typed = city.trimmingSpaces.lowercased()
-    let spelled = named.filter { $0.name.lowercased() == typed }
-    if spelled.count == 1 { return .one(spelled[0].history) }
-    return named.isEmpty ? .none : .several(named.map(\.history.city))
+    // The catalogue's city, then its readings under its name (and its country, if recorded).
+    guard let catalogue, case .found(_, let city) = try catalogue.resolve(text) else { return nil }
+    let named = try resolver.named(city.name).filter { i in
+      list.items[i].country.isEmpty
+        || resolver.fit(Fold.key(list.items[i].country), Qualifiers(country: city.country), lines: Countries.lines(naming: Fold.key(list.items[i].country), version: Fold.version)) == .exact
+    }
+    return named.count == 1 ? all[named[0]] : nil
   }
-
-  /// A folded byte after which a recorded name can end ("zurich" of "zurich, canada").
-  private static func endsAWord(_ b: UInt8) -> Bool { b < 0x80 && !(b >= 0x30 && b <= 0x39) && !(b >= 0x61 && b <= 0x7A) }
 
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.
   package func record(_ readings: [AQIReading], at time: Int64) throws {

@@ -250,37 +250,25 @@ package final class Catalogue {
 
   // MARK: Search
 
-  /// Cities whose name, or a later word of it, starts with `query` (folded).
+  /// Cities whose name, or a later word of it, starts with `query` (folded). A query that
+  /// matches nothing as typed is tried with spaces left out (``Resolver/keys(_:)``): an
+  /// apostrophe or hyphen typed as a space (`val d is` finds Val-d'Isère).
   package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> SearchPage {
     let q = fold(query)
     guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
     let reader = CityIndexReader(database: db)
-    let match = try reader.match(q)
-    let refs = try reader.page(match, queryLength: q.count, offset: offset, limit: limit)
+    var match = CityIndex.Match.none
+    var key = q
+    for k in Resolver<CatalogueNames>.keys(q) {
+      (match, key) = (try reader.match(k), k)
+      if match.total > 0 { break }
+    }
+    let refs = try reader.page(match, queryLength: key.count, offset: offset, limit: limit)
     return SearchPage(total: match.total, cities: try cities(refs))
   }
 
-  /// Folded names starting with `prefix`, for shell completion (name-start matches only).
+  /// What completes `prefix` on a command line (``Resolver/completions(_:limit:)``).
   package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
-    // "Name, Co": the cities of that very name whose country the rest begins (or codes).
-    if let comma = prefix.lastIndex(of: ",") {
-      let typed = fold(String(prefix[prefix.index(after: comma)...]).trimmingSpaces)
-      let lines = Countries.lines(naming: typed, version: meta.foldVersion)
-      let named = try cities(try exactName(fold(String(prefix[..<comma]))))
-      var seen = Set<String>()
-      return named.filter { typed.isEmpty || Countries.fit(typed, fold($0.country), lines: lines, version: meta.foldVersion) != .none }
-        .map { "\($0.name), \($0.country)" }.filter { seen.insert($0).inserted }
-    }
-    let q = fold(prefix)
-    let reader = CityIndexReader(database: db)
-    let match = q.isEmpty ? CityIndex.Match(names: 0..<meta.count, words: 0..<0, duplicates: 0) : try reader.match(q)
-    let found = try cities(try reader.entries("n", match.names.prefix(limit)).map(\.ref))
-    // A name several countries share is offered with each country ("Paris, France"): the bare
-    // name would be ambiguous to every command that takes it.
-    var countries: [String: Set<String>] = [:]
-    for c in found { countries[c.name, default: []].insert(c.country) }
-    var seen = Set<String>()
-    return found.map { (countries[$0.name]?.count ?? 0) > 1 ? "\($0.name), \($0.country)" : $0.name }
-      .filter { seen.insert($0).inserted }
+    try resolver.completions(prefix, limit: limit)
   }
 }

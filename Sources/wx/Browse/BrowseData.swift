@@ -112,7 +112,7 @@ final class BrowseData {
   private func fetch(_ list: BrowseList, query: String, offset: Int, limit: Int) throws -> Page {
     func rows(_ cities: [City]) -> [BrowseRow] { cities.map { BrowseRow(identity: $0.identity, city: $0) } }
     if list == .favourites {
-      let matching = query.isEmpty ? favourites : favourites.filter { Self.matches($0.name, query) }
+      let matching = query.isEmpty ? favourites : PlaceList(favourites: favourites).matching(query).map { favourites[$0] }
       var out: [BrowseRow] = []
       for f in matching.dropFirst(offset).prefix(limit) {
         out.append(BrowseRow(identity: f.identity, city: try catalogue.find(f.identity)?.city))
@@ -127,14 +127,6 @@ final class BrowseData {
       return Page(total: catalogue.meta.dryCount, rows: rows(try catalogue.dry(offset: offset, limit: limit)))
     }
     return Page(total: catalogue.meta.count, rows: rows(try catalogue.page(order: .catalogue, offset: offset, limit: limit)))
-  }
-
-  /// The favourites filter: the folded name, or a later word of it, starts with the query.
-  static func matches(_ name: String, _ query: String) -> Bool {
-    let q = Fold.key(query)
-    guard !q.isEmpty else { return false }
-    let n = Fold.key(name)
-    return ([0] + Fold.wordStarts(n)).contains { n.count - $0 >= q.count && Array(n[$0..<($0 + q.count)]) == q }
   }
 
   private func loadFavourites() throws {

@@ -53,11 +53,17 @@ struct Completer {
     if positionals.isEmpty && !command.subcommands.isEmpty {
       out = matching(CompletionGrammar.names(command))
     }
-    return out + complete(command.argument(positionals.count), help: positionals)
+    // A command whose words are one name (`wx show New York`) completes its first argument
+    // across all of them; one that takes several names (`wx fav add`) completes each.
+    if command.joinsWords && !positionals.isEmpty {
+      return out + complete(command.argument(0), help: positionals, after: positionals, whole: true)
+    }
+    return out + complete(command.argument(positionals.count), help: positionals, after: command.repeats ? positionals : [])
   }
 
   /// Candidates from one source, for `current`.
-  func complete(_ source: CompletionSource, help positionals: [String]) -> [Candidate] {
+  /// `before`: the names typed before the cursor's word that a name may continue from.
+  func complete(_ source: CompletionSource, help positionals: [String], after before: [String] = [], whole: Bool = false) -> [Candidate] {
     switch source {
     case .none: return []
     case .words(let list): return matching(list)
@@ -68,9 +74,9 @@ struct Completer {
         command = sub
       }
       return matching(CompletionGrammar.names(command))
-    case .cities: return names(CompletionData.cities(current))
-    case .favourites: return names(CompletionData.favourites(current))
-    case .airQualityCities: return names(CompletionData.airQualityCities(current))
+    case .cities: return names(CompletionData.cities(current, after: before, whole: whole))
+    case .favourites: return names(CompletionData.favourites(current, after: before, whole: whole))
+    case .airQualityCities: return names(CompletionData.airQualityCities(current, after: before, whole: whole))
     }
   }
 

@@ -1,39 +1,50 @@
 import WXCore
 
 /// The user's data completion offers, read offline; any failure offers nothing (completion
-/// must never print an error into the middle of a command line).
+/// must never print an error into the middle of a command line). The matching is the
+/// resolver's (``Resolver/completions(_:after:whole:limit:)``), as for every city argument.
 enum CompletionData {
   /// How many names a city completion offers at most.
   static let limit = 200
 
-  /// Catalogue names starting with `prefix` (folded, like `wx search`), from the trie.
-  static func cities(_ prefix: String) -> [String] {
+  /// Catalogue names completing `current` after the words `before` it.
+  static func cities(_ current: String, after before: [String], whole: Bool) -> [String] {
     guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
-    return (try? catalogue.completions(prefix, limit: limit)) ?? []
+    return (try? catalogue.resolver.completions(current, after: before, whole: whole, limit: limit)) ?? []
   }
 
-  /// Favourites whose name starts with `prefix` (folded), in the order they were added;
-  /// "Name, Country" for a name two favourites share.
-  static func favourites(_ prefix: String) -> [String] {
+  /// Favourites completing `current`, in the order they were added; "Name, Country" for a
+  /// name two favourites share. Favourites the words before already name are not offered
+  /// again.
+  static func favourites(_ current: String, after before: [String], whole: Bool) -> [String] {
     guard let ctx = try? Context.make(), let all = try? ctx.home.favourites.list() else { return [] }
-    let key = Fold.key(prefix)
-    let hits = all.filter { Fold.key($0.name).starts(with: key) }
-    return hits.map { f in
-      hits.filter { $0.name == f.name }.count > 1 ? "\(f.name), \(f.country)" : f.name
-    }
+    return offers(Resolver(PlaceList(favourites: all)), current, after: before, whole: whole)
   }
 
-  /// Cities with air-quality readings whose name starts with `prefix` (folded).
-  static func airQualityCities(_ prefix: String) -> [String] {
+  /// Cities with air-quality readings completing `current`.
+  static func airQualityCities(_ current: String, after before: [String], whole: Bool) -> [String] {
     guard let ctx = try? Context.make(), let all = try? ctx.home.aqi.histories() else { return [] }
-    let key = Fold.key(prefix)
-    return all.map(\.city).filter { Fold.key($0).starts(with: key) }
+    return offers(Resolver(PlaceList(airQuality: all)), current, after: before, whole: whole)
+  }
+
+  /// Completions from a list, without the places the words before already name.
+  static func offers(_ resolver: Resolver<PlaceList>, _ current: String, after before: [String], whole: Bool) -> [String] {
+    var named = Set<String>()
+    if !whole, !before.isEmpty, let names = try? resolver.split(before) {
+      for name in names {
+        guard case .one(let i)? = try? resolver.resolve(name) else { continue }
+        let item = resolver.source.items[i]
+        named.insert(item.name)
+        named.insert(item.country.isEmpty ? item.name : "\(item.name), \(item.country)")
+      }
+    }
+    return (try? resolver.completions(current, after: before, whole: whole, limit: Int.max, excluding: named)) ?? []
   }
 }
 
 /// City names for ArgumentParser's own completion protocol (`---completion`), which
 /// `--generate-completion-script` scripts use; wx's scripts call `wx __complete` instead.
 @Sendable func cityCompletions(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
-  CompletionData.cities(prefix)
+  CompletionData.cities(prefix, after: [], whole: false)
 }

@@ -7,7 +7,7 @@ import WXCore
 /// - `wx __complete bash LINE POINT WORDBREAKS`: bash's `COMP_LINE`, `COMP_POINT` (a byte
 ///   offset) and `COMP_WORDBREAKS`. wx splits the line itself and prints each candidate as the
 ///   text that replaces readline's word, quoted (`New\ York`, `N\'Djamena`, or escaped for the
-///   quote the user opened).
+///   quote the user opened), so that readline never shortens the typed word (see `lines`).
 /// - `wx __complete zsh -- WORD… CURRENT`: unquoted words; zsh quotes what it inserts.
 /// - `wx __complete fish -- WORD… CURRENT`: unquoted words and the raw current token; a name
 ///   that matches only when folded is followed by a tab and its folded form.
@@ -47,12 +47,24 @@ enum CompletionEntry {
       let line = ShellLine(String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
         breaks: args.count == 4 ? args[3] : " \t\n\"'><=;|&(:")
       let found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
-      var replies = found.compactMap { line.replacement(for: $0.word) }
+      var replies: [String] = []
+      var words: [String] = []
+      for c in found {
+        guard let reply = line.replacement(for: c.word) else { continue }
+        replies.append(reply)
+        words.append(c.word)
+      }
       // readline replaces the word with what all candidates share. When that is shorter than
-      // what was typed ("Zu": Zurich and Zürich share "Z"), the typed word joins them: readline
-      // then keeps the word as it is and lists them all, accented or not, as zsh does.
-      if replies.count > 1, let typed = line.replacement(for: line.current), Self.sharedPrefix(replies).count < typed.count {
-        replies.append(typed)
+      // what was typed ("Zu": Zurich and Zürich share "Z"), readline would cut the word; it
+      // keeps the word as typed only when the candidates share nothing. So one candidate is
+      // written quoted (`'Zürich'`, one that does not start with the word as typed): the same
+      // name once the shell removes the quotes, and readline lists them all and keeps "Zu".
+      let shared = Self.sharedPrefix(replies).count
+      if replies.count > 1, let typed = line.replacement(for: line.current), shared > 0, shared < typed.count {
+        let rest = replies.indices.dropFirst()
+        let k = rest.first { !replies[$0].lowercased().hasPrefix(typed.lowercased()) } ?? rest.first { !replies[$0].hasPrefix(typed) }
+          ?? replies.count - 1
+        replies[k] = line.quoteFirst(replies[k], of: words[k])
       }
       return replies
     case ("zsh", 2...) where args[1] == "--":

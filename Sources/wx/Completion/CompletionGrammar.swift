@@ -35,6 +35,8 @@ struct CompletionCommand {
   /// What each positional argument completes; the last one repeats when `repeats`.
   var arguments: [CompletionSource] = []
   var repeats = false
+  /// Whether all the positional words are one name (`wx show New York`).
+  var joinsWords = false
   var subcommands: [CompletionCommand] = []
   /// The subcommand that runs when none is named (its options are offered here too).
   var defaultSubcommand: String?
@@ -74,9 +76,10 @@ enum CompletionGrammar {
     subcommands: [
       CompletionCommand(
         name: "list", options: paging + [.option("--sort", .words(ListOrder.allCases.map(\.rawValue))), json] + display),
-      CompletionCommand(name: "show", options: [json] + display, arguments: [.cities]),
+      CompletionCommand(name: "show", options: [json] + display, arguments: [.cities], joinsWords: true),
       CompletionCommand(name: "search", options: paging + [json] + display),
-      CompletionCommand(name: "forecast", options: [.flag("--hottest"), json] + display, arguments: [.cities]),
+      CompletionCommand(
+        name: "forecast", options: [.flag("--hottest"), json] + display, arguments: [.cities], joinsWords: true),
       CompletionCommand(name: "top", options: [.option("--count"), json] + display),
       CompletionCommand(name: "hottest", options: paging + [json] + display),
       CompletionCommand(name: "browse", options: display),
@@ -108,7 +111,7 @@ enum CompletionGrammar {
             name: "sync", options: [.option("--url"), .flag("--favourites"), .option("--max-cities"), .flag("--quiet")]),
           CompletionCommand(name: "list", options: [json, color]),
           CompletionCommand(
-            name: "show", options: [json, .flag("--ascii"), color], arguments: [.airQualityCities]),
+            name: "show", options: [json, .flag("--ascii"), color], arguments: [.airQualityCities], joinsWords: true),
         ], defaultSubcommand: "list"),
       CompletionCommand(name: "help", arguments: [.commands], repeats: true),
     ])

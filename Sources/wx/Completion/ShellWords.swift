@@ -97,10 +97,25 @@ struct ShellLine {
       let head = String(candidate.prefix(kept.count))
       guard head.count == kept.count, Fold.key(head) == Fold.key(kept) else { return nil }
     }
-    let text = quote.quote(String(candidate.dropFirst(kept.count)))
+    var rest = String(candidate.dropFirst(kept.count))
+    // The quote the user opened is the name's apostrophe (`n'dj` for N'Djamena): the rest
+    // goes inside it (`n'Djamena'`, which folds to the same name).
+    if quote == .single && rest.hasPrefix("'") && rest.count > 1 { rest.removeFirst() }
+    let text = quote.quote(rest)
     // readline does not double an opening quote: a replacement starting with the open quote
-    // character replaces that quote, so it gets one more. `N'Dj` becomes `N''\''Djamena'`.
+    // character replaces that quote, so it gets one more.
     return quote == .single && text.hasPrefix("'") ? "'" + text : text
+  }
+
+  /// `replacement` written so that it starts with a quote character (the same word once the
+  /// shell has removed the quotes): `'Zürich'` outside quotes, `""Zürich` inside `"`.
+  /// readline keeps the typed word only when the candidates share no first character.
+  func quoteFirst(_ replacement: String, of candidate: String) -> String {
+    switch quote {
+    case .none: return "'" + ShellQuote.single.quote(String(candidate.dropFirst(kept.count))) + "'"
+    case .single: return "''" + replacement
+    case .double: return "\"\"" + replacement
+    }
   }
 
   /// Undoes quoting the way a shell would, leniently: an unclosed quote runs to the end.

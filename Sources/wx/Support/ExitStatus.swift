@@ -49,8 +49,8 @@ enum ExitStatus: Int32 {
       return (.config, e.description + e.remedy.words)
     case let e as LookupError:
       switch e {
-      case .ambiguous: return (.usage, message(e))
-      case .notFound, .noLastCity: return (.noSuchCity, message(e))
+      case .ambiguous, .noLastCity: return (.usage, message(e))
+      case .notFound: return (.noSuchCity, message(e))
       }
     case let e as FavouritesError:
       switch e {
@@ -71,26 +71,55 @@ enum ExitStatus: Int32 {
 }
 
 /// The words for a city argument that names no city, or several: the query is cut to 60
-/// characters and, like every name, escaped.
+/// characters and, like every name, escaped. Candidates that read alike carry what tells
+/// them apart (region and population when known, coordinates), and their id only where no
+/// other city has it: an id that repeats picks nothing.
 private func message(_ e: LookupError) -> String {
-  func named(_ c: City) -> String { "\(String(c.name.prefix(60)).visible), \(String(c.country.prefix(60)).visible)" }
+  func named(_ c: Candidate) -> String {
+    let country = c.country.isEmpty ? "" : ", \(String(c.country.prefix(60)).visible)"
+    return String(c.name.prefix(60)).visible + country
+  }
+  /// Each candidate as text, with what tells it from the others where its name reads alike.
+  func listed(_ shown: [Candidate], always: Bool) -> [String] {
+    let texts = shown.map(named)
+    return zip(texts, shown).map { text, c in
+      guard always || texts.filter({ $0 == text }).count > 1 else { return text }
+      var tell: [String] = []
+      if let region = c.region { tell.append(String(region.prefix(40)).visible) }
+      if let lat = c.latitude, let lon = c.longitude, lat.isFinite, lon.isFinite {
+        tell.append(Coordinates.text(latitude: lat, longitude: lon))
+      }
+      if let population = c.population { tell.append("pop. \(population)") }
+      if let id = c.id { tell.append("id \(id)") }
+      return tell.isEmpty ? text : "\(text) (\(tell.joined(separator: ", ")))"
+    }
+  }
   switch e {
   case .ambiguous(let query, let candidates):
-    let list = candidates.prefix(8).map { "\(named($0)) (id \($0.id))" }.joined(separator: "; ")
+    let shown = Array(candidates.prefix(8))
     let more = candidates.count > 8 ? "; …" : ""
-    return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: \(list)\(more)"
-      + " — pick one with \"Name, Country\" or its id"
+    let ids = shown.contains { $0.id != nil } ? " or its id" : ""
+    return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: "
+      + listed(shown, always: true).joined(separator: "; ") + more + " — pick one with \"Name, Country\"\(ids)"
   case .notFound(let query, let suggestions):
     let what = !query.isEmpty && query.allSatisfy(\.isASCIIDigit) ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
     guard !suggestions.isEmpty else { return "no city \(what) in the catalogue" }
-    // A name and country that repeat are told apart by their ids ("Paris, US (id 4)").
-    let shown = suggestions.prefix(5).map(named)
-    let list = zip(shown, suggestions).map { text, city in
-      shown.filter { $0 == text }.count > 1 ? "\(text) (id \(city.id))" : text
-    }
-    return "no city \(what); closest: " + list.joined(separator: "; ")
+    return "no city \(what); closest: " + listed(Array(suggestions.prefix(5)), always: false).joined(separator: "; ")
   case .noLastCity:
     return "no city given and none shown before; try `wx show London`"
+  }
+}
+
+/// Coordinates as people read them: `48.86°N 2.35°E`.
+enum Coordinates {
+  static func text(latitude: Double, longitude: Double) -> String {
+    func part(_ v: Double, _ plus: String, _ minus: String) -> String {
+      let r = (abs(v) * 100).rounded() / 100
+      var digits = String(r)
+      if digits.hasSuffix(".0") { digits.removeLast(2) }
+      return digits + "°" + (v < 0 ? minus : plus)
+    }
+    return part(latitude, "N", "S") + " " + part(longitude, "E", "W")
   }
 }
 

@@ -5,7 +5,10 @@ extension WX.AQI {
   struct Show: WXCommand {
     static let configuration = CommandConfiguration(
       abstract: "A city's recorded air quality as a chart, offline.",
-      discussion: "CITY is matched ignoring case and accents. --ascii draws the chart with # . | instead of blocks.")
+      discussion: """
+        CITY resolves like `wx show` (a name, a prefix, "Name, Country"), among the cities with \
+        readings, then through the catalogue. --ascii draws the chart with # . | instead of blocks.
+        """)
 
     @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")
     var city: [String]
@@ -18,15 +21,10 @@ extension WX.AQI {
       var options = display.value
       options.ascii = ascii
       let ctx = try Context.make(display: options)
-      let history: AQIHistory
-      switch try ctx.home.aqi.find(name) {
-      case .one(let found): history = found
-      case .none: throw AQIError.noReadings(name)
-      case .several(let names):
-        throw UsageError(
-          "\(name.quoted()) matches \(names.count) cities with readings: "
-            + names.map { $0.visible }.joined(separator: "; ") + " — pick one with \"Name, Country\"")
-      }
+      // Without a catalogue (none synced yet), the recorded names alone.
+      let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
+      defer { catalogue?.close() }
+      guard let history = try ctx.home.aqi.find(name, catalogue: catalogue) else { throw AQIError.noReadings(name) }
       guard let latest = history.latest else { throw AQIError.noReadings(name) }
       Runner.show(AQIShowView(history: history, latest: latest, now: ctx.now), json: json, ctx.terminal)
     }

@@ -7,28 +7,12 @@ extension WX.Fav {
       abstract: "Add cities to your favourites.",
       discussion: """
         CITY resolves like `wx show`. An ambiguous name adds nothing and lists the candidates. \
-        Unquoted words that together name a city are read as that city, and a word ending in a \
-        comma goes with the next (`wx fav add Paris, FR London, GB`).
+        Unquoted words that together name a city are that one city (the longest name first: \
+        `wx fav add Tokyo New York` is two cities), a word ending in a comma goes with the next \
+        (`wx fav add Paris, FR London, GB`), and a city named twice is added once.
         """)
 
     @Argument(help: "Cities to add.", completion: .custom(cityCompletions)) var cities: [String]
-
-    /// The city names in the arguments: a word ending in a comma goes with the next word, so
-    /// `wx fav add Paris, FR London, UK` names "Paris, FR" and "London, UK".
-    static func names(_ words: [String]) -> [String] {
-      var out: [String] = []
-      var k = 0
-      while k < words.count {
-        if words[k].hasSuffix(","), k + 1 < words.count {
-          out.append(words[k] + " " + words[k + 1])
-          k += 2
-        } else {
-          out.append(words[k])
-          k += 1
-        }
-      }
-      return out
-    }
 
     func validate() throws {
       if cities.isEmpty { throw ValidationError("name at least one city") }
@@ -40,25 +24,7 @@ extension WX.Fav {
     func execute() async throws {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
-      var found: [City] = []
-      let joined = cities.joined(with: " ")
-      let whole = cities.count > 1 ? try catalogue.resolve(joined) : nil
-      if case .found(_, let city)? = whole {
-        // `wx fav add New York`: the words name one city, not one city each.
-        Terminal.err("wx: read \(joined.quoted()) as one city name (quote names to add several)")
-        found = [city]
-      } else {
-        do {
-          found = try Self.names(cities).map { try catalogue.lookup($0).city }
-        } catch let error as LookupError {
-          // `wx fav add Los Angeles`: the words name several cities together; that is the
-          // answer to give, not that "Los" is ambiguous.
-          if case .ambiguous(let candidates)? = whole {
-            throw LookupError.ambiguous(query: joined, candidates: candidates)
-          }
-          throw error
-        }
-      }
+      let found = try catalogue.lookup(words: cities)
       catalogue.close()
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)

@@ -1,0 +1,175 @@
+/// A list of places held in memory as a ``NameSource``: the favourites, the cities with
+/// air-quality readings. A place is a position in the list.
+///
+/// Each name is folded once, when the list is made; a lookup is a binary search over the
+/// sorted keys and a prefix search one pass over the list, so everything the resolver asks
+/// costs O(n) at most (completing 100k favourites once was quadratic).
+package struct PlaceList: NameSource {
+  package struct Item: Sendable {
+    package var name: String
+    package var country: String
+    package var id: Int?
+
+    package init(name: String, country: String, id: Int? = nil) {
+      self.name = name
+      self.country = country
+      self.id = id
+    }
+  }
+
+  package let items: [Item]
+  /// Folded names, by position.
+  private let keys: [[UInt8]]
+  /// Offsets of the later words of each name (``Fold/wordStarts(_:)``).
+  private let starts: [[Int]]
+  /// Positions in order of folded name.
+  private let sorted: [Int]
+  /// Positions by id, for ids that more than one item has (those pick nothing alone).
+  private let repeatedIDs: Set<Int>
+  /// Steps taken by the last lookups (tests count work, not time).
+  package let meter = Meter()
+
+  package final class Meter: @unchecked Sendable {
+    package var steps = 0
+  }
+
+  package var foldVersion: Int { Fold.version }
+
+  package init(_ items: [Item]) {
+    self.items = items
+    var keys: [[UInt8]] = []
+    var starts: [[Int]] = []
+    keys.reserveCapacity(items.count)
+    for item in items {
+      let (key, s) = Fold.keyAndWordStarts(item.name)
+      keys.append(key)
+      starts.append(s)
+    }
+    self.keys = keys
+    self.starts = starts
+    sorted = items.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+    var seen = Set<Int>()
+    var repeated = Set<Int>()
+    for id in items.compactMap(\.id) where !seen.insert(id).inserted { repeated.insert(id) }
+    repeatedIDs = repeated
+  }
+
+  /// The first position in `sorted` whose key is not below `key`.
+  private func lowerBound(_ key: [UInt8]) -> Int {
+    var lo = 0
+    var hi = sorted.count
+    while lo < hi {
+      meter.steps += 1
+      let mid = (lo + hi) / 2
+      if keys[sorted[mid]].lexicographicallyPrecedes(key) { lo = mid + 1 } else { hi = mid }
+    }
+    return lo
+  }
+
+  package func places(named key: [UInt8]) -> [Int] {
+    var out: [Int] = []
+    var k = lowerBound(key)
+    while k < sorted.count && keys[sorted[k]] == key {
+      out.append(sorted[k])
+      k += 1
+    }
+    return out.sorted()
+  }
+
+  package func hasName(startingWith key: [UInt8]) -> Bool {
+    let k = lowerBound(key)
+    return k < sorted.count && keys[sorted[k]].starts(with: key)
+  }
+
+  /// Name starts first, then later-word starts, each in list order.
+  package func places(startingWith key: [UInt8], limit: Int) -> (total: Int, places: [Int]) {
+    var names: [Int] = []
+    var words: [Int] = []
+    for (i, name) in keys.enumerated() {
+      meter.steps += 1
+      if name.starts(with: key) {
+        names.append(i)
+      } else if starts[i].contains(where: { name.count - $0 >= key.count && name[$0..<($0 + key.count)].elementsEqual(key) }) {
+        words.append(i)
+      }
+    }
+    return (names.count + words.count, Array((names + words).prefix(limit)))
+  }
+
+  package func places(withID id: Int) -> [Int] {
+    items.indices.filter { items[$0].id == id }
+  }
+
+  package func typoCandidates(for key: [UInt8], _ body: ([UInt8], Int) -> Void) {
+    for (i, name) in keys.enumerated().prefix(Resolver<Self>.typoScan) { body(name, i) }
+  }
+
+  package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country) }
+
+  package func candidate(_ i: Int) -> Candidate {
+    let item = items[i]
+    return Candidate(name: item.name, country: item.country, id: item.id.flatMap { repeatedIDs.contains($0) ? nil : $0 })
+  }
+}
+
+extension PlaceList {
+  /// The favourites, in the order they were added.
+  package init(favourites: [Favourite]) {
+    self.init(favourites.map { Item(name: $0.name, country: $0.country, id: $0.id) })
+  }
+
+  /// Cities with air-quality readings, by their recorded names: "Name, Country" as
+  /// Open-Meteo records them, or the feed's bare name (its country unknown).
+  package init(airQuality histories: [AQIHistory]) {
+    self.init(
+      histories.map { h in
+        let parts = h.city.split(separator: ",", maxSplits: 1)
+        guard parts.count == 2 else { return Item(name: h.city, country: "") }
+        return Item(name: String(parts[0]).trimmingSpaces, country: String(parts[1]).trimmingSpaces)
+      })
+  }
+
+  /// The positions, in list order, whose folded name or a later word of it starts with
+  /// `query` as search matches (``Resolver/keys(_:)``): the browse favourites filter.
+  package func matching(_ query: String) -> [Int] {
+    let q = Fold.key(query)
+    guard !q.isEmpty else { return [] }
+    for key in Resolver<PlaceList>.keys(q) {
+      let hits = places(startingWith: key, limit: .max)
+      if hits.total > 0 { return hits.places.sorted() }
+    }
+    return []
+  }
+}
+
+extension FavouritesStore {
+  /// The cities unquoted `words` name for removal, each once: runs of words split over the
+  /// favourites' names and the catalogue's (``Resolver/split(_:or:)``), each name resolved
+  /// among the favourites (a favourite the catalogue no longer holds stays removable), else
+  /// through `catalogue`. A city that is no favourite is returned all the same: removing it
+  /// says so. Throws ``LookupError`` for a name that fits several favourites or no city.
+  package static func identities(
+    named words: [String], among favourites: [Favourite], catalogue: Catalogue?
+  ) throws -> [CityIdentity] {
+    let resolver = Resolver(PlaceList(favourites: favourites))
+    var out: [CityIdentity] = []
+    var seen = Set<CityIdentity>()
+    for name in try resolver.split(words, or: catalogue?.resolver) {
+      let identity: CityIdentity
+      switch try resolver.resolve(name) {
+      case .one(let i): identity = favourites[i].identity
+      case .several(let hits):
+        throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
+      case .none:
+        guard let catalogue else { throw FavouritesError.notAFavourite([name]) }
+        do {
+          identity = try catalogue.lookup(name).city.identity
+        } catch is LookupError {
+          throw FavouritesError.notAFavourite([name])
+        }
+      }
+      if seen.insert(identity).inserted { out.append(identity) }
+    }
+    return out
+  }
+}

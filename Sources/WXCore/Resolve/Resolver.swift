@@ -1,0 +1,520 @@
+/// Where names typed by people are looked up: the catalogue (``CatalogueNames``), the
+/// favourites and the air-quality history (``PlaceList``); later the world atlas.
+///
+/// A source answers on folded keys (``Fold``) and knows nothing of commas, ids typed as names,
+/// runs of words, spelling tie-breaks or typos: those rules are the ``Resolver``'s, written
+/// once for every source.
+package protocol NameSource {
+  associatedtype Place
+  /// The ``Fold`` version the source's names are compared with.
+  var foldVersion: Int { get }
+  /// The places whose folded name is exactly `key`, in the source's order.
+  func places(named key: [UInt8]) throws(StoreError) -> [Place]
+  /// Whether some place's folded name starts with `key` (a run of typed words may still
+  /// grow into a name).
+  func hasName(startingWith key: [UInt8]) throws(StoreError) -> Bool
+  /// Places whose folded name, or a later word of it, starts with `key` (all places for an
+  /// empty key): how many, and the first `limit` in the source's search order.
+  func places(startingWith key: [UInt8], limit: Int) throws(StoreError) -> (total: Int, places: [Place])
+  /// The places with this id.
+  func places(withID id: Int) throws(StoreError) -> [Place]
+  /// Calls `body` with the folded name of each place a typo of `key` may stand for (at most
+  /// ``Resolver/typoScan`` names: a bounded part of the source, such as the names sharing
+  /// the first letter), and the place.
+  func typoCandidates(for key: [UInt8], _ body: ([UInt8], Place) -> Void) throws(StoreError)
+  /// What the words after a comma are matched against.
+  func qualifiers(of place: Place) throws(StoreError) -> Qualifiers
+  /// How the place is shown to a person choosing between candidates.
+  func candidate(_ place: Place) throws(StoreError) -> Candidate
+}
+
+/// What the words after the comma of "Name, Qualifier" may name: the country (as a name, a
+/// prefix, a code), and the first-level region where the source knows it (the atlas will).
+package struct Qualifiers: Sendable {
+  package var country: String
+  package var region: String?
+
+  package init(country: String, region: String? = nil) {
+    self.country = country
+    self.region = region
+  }
+}
+
+/// A name that does not name exactly one place. The executable words it (the query cut and
+/// escaped, the candidates listed with what tells them apart).
+package enum LookupError: Error, Equatable, Sendable {
+  case ambiguous(query: String, candidates: [Candidate])
+  case notFound(query: String, suggestions: [Candidate])
+  /// No CITY given and no city shown before.
+  case noLastCity
+}
+
+/// A place as offered to a person: enough to tell it from the others and to type it back.
+package struct Candidate: Equatable, Sendable {
+  package var name: String
+  package var country: String
+  /// The id, only where it picks this place alone (nil where ids repeat, so none is offered).
+  package var id: Int?
+  package var latitude: Double?
+  package var longitude: Double?
+  package var region: String?
+  package var population: Int?
+
+  package init(
+    name: String, country: String, id: Int? = nil, latitude: Double? = nil, longitude: Double? = nil,
+    region: String? = nil, population: Int? = nil
+  ) {
+    self.name = name
+    self.country = country
+    self.id = id
+    self.latitude = latitude
+    self.longitude = longitude
+    self.region = region
+    self.population = population
+  }
+}
+
+/// The one set of rules for names typed by people, over any ``NameSource``:
+///
+/// - **Ids.** Digits alone are an id first (several places may share one).
+/// - **Names.** Folded (case, accents, apostrophes, periods and hyphens do not matter); an
+///   apostrophe or hyphen typed as a space also matches (``keys(_:)``). Of places that share
+///   the folded name, the one spelled exactly as typed, case aside, is taken.
+/// - **"Name, Qualifier".** The qualifier fits the country (name, prefix, ISO code, short
+///   name) or the region; exact fits win over prefixes (`Sydney, AU` is not Austria).
+/// - **Prefixes.** A prefix (of the name or of a later word) that fits one place names it.
+/// - **Typos.** Nothing fits: the closest names by edit distance, then by longest prefix.
+/// - **Runs of words** (``split(_:)``): unquoted words that together name a place are that
+///   one place, the longest name first; a word ending in a comma goes with the next one.
+package struct Resolver<Source: NameSource> {
+  package let source: Source
+
+  package init(_ source: Source) { self.source = source }
+
+  package enum Outcome {
+    case one(Source.Place)
+    /// Several places fit; the caller lists them.
+    case several([Source.Place])
+    /// Nothing fits; the closest names, best first.
+    case none(closest: [Source.Place])
+  }
+
+  /// How many names a typo search compares at most (bounded work at any catalogue size).
+  package static var typoScan: Int { 40_000 }
+  /// How many closest names a failed lookup offers.
+  package static var suggestionCount: Int { 5 }
+
+  func fold(_ s: String) -> [UInt8] { Fold.key(s, version: source.foldVersion) }
+
+  // MARK: One name
+
+  package func resolve(_ text: String) throws(StoreError) -> Outcome {
+    let query = text.trimmingSpaces
+    guard !query.isEmpty else { return .none(closest: []) }
+    if query.allSatisfy(\.isASCIIDigit), let id = Int(query) {
+      let hits = try source.places(withID: id)
+      if hits.count == 1 { return .one(hits[0]) }
+      if hits.count > 1 { return .several(hits) }
+    }
+    let exact = try named(query)
+    if exact.count == 1 { return .one(exact[0]) }
+    if exact.count > 1 {
+      // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
+      let typed = query.lowercased()
+      var literal: [Source.Place] = []
+      for p in exact where try source.candidate(p).name.lowercased() == typed { literal.append(p) }
+      return literal.count == 1 ? .one(literal[0]) : .several(exact)
+    }
+    if let comma = query.lastIndex(of: ",") {
+      let (fitting, named) = try qualified(String(query[..<comma]), String(query[query.index(after: comma)...]))
+      if fitting.count == 1 { return .one(fitting[0]) }
+      if fitting.count > 1 { return .several(fitting) }
+      if !named.isEmpty { return .none(closest: named) }
+    }
+    for key in Self.keys(fold(query)) {
+      let prefixed = try source.places(startingWith: key, limit: 6)
+      if prefixed.total == 1 { return .one(prefixed.places[0]) }
+      if prefixed.total > 1 { return .several(prefixed.places) }
+    }
+    let typos = try closest(query)
+    if typos.sameLetters.count == 1 { return .one(typos.sameLetters[0]) }
+    return .none(closest: typos.places)
+  }
+
+  /// The places whose folded name is `text`'s (or, failing that, one of its ``keys(_:)``).
+  package func named(_ text: String) throws(StoreError) -> [Source.Place] {
+    for key in Self.keys(fold(text)) {
+      let hits = try source.places(named: key)
+      if !hits.isEmpty { return hits }
+    }
+    return []
+  }
+
+  /// "Name, Qualifier": the places named `name` whose qualifiers fit best (exact fits over
+  /// prefixes), and all the places named `name`.
+  func qualified(_ name: String, _ qualifier: String) throws(StoreError) -> (fitting: [Source.Place], named: [Source.Place]) {
+    let named = try named(name)
+    let typed = fold(qualifier.trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)  // once, not per place
+    var fitting: [Source.Place] = []
+    var best = Countries.Fit.prefix
+    for p in named {
+      let fit = fit(typed, try source.qualifiers(of: p), lines: lines)
+      if fit > best { (best, fitting) = (fit, []) }
+      if fit == best { fitting.append(p) }
+    }
+    return (fitting, named)
+  }
+
+  /// How well a typed qualifier fits a place: its country, or its region where known.
+  /// (A new kind of qualifier is one more line here.)
+  func fit(_ typed: [UInt8], _ q: Qualifiers, lines: [Int]) -> Countries.Fit {
+    var fit = Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
+    if let region = q.region.map(fold), fit != .exact, !typed.isEmpty {
+      if region == typed { fit = .exact } else if region.starts(with: typed) { fit = max(fit, .prefix) }
+    }
+    return fit
+  }
+
+  /// The folded keys `folded` may stand for, in the order they are tried: itself; then with
+  /// spaces left out (an apostrophe typed as a space: `o fallon` is O'Fallon, `st john s` St.
+  /// John's), fewest left out first, the first four spaces varying; then with one space put
+  /// in (a hyphen typed as nothing: `winstonsalem` is Winston-Salem), between two letters, for
+  /// keys up to 40 bytes, also once all spaces are left out. At most 16 + 78 keys, each one
+  /// lookup, and only as many as it takes to find something.
+  package static func keys(_ folded: [UInt8]) -> KeyVariants { KeyVariants(folded: folded) }
+
+  /// ``keys(_:)`` after the first: made only when the key as typed has matched nothing.
+  static func variants(_ folded: [UInt8]) -> [[UInt8]] {
+    let spaces = folded.indices.filter { folded[$0] == 0x20 }.prefix(4)
+    var out: [[UInt8]] = []
+    let masks = (1..<(1 << spaces.count)).sorted { $0.nonzeroBitCount < $1.nonzeroBitCount }
+    for mask in masks {
+      var key: [UInt8] = []
+      key.reserveCapacity(folded.count)
+      for (k, i) in spaces.enumerated() {
+        key += folded[(k == 0 ? 0 : spaces[spaces.startIndex + k - 1] + 1)..<i]
+        if mask & (1 << k) == 0 { key.append(0x20) }
+      }
+      key += folded[(spaces.last! + 1)...]
+      out.append(key)
+    }
+    // One space put in, into the key as typed and into the key without its spaces (a hyphen
+    // typed as nothing beside an apostrophe typed as a space: `vald isere`).
+    for base in spaces.isEmpty ? [folded] : [folded, folded.filter { $0 != 0x20 }] where base.count <= 40 {
+      for i in base.indices.dropFirst() where base[i - 1] != 0x20 && base[i] != 0x20 && base[i] & 0xC0 != 0x80 {
+        let key = Array(base[..<i]) + [0x20] + base[i...]
+        if key != folded && !out.contains(key) { out.append(key) }
+      }
+    }
+    return out
+  }
+
+  // MARK: Runs of words
+
+  /// The names in unquoted words: a word ending in a comma goes with the next one (the
+  /// qualifier grows word by word while it still fits: `Paris, United States`), and words
+  /// that together name a place are that one name, the longest first (`Dar es Salaam`, not
+  /// `Dar es` and `Salaam`). Costs a lookup or two per word a run grows by; a run stops as
+  /// soon as no name starts with it.
+  package func split(_ words: [String]) throws(StoreError) -> [String] {
+    try split(words, or: Optional<Self>.none)
+  }
+
+  /// ``split(_:)`` where a run of words may name a place of this source or of `other`
+  /// (`wx fav rm` names favourites, and cities of the catalogue that may not be favourites).
+  package func split<Other: NameSource>(_ words: [String], or other: Resolver<Other>?) throws(StoreError) -> [String] {
+    var out: [String] = []
+    var i = 0
+    while i < words.count {
+      var end = i
+      var begun = i  // the end of the longest run some name starts with
+      var text = ""
+      var j = i
+      while j < words.count {
+        text += (j > i ? " " : "") + words[j]
+        j += 1
+        if words[j - 1].hasSuffix(","), j < words.count { continue }
+        var names = try namesSomething(text)
+        if !names, let other { names = try other.namesSomething(text) }
+        if names {
+          end = j
+        } else if text.contains(",") {
+          break  // after the comma, the qualifier grows only while it fits
+        }
+        var grows = try mayGrow(text)
+        if !grows, let other { grows = try other.mayGrow(text) }
+        guard grows else { break }
+        if !text.contains(",") { begun = j }
+      }
+      // No run names a place exactly: the longest run that names begin with (`New York`
+      // where only New York City and New York Mills are, so that the answer is about them,
+      // not about "New"), else the word (with the next after a comma).
+      if end == i { end = begun > i + 1 ? begun : min(words.count, i + (words[i].hasSuffix(",") ? 2 : 1)) }
+      out.append(words[i..<end].joined(separator: " "))
+      i = end
+    }
+    return out
+  }
+
+  /// Whether `text` names a place exactly: its name, or "Name, Qualifier" that fits.
+  func namesSomething(_ text: String) throws(StoreError) -> Bool {
+    if let comma = text.lastIndex(of: ",") {
+      return try !qualified(String(text[..<comma]), String(text[text.index(after: comma)...])).fitting.isEmpty
+    }
+    return try !named(text).isEmpty
+  }
+
+  /// Whether a run of words may grow into a name: some name starts with it, or, after a
+  /// comma, it still names a place (`Paris, United` fits, as does `Paris, United States`).
+  func mayGrow(_ text: String) throws(StoreError) -> Bool {
+    if text.contains(",") { return try namesSomething(text) }
+    for k in Self.keys(fold(text)) where try source.hasName(startingWith: k) { return true }
+    return false
+  }
+
+  // MARK: Completion
+
+  /// What completes `typed`: names starting with it, or, when none does, names with a later
+  /// word starting with it (`aires`: Buenos Aires), matched as search matches; "Name,
+  /// Country" for a name several countries share among them; after a comma, the places
+  /// of that very name whose country (or region) the rest begins.
+  package func completions(_ typed: String, limit: Int) throws(StoreError) -> [String] {
+    var seen = Set<String>()
+    if let comma = typed.lastIndex(of: ",") {
+      let name = String(typed[..<comma])
+      let rest = fold(String(typed[typed.index(after: comma)...]).trimmingSpaces)
+      let lines = Countries.lines(naming: rest, version: source.foldVersion)
+      var out: [String] = []
+      for p in try named(name) {
+        if !rest.isEmpty, fit(rest, try source.qualifiers(of: p), lines: lines) == .none { continue }
+        let c = try source.candidate(p)
+        let text = "\(c.name), \(c.country)"
+        if seen.insert(text).inserted { out.append(text) }
+      }
+      return out
+    }
+    var found: [Candidate] = []
+    for key in Self.keys(fold(typed)) {
+      let r = try source.places(startingWith: key, limit: limit)
+      guard r.total > 0 else { continue }
+      for p in r.places { found.append(try source.candidate(p)) }
+      // Names that start with the word, when some do: a TAB then goes on to the name ("pa"
+      // to "Paris, "), where São Paulo would stop it.
+      let starting = found.filter { fold($0.name).starts(with: key) }
+      if !starting.isEmpty { found = starting }
+      break
+    }
+    // A name several countries share is offered with each country ("Paris, France"): the
+    // bare name would be ambiguous to every command that takes it.
+    var countries: [String: String] = [:]
+    var shared = Set<String>()
+    for c in found {
+      if let first = countries[c.name] {
+        if first != c.country { shared.insert(c.name) }
+      } else {
+        countries[c.name] = c.country
+      }
+    }
+    var out: [String] = []
+    for c in found {
+      let text = shared.contains(c.name) ? "\(c.name), \(c.country)" : c.name
+      if seen.insert(text).inserted { out.append(text) }
+    }
+    return out
+  }
+
+  /// What completes the word under the cursor, `current`, after the words `before` it on a
+  /// command line: the rest of a name the last words begin (`new y` offers `York` of New
+  /// York, `Paris, us` offers `United States`), the longest run of words first; then names
+  /// `current` alone begins. When the words are all one name (`whole`: `wx show` joins
+  /// them), only the run of all of them. Names in `excluding` (already on the line) are not
+  /// offered.
+  package func completions(
+    _ current: String, after before: [String], whole: Bool, limit: Int, excluding: Set<String> = []
+  ) throws(StoreError) -> [String] {
+    var out: [String] = []
+    var seen = Set<String>()
+    // After a word ending in a comma, the next word is its qualifier: no name starts there.
+    let fresh = before.last?.hasSuffix(",") == true ? 1 : 0
+    let runs = whole ? [before.count] : Array((fresh...max(fresh, min(3, before.count))).reversed())
+    for k in runs where k <= before.count {
+      let run = Array(before.suffix(k))
+      for name in try completions((run + [current]).joined(separator: " "), limit: limit) where !excluding.contains(name) {
+        guard let rest = Self.rest(of: name, after: run), !rest.isEmpty else { continue }
+        if seen.insert(rest).inserted { out.append(rest) }
+      }
+    }
+    return out
+  }
+
+  /// `name` without the part the words `run` typed, when they type a start of it that ends
+  /// at a word boundary (folded, spaces aside): `New York` after `new` is `York`, `O'Fallon`
+  /// after `o` is `Fallon`, `Val-d'Isère` after `val d` is `Isère`; else nil.
+  static func rest(of name: String, after run: [String]) -> String? {
+    guard !run.isEmpty else { return name }
+    let typed = Fold.key(run.joined(separator: " ")).filter { $0 != 0x20 }
+    let scalars = Array(name.unicodeScalars)
+    var prefix = ""
+    for (k, scalar) in scalars.enumerated() {
+      prefix.unicodeScalars.append(scalar)
+      let folded = Fold.key(prefix).filter { $0 != 0x20 }
+      guard folded.count >= typed.count else { continue }
+      guard folded == typed else { return nil }
+      // The rest starts after the separators that follow (space, hyphen, apostrophe…).
+      let rest = scalars[(k + 1)...].drop { Fold.key(String($0)).isEmpty }
+      guard rest.startIndex > k + 1 || k + 1 == scalars.count else { continue }
+      var out = ""
+      out.unicodeScalars.append(contentsOf: rest)
+      return out
+    }
+    return nil
+  }
+
+  // MARK: Suggestions
+
+  /// The closest names to `query`: names within a small edit distance of its folded form
+  /// (of similar length, among ``NameSource/typoCandidates(for:_:)``), nearest first and, at
+  /// one distance, names more places share first, then names of the typed length; then the places matching the longest
+  /// prefix of `query` that matches anything. `sameLetters`: the places whose name has the
+  /// very letters typed, spaces aside (a hyphen typed as nothing: `winstonsalem`).
+  func closest(_ query: String) throws(StoreError) -> (places: [Source.Place], sameLetters: [Source.Place]) {
+    let key = fold(query)
+    let squashed = key.filter { $0 != 0x20 }
+    let allowed = key.count <= 4 ? 1 : 2
+    var near: [(key: [UInt8], distance: Int, places: [Source.Place])] = []
+    var sameLetters: [Source.Place] = []
+    if !key.isEmpty {
+      try source.typoCandidates(for: key) { name, place in
+        if name.count > squashed.count, name.count <= squashed.count + 4, name.filter({ $0 != 0x20 }) == squashed {
+          sameLetters.append(place)
+        }
+        guard abs(name.count - key.count) <= allowed, let d = Self.distance(key, name, limit: allowed) else { return }
+        if let k = near.firstIndex(where: { $0.key == name }) {
+          near[k].places.append(place)
+        } else {
+          near.append((name, d, [place]))
+        }
+      }
+    }
+    near.sort { a, b in
+      if a.distance != b.distance { return a.distance < b.distance }
+      if a.places.count != b.places.count { return a.places.count > b.places.count }
+      let (da, db) = (abs(a.key.count - key.count), abs(b.key.count - key.count))
+      return da != db ? da < db : a.key.lexicographicallyPrecedes(b.key)
+    }
+    var out = Array(near.flatMap(\.places).prefix(Self.suggestionCount))
+    if out.count < Self.suggestionCount {
+      for p in try prefixSuggestions(query) where out.count < Self.suggestionCount {
+        let c = try source.candidate(p)
+        var known = false
+        for o in out where try source.candidate(o) == c { known = true }
+        if !known { out.append(p) }
+      }
+    }
+    return (out, sameLetters)
+  }
+
+  /// The places matching the longest prefix of `query` that matches anything.
+  ///
+  /// The proper prefixes (1 ..< n scalars) are tried by binary search, not one by one (which
+  /// costs time quadratic in the query's length): folding streams, so a shorter prefix's key is
+  /// a prefix of a longer one's. Keys are empty up to some length and non-empty from there on,
+  /// and from there on matches only shrink as the prefix grows.
+  private func prefixSuggestions(_ query: String) throws(StoreError) -> [Source.Place] {
+    let scalars = Array(query.unicodeScalars)
+    func prefix(_ k: Int) -> [UInt8] {
+      var s = ""
+      s.unicodeScalars.append(contentsOf: scalars[..<k])
+      return fold(s)
+    }
+    // The shortest prefix with a non-empty key.
+    var lo = 1
+    var hi = scalars.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if prefix(mid).isEmpty { lo = mid + 1 } else { hi = mid }
+    }
+    // The longest one from there that still matches.
+    var best: [Source.Place] = []
+    hi = scalars.count - 1
+    while lo <= hi {
+      let mid = (lo + hi) / 2
+      let page = try source.places(startingWith: prefix(mid), limit: Self.suggestionCount)
+      if page.total > 0 {
+        best = page.places
+        lo = mid + 1
+      } else {
+        hi = mid - 1
+      }
+    }
+    return best
+  }
+
+  /// The optimal-string-alignment distance between `a` and `b` (insertions, deletions,
+  /// substitutions and swaps of neighbours, by byte), or nil when it exceeds `limit`.
+  /// Stops a row early once every cell of it is past the limit.
+  package static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
+    if abs(a.count - b.count) > limit { return nil }
+    if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      var rowMin = i
+      for j in 1...b.count {
+        var d = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { d = min(d, before[j - 2] + 1) }
+        current[j] = d
+        rowMin = min(rowMin, d)
+      }
+      if rowMin > limit { return nil }
+      (before, previous, current) = (previous, current, before)
+    }
+    return previous[b.count] <= limit ? previous[b.count] : nil
+  }
+}
+
+extension Resolver {
+  /// The places `words` name, in order, each once (`wx fav rm New York New York` removes it
+  /// once): the names of ``split(_:)``, each resolved. Throws ``LookupError`` for the first
+  /// name that does not name exactly one place.
+  package func places<ID: Hashable>(
+    _ words: [String], identity: (Source.Place) throws(StoreError) -> ID
+  ) throws -> [Source.Place] {
+    var out: [Source.Place] = []
+    var seen = Set<ID>()
+    for name in try split(words) {
+      let place = try one(name)
+      if seen.insert(try identity(place)).inserted { out.append(place) }
+    }
+    return out
+  }
+
+  /// The one place `text` names, or ``LookupError``.
+  package func one(_ text: String) throws -> Source.Place {
+    switch try resolve(text) {
+    case .one(let p): return p
+    case .several(let ps): throw LookupError.ambiguous(query: text, candidates: try ps.map { p throws(StoreError) in try source.candidate(p) })
+    case .none(let ps): throw LookupError.notFound(query: text, suggestions: try ps.map { p throws(StoreError) in try source.candidate(p) })
+    }
+  }
+}
+
+/// The keys a folded query may stand for (``Resolver/keys(_:)``): the key as typed first, the
+/// variants made only if asked for, so the usual lookup (the first key matches) allocates none.
+package struct KeyVariants: Sequence, IteratorProtocol {
+  let folded: [UInt8]
+  private var rest: [[UInt8]]?
+  private var k = 0
+
+  init(folded: [UInt8]) { self.folded = folded }
+
+  package mutating func next() -> [UInt8]? {
+    defer { k += 1 }
+    if k == 0 { return folded }
+    if rest == nil { rest = Resolver<PlaceList>.variants(folded) }
+    return k - 1 < rest!.count ? rest![k - 1] : nil
+  }
+}

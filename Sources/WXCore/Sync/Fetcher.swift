@@ -140,6 +140,8 @@ package final class Fetcher: @unchecked Sendable {
         switch error {
         case .unreachable(let why): throw .unreachable(url: shown, reason: why)
         case .timeout: throw .timeout(url: shown, seconds: session.timeout)
+        case .stalled(let seconds): throw .stalled(url: shown, seconds: seconds)
+        case .headersTooLarge: throw .headersTooLarge(url: shown)
         case .redirectLoop: throw .redirectLoop(url: shown)
         case .redirectRefused(let target): throw .redirectRefused(url: shown, target: Redact.url(target))
         case .tooLarge(let limit): throw .tooLarge(url: shown, limit: limit)

@@ -41,12 +41,12 @@ package final class StoreBuilder {
         try FileSystem.rename(finalPath, to: setAside!)
       }
       try FileSystem.rename(tempPath, to: finalPath)
+      published = true
     } catch {
       abandon()
       throw error
     }
     finished = true
-    published = true
     Failpoint.crash("after_rename")
     Failpoint.crash("before_dir_fsync")
     try FileSystem.syncDirectory(FileSystem.directoryName(finalPath))

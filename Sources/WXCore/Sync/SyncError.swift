@@ -5,10 +5,6 @@ package enum SyncError: Error, Equatable, Sendable {
   /// No connection, DNS failure, TLS failure, connection reset.
   case unreachable(url: String, reason: String)
   case timeout(url: String, seconds: Double)
-  /// The server sent nothing for `seconds` mid-answer (a slowloris), before the timeout.
-  case stalled(url: String, seconds: Double)
-  /// The answer's headers are larger than wx takes.
-  case headersTooLarge(url: String)
   case redirectLoop(url: String)
   /// A redirect to a scheme wx does not follow (`file://`, `ftp://`…), naming its target.
   case redirectRefused(url: String, target: String)
@@ -46,10 +42,6 @@ extension SyncError: CustomStringConvertible {
     case .unreachable(let url, let reason): return "cannot reach \(r(url)): \(reason); your catalogue is unchanged"
     case .timeout(let url, let s):
       return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; your catalogue is unchanged"
-    case .stalled(let url, let s):
-      return "\(r(url)) stopped sending for \(JSONWriter.number(s)) s in the middle of its answer; your catalogue is unchanged"
-    case .headersTooLarge(let url):
-      return "the answer from \(r(url)) has headers too large to take; your catalogue is unchanged"
     case .redirectLoop(let url): return "\(r(url)) redirects in a loop; your catalogue is unchanged"
     case .redirectRefused(let url, let target):
       return "\(r(url)) redirects to \(r(target)), which wx does not follow (only usable http:// and https:// URLs); "
@@ -62,8 +54,8 @@ extension SyncError: CustomStringConvertible {
     case .rejected(let url, let status, let reason):
       return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); your catalogue is unchanged"
     case .unauthorized(let url, let status, let keyed):
-      return "the API refused \(keyed ? "the key" : "access") (HTTP \(status)) at \(r(url)); your catalogue is unchanged"
-    case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url)); your catalogue is unchanged"
+      return "the API refused \(keyed ? "the key" : "access") (HTTP \(status)) at \(r(url))"
+    case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
     case .notJSON(let url, let type):
       let what = type.lowercased().contains("html") ? "an HTML page" : type.isEmpty ? "untyped data" : Redact.text(type)
       return "\(r(url)) sent \(what) instead of JSON; your catalogue is unchanged"
@@ -107,8 +99,6 @@ extension SyncError {
     case .badURL(let url): return .badURL(h(url))
     case .unreachable(let url, let reason): return .unreachable(url: h(url), reason: h(reason))
     case .timeout(let url, let seconds): return .timeout(url: h(url), seconds: seconds)
-    case .stalled(let url, let seconds): return .stalled(url: h(url), seconds: seconds)
-    case .headersTooLarge(let url): return .headersTooLarge(url: h(url))
     case .redirectLoop(let url): return .redirectLoop(url: h(url))
     case .redirectRefused(let url, let target): return .redirectRefused(url: h(url), target: h(target))
     case .serverError(let url, let status): return .serverError(url: h(url), status: status)

@@ -39,9 +39,9 @@ enum ExitStatus: Int32 {
       switch e {
       case .catalogueChanged: return (.busy, e.description)
       case .badURL, .unauthorized, .missingKey: return (.config, e.description + e.remedy.words)
-      case .unreachable, .timeout, .stalled, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
+      case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
         return (.unavailable, e.description)
-      case .clientError, .rejected, .notJSON, .tooLarge, .headersTooLarge, .badPayload, .tooManyPages, .noRecords, .shrinks:
+      case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .tooManyPages, .noRecords, .shrinks:
         return (.badData, e.description + e.remedy.words)
       }
     case let e as HomeError:

@@ -10,6 +10,12 @@ package struct ReconnectBackoff: Equatable, Sendable {
     self.cap = max(self.initial, cap)
   }
 
+  /// How long a connection must stay open, having delivered a message, for the backoff to
+  /// start again from `initial`: 20 × `initial` (10 s by default), at most `cap`. A feed that
+  /// sends a frame and drops at once is a failing feed, not a healthy one, and is retried
+  /// ever more slowly, not twice a second.
+  package var stable: Double { min(cap, initial * 20) }
+
   /// Seconds to wait after `failures` consecutive failures (1 → `initial`).
   package func delay(afterFailures failures: Int) -> Double {
     let n = min(max(failures, 1) - 1, 62)
@@ -24,7 +30,8 @@ package enum FeedEvent: Sendable {
   /// A complete message arrived.
   case message(WebSocketMessage)
   /// The connection ended (`wasConnected`) or an attempt failed; the next attempt starts in
-  /// `retryIn` seconds. `failures` counts the failures since a connection last delivered a message.
+  /// `retryIn` seconds. `failures` counts the failures since a connection last delivered a
+  /// message and stayed open (``ReconnectBackoff/stable``).
   case lost(reason: String, wasConnected: Bool, retryIn: Double, failures: Int)
   /// The first connection failed and `retryFirstConnect` was off: the feed has stopped.
   case failed(WebSocketError)
@@ -49,7 +56,8 @@ extension FeedEvent {
 /// A WebSocket feed that stays connected: it reconnects with ``ReconnectBackoff`` after every
 /// drop, close or failed attempt until the consumer stops listening.
 ///
-/// The backoff starts again from `initial` once a connection has delivered a message.
+/// The backoff starts again from `initial` once a connection has delivered a message and
+/// stayed open for ``ReconnectBackoff/stable`` seconds.
 package struct LiveFeed: Sendable {
   package let client: WebSocketClient
   package let backoff: ReconnectBackoff
@@ -89,14 +97,19 @@ package struct LiveFeed: Sendable {
         everConnected = true
         wasConnected = true
         emit(.connected(attempt: attempts))
+        let opened = Clock.monotonic()
         var delivered = false
-        let end = try await connection.run { message in
-          if !delivered {
+        let end: WebSocketEnd
+        do {
+          end = try await connection.run { message in
             delivered = true
-            failures = 0
+            emit(.message(message))
           }
-          emit(.message(message))
+        } catch {
+          if delivered && Clock.monotonic() - opened >= backoff.stable { failures = 0 }
+          throw error
         }
+        if delivered && Clock.monotonic() - opened >= backoff.stable { failures = 0 }
         reason = end.description
       } catch {
         if Task.isCancelled { return }

@@ -97,18 +97,25 @@ package enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible
       switch e {
       case .connectTimeout: return "timed out connecting to \(url.hostHeader)"
       case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return "the connection dropped"
-      default: return "connection error: \(e)"
+      default: return "the connection failed"
       }
     case NIOSSLError.uncleanShutdown:
       return "the connection dropped"
     case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
       return "TLS failed: " + tlsReason(error)
-    case let e as NIOWebSocketFrameAggregator.Error:
-      return "bad WebSocket message: \(e)"
-    case let e as NIOWebSocketError:
-      return "WebSocket protocol error: \(e)"
+    case is NIOWebSocketFrameAggregator.Error:
+      return "a WebSocket message too large or wrongly fragmented"
+    case is NIOWebSocketError:
+      return "a malformed WebSocket frame"
+    case let e as NIOHTTPClientUpgradeError:
+      // NIO's names (`upgraderDeniedUpgrade`…) are not words for people.
+      switch e {
+      case .upgraderDeniedUpgrade: return "the server's WebSocket handshake is wrong (its Sec-WebSocket-Accept does not match)"
+      default: return "the server did not accept the WebSocket upgrade"
+      }
     default:
-      return "\(error)"
+      // Whatever else NIO throws is not printed as it is (its type names are not words).
+      return "the connection failed"
     }
   }
 }
@@ -175,6 +182,7 @@ package struct WebSocketClient: Sendable {
               maxFrameSize: maxFrame,
               upgradePipelineHandler: { channel, _ in
                 channel.eventLoop.makeCompletedFuture {
+                  try channel.pipeline.syncOperations.addHandler(UnmaskedFramesOnly())
                   try channel.pipeline.syncOperations.addHandler(
                     NIOWebSocketFrameAggregator(
                       minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 4096,
@@ -289,5 +297,26 @@ package struct WebSocketConnection: Sendable {
 
   static func close(_ payload: ByteBuffer) -> WebSocketFrame {
     WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: payload)
+  }
+}
+
+/// RFC 6455 5.1: a server must not mask its frames, and a client that receives a masked one
+/// closes the connection (1002, protocol error). Sits before the aggregator, which would
+/// unmask fragments as it joins them.
+final class UnmaskedFramesOnly: ChannelInboundHandler {
+  typealias InboundIn = WebSocketFrame
+  typealias InboundOut = WebSocketFrame
+  typealias OutboundOut = WebSocketFrame
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard unwrapInboundIn(data).maskKey != nil else {
+      context.fireChannelRead(data)
+      return
+    }
+    var code = context.channel.allocator.buffer(capacity: 2)
+    code.writeInteger(UInt16(1002))
+    let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code)
+    context.fireErrorCaught(WebSocketError.failed("the server sent a masked frame, which servers must not"))
+    context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in context.close(promise: nil) }
   }
 }

@@ -44,6 +44,7 @@ SIMPLE_MODES = {
     "paged", "ignore-page", "429", "429-always", "html", "empty", "wrong-types",
     "missing-field", "nan", "bad-utf8", "zero", "redirect-loop", "redirect",
     "wrong-content-type", "drip", "huge", "object", "dup-page", "all", "huge-unsized", "bad-gzip",
+    "not-http", "huge-header", "stall",
 }
 HTML_PAGE = (b"<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head>\n"
              b"<body><h1>502 Bad Gateway</h1><p>The upstream server is unavailable."
@@ -68,7 +69,7 @@ def parse_mode(mode):
         return mode
     kind, sep, arg = mode.partition(":")
     if sep:
-        if kind == "status":
+        if kind in ("status", "bare-status"):
             code = int(arg)
             if 100 <= code <= 599:
                 return mode
@@ -255,6 +256,27 @@ class Handler(BaseHTTPRequestHandler):
         if mode.startswith("status:"):
             code = int(mode.split(":", 1)[1])
             return self.send_json(code, {"error": f"simulated HTTP {code}"})
+        if mode.startswith("bare-status:"):  # a status with no body (304, 418...)
+            return self.send(int(mode.split(":", 1)[1]), b"", None)
+        if mode == "not-http":  # another protocol on the port (an SSH server, say)
+            self.close_connection = True
+            self.wfile.write(b"SSH-2.0-OpenSSH_9.2\r\n" * 4)
+            return
+        if mode == "huge-header":  # a 4 MB header
+            self.send_response(200)
+            self.send_header("X-Padding", "a" * (4 << 20))
+            self.send_header("Content-Type", JSON_CT)
+            self.end_headers()
+            return
+        if mode == "stall":  # headers, a few bytes, then nothing (slowloris)
+            self.send_response(200)
+            self.send_header("Content-Type", JSON_CT)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.wfile.write(b"[")
+            self.wfile.flush()
+            time.sleep(120)
+            return
         if mode == "429-always" or (mode == "429" and nth == 0):
             return self.send_json(429, {"error": "too many requests"}, {"Retry-After": "1"})
         if mode == "html":

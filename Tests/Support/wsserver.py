@@ -26,6 +26,8 @@ a line "---" starts the section for the next connection.
                          (the default at the end of a section)
     reject STATUS        (first line only) answer the handshake with HTTP STATUS
                          instead of upgrading, then close
+    badaccept            (first line only) upgrade with a wrong Sec-WebSocket-Accept
+    masked TEXT          one text frame, masked (servers must not mask: RFC 6455 5.1)
 
 Server frames are not masked; client frames are unmasked and checked (a client
 frame without a mask is logged as "error unmasked"). With --log, one line per
@@ -73,22 +75,26 @@ def parse_script(text):
             current = []
             continue
         word, _, rest = line.partition(" ")
-        if word not in {"send", "fragments", "binary", "ping", "sleep", "close", "drop", "hold", "reject"}:
+        if word not in {"send", "fragments", "binary", "ping", "sleep", "close", "drop", "hold", "reject", "badaccept",
+                        "masked"}:
             raise ValueError(f"unknown script command: {line!r}")
         current.append((word, rest))
     sections.append(current)
     return sections
 
 
-def frame(opcode, payload, fin=True):
+def frame(opcode, payload, fin=True, mask=None):
     head = bytes([(0x80 if fin else 0) | opcode])
     n = len(payload)
+    bit = 0x80 if mask else 0
     if n < 126:
-        head += bytes([n])
+        head += bytes([bit | n])
     elif n < 65536:
-        head += bytes([126]) + struct.pack("!H", n)
+        head += bytes([bit | 126]) + struct.pack("!H", n)
     else:
-        head += bytes([127]) + struct.pack("!Q", n)
+        head += bytes([bit | 127]) + struct.pack("!Q", n)
+    if mask:
+        return head + mask + bytes(c ^ mask[i % 4] for i, c in enumerate(payload))
     return head + payload
 
 
@@ -108,7 +114,7 @@ class Conn:
         out, self.buf = self.buf[:n], self.buf[n:]
         return out
 
-    def handshake(self, reject):
+    def handshake(self, reject, badaccept=False):
         while b"\r\n\r\n" not in self.buf:
             chunk = self.sock.recv(65536)
             if not chunk:
@@ -129,7 +135,7 @@ class Conn:
                 "Connection: close\r\n\r\n".encode() + body)
             return False
         key = headers.get("sec-websocket-key", "")
-        accept = base64.b64encode(hashlib.sha1((key + GUID).encode()).digest()).decode()
+        accept = base64.b64encode(hashlib.sha1((key + GUID + ("x" if badaccept else "")).encode()).digest()).decode()
         self.sock.sendall(
             ("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
              f"Sec-WebSocket-Accept: {accept}\r\n\r\n").encode())
@@ -182,6 +188,8 @@ class Conn:
                 chunks = [data[i:i + size] for i in range(0, len(data), size)] or [b""]
                 for i, chunk in enumerate(chunks):
                     self.send(frame(0x1 if i == 0 else 0x0, chunk, fin=i == len(chunks) - 1))
+            elif word == "masked":
+                self.send(frame(0x1, rest.encode(), mask=b"\x01\x02\x03\x04"))
             elif word == "binary":
                 self.send(frame(0x2, rest.encode()))
             elif word == "ping":
@@ -204,10 +212,10 @@ def serve(conn_sock, number, steps, log):
     conn = Conn(conn_sock, number, log)
     try:
         reject = next((rest for word, rest in steps[:1] if word == "reject"), None)
-        if not conn.handshake(reject):
+        if not conn.handshake(reject, any(word == "badaccept" for word, _ in steps[:1])):
             return
         threading.Thread(target=conn.reader, daemon=True).start()
-        conn.play([s for s in steps if s[0] != "reject"])
+        conn.play([s for s in steps if s[0] not in ("reject", "badaccept")])
     except (EOFError, OSError):
         pass
     finally:

@@ -113,9 +113,10 @@ func seconds(_ iso: String) -> Int64 {
     let r = try watch(home, server, count: 4)
     #expect(r.status == 0, "\(r)")
     #expect(r.stderr.contains("wx: connection lost (the connection dropped); reconnecting in 20 ms"), "\(r)")
-    // Two failures in a row: the delay doubles; a connection that delivers resets it.
+    // Two failures in a row: the delay doubles; a connection that delivers and closes at once
+    // does not reset it (see aFeedThatDropsAtOnceIsRetriedEverMoreSlowly).
     #expect(r.stderr.contains("wx: the server did not accept the WebSocket upgrade; reconnecting in 40 ms (2 failures in a row)"), "\(r)")
-    #expect(r.stderr.contains("wx: connection lost (closed by the server, code 1001); reconnecting in 20 ms"), "\(r)")
+    #expect(r.stderr.contains("wx: connection lost (closed by the server, code 1001); reconnecting in 80 ms (3 failures in a row)"), "\(r)")
     #expect(r.stderr.components(separatedBy: "wx: reconnected to \(server.url)").count - 1 == 2, "\(r)")
     let values = try #require(try home.wx("aqi", "show", "Delhi", "--json").json()["readings"] as? [[String: Any]])
     #expect(values.map { $0["aqi"] as? Double } == [301, 302, 303, 304])
@@ -125,6 +126,48 @@ func seconds(_ iso: String) -> Int64 {
     #expect(log.contains("close 3 1001"), "the client answers a close frame: \(log)")
     #expect(log.filter { $0.hasPrefix("connect ") } == (1...4).map { "connect \($0) /aqi" })
     #expect(!log.contains { $0.hasPrefix("error") }, "client frames must be masked: \(log)")
+  }
+
+  /// A feed that sends one frame and drops at once, again and again, is a failing feed: the
+  /// backoff keeps growing (it reset at every frame: 124 reconnects in 25 s). One that stays
+  /// open (20 × the initial backoff: 2 s here) and delivers starts it again.
+  @Test func aFeedThatDropsAtOnceIsRetriedEverMoreSlowly() throws {
+    // Each frame has 50 ms to arrive before the drop (a close at once could discard it).
+    let server = try WSServer([
+      aqiFrame([("Delhi", 1)]) + "\nsleep 50\ndrop", "send not json\nsleep 50\ndrop",
+      aqiFrame([("Delhi", 2)]) + "\nsleep 50\ndrop", aqiFrame([("Delhi", 3)]) + "\nsleep 3000\ndrop",
+      aqiFrame([("Delhi", 4)]) + "\nhold",
+    ])
+    let home = TempHome()
+    let r = try watch(home, server, count: 4, env: ["WX_AQI_BACKOFF_MS": "100"])
+    #expect(r.status == 0, "\(r)")
+    let lines = r.stderr.split(separator: "\n").filter { $0.contains("reconnecting in") }
+    #expect(lines.count == 4, "\(r)")
+    for (k, ms) in [100, 200, 400].enumerated() where k < lines.count {
+      #expect(lines[k].hasSuffix("reconnecting in \(ms) ms" + (k > 0 ? " (\(k + 1) failures in a row)" : "")), "\(lines)")
+    }
+    // The fourth connection stayed open 3 s (> 2 s) after its frame: reset.
+    #expect(lines.last?.hasSuffix("reconnecting in 100 ms") == true, "\(lines)")
+  }
+
+  /// Masked server frames are a protocol error (RFC 6455 5.1): never delivered, and the
+  /// connection is closed with 1002. A wrong Sec-WebSocket-Accept is worded, not NIO's name.
+  @Test func maskedFramesAndABadHandshakeAreRefusedInWords() throws {
+    let server = try WSServer(["masked " + aqiFrame([("Delhi", 9)]) + "\nhold", aqiFrame([("Delhi", 10)]) + "\nhold"])
+    let home = TempHome()
+    let r = try watch(home, server, count: 1)
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stderr.contains("the server sent a masked frame"), "\(r)")
+    let values = try #require(try home.wx("aqi", "show", "Delhi", "--json").json()["readings"] as? [[String: Any]])
+    #expect(values.map { $0["aqi"] as? Double } == [10], "the masked frame was stored")
+    let end = Date().addingTimeInterval(5)
+    while Date() < end, !server.log.contains("close 1 1002") { usleep(20_000) }
+    #expect(server.log.contains("close 1 1002"), "\(server.log)")
+
+    let bad = try WSServer(["badaccept\n" + aqiFrame([("Delhi", 11)])])
+    let refused = try home.wx("aqi", "watch", bad.url, "--once")
+    #expect(refused.status == 69, "\(refused)")
+    #expect(refused.stderr.contains("Sec-WebSocket-Accept") && !refused.stderr.contains("upgrader"), "\(refused)")
   }
 
   @Test func badFramesAreCountedSkippedAndNeverStored() throws {

@@ -216,20 +216,6 @@ struct RawChild {
     self.pid = pid
   }
 
-  /// Waits until the child has stopped itself (a `stop:` failpoint): nil once it has, else
-  /// why not. Up to 120 s by the clock, as the whole suite on 2 cores can starve a new
-  /// process (30 s of polling once ran out).
-  func waitUntilStopped() -> String? {
-    let deadline = Date().addingTimeInterval(120)
-    while Date() < deadline {
-      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-      if stat.contains(") T ") { return nil }
-      if stat.contains(") Z ") { return "it exited instead" }
-      usleep(10_000)
-    }
-    return "timed out"
-  }
-
   /// Reaps the child: true when it exited with status 0.
   @discardableResult
   func wait() -> (exitedCleanly: Bool, signalled: Bool) {

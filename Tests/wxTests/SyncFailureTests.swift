@@ -14,7 +14,30 @@ import Testing
     ("object", 65, "found an object"), ("status:404", 65, "HTTP 404"), ("status:401", 78, "refused access (HTTP 401)"),
     ("status:400", 65, "(HTTP 400) at http://127.0.0.1"), ("status:422", 65, ": simulated HTTP 422;"),
     ("bad-gzip", 65, "content encoding is corrupt"),
+    ("not-http", 69, "the server's answer is not HTTP; your catalogue is unchanged"),
+    ("huge-header", 65, "its headers are too large to take; your catalogue is unchanged"),
+    ("bare-status:304", 65, "(HTTP 304) at http://127.0.0.1"), ("bare-status:418", 65, "(HTTP 418) at http://127.0.0.1"),
+    ("stall", 69, "within 2 s"),
   ]
+
+  /// Every failed sync says the catalogue is unchanged, whatever the answer.
+  @Test(arguments: ["bare-status:304", "bare-status:418", "not-http", "huge-header", "status:404"])
+  func everyFailureSaysTheCatalogueIsUnchanged(_ mode: String) throws {
+    let home = TempHome()
+    let bad = try FakeAPI(mode: mode)
+    let r = try home.wx("sync", "--url", bad.url, env: ["WX_HTTP_TIMEOUT": "2"])
+    #expect(r.status != 0 && r.stderr.contains("your catalogue is unchanged"), "\(mode): \(r)")
+  }
+
+  /// A server that stops sending mid-answer is given up after 10 s without a byte, and the
+  /// message says so, not "within 30 s" (the whole request's timeout).
+  @Test func aStallIsNamedAsOne() throws {
+    let home = TempHome()
+    let bad = try FakeAPI(mode: "stall")
+    let r = try home.wx("sync", "--url", bad.url, env: ["WX_HTTP_TIMEOUT": "30"])
+    #expect(r.status == 69, "\(r)")
+    #expect(r.stderr.contains("stopped sending for 10 s") && !r.stderr.contains("within"), "\(r)")
+  }
 
   @Test(arguments: modes.map(\.mode))
   func badAnswerLeavesTheStoreUntouched(_ mode: String) throws {

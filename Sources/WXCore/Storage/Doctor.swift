@@ -246,7 +246,7 @@ package struct Doctor: Sendable {
   /// said so. It is never emptied or rebuilt as the wrong kind.
   func putBack(_ store: SmallStoreFile, holds: Envelope.Kind) throws(StoreError) -> Repair {
     let leave = Repair(
-      recovered: 0, lost: 0, backup: nil, note: "not repaired: it holds \(holds.contents); move it away and run `wx doctor` again",
+      recovered: 0, lost: 0, backup: nil, note: "not repaired: it holds \(holds.contents), whose own file is in use",
       unrepaired: true)
     guard let home = smallStores.first(where: { $0.kind == holds }) else { return leave }
     let name = FileSystem.baseName(home.path)

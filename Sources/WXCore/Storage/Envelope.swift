@@ -23,11 +23,11 @@ package enum Envelope {
     case countryBlock = 0x4B  // K
     case order = 0x4F  // O
     case idList = 0x49  // I
+    /// A small store's list of its own keys (``SmallStore``).
+    case manifest = 0x4E  // N
     case preference = 0x50  // P
     case favourite = 0x46  // F
     case aqi = 0x41  // A
-    /// A small store's list of its own keys (``SmallStore``).
-    case manifest = 0x4E  // N
 
     /// What values of this kind are, in messages ("favourites", "a catalogue").
     package var contents: String {
@@ -37,6 +37,7 @@ package enum Envelope {
       case .aqi: return "air-quality readings"
       case .manifest: return "a store's list of keys"
       case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
+      default: return "another store's data"
       }
     }
   }

@@ -14,8 +14,6 @@ package final class StoreBuilder {
   package let tempPath: String
   package let database: GDBMDatabase
   private var finished = false
-  /// Whether the new file has been renamed into place.
-  package private(set) var published = false
 
   package init(finalPath: String) throws(StoreError) {
     self.finalPath = finalPath
@@ -24,6 +22,9 @@ package final class StoreBuilder {
   }
 
   deinit { if !finished { abandon() } }
+
+  /// Whether the new file has been renamed into place.
+  package private(set) var published = false
 
   /// Publishes the new file in place of the old one. Returns where a folder that stood in
   /// the store's place was set aside (nil when there was none).
@@ -41,12 +42,12 @@ package final class StoreBuilder {
         try FileSystem.rename(finalPath, to: setAside!)
       }
       try FileSystem.rename(tempPath, to: finalPath)
+      published = true
     } catch {
       abandon()
       throw error
     }
     finished = true
-    published = true
     Failpoint.crash("after_rename")
     Failpoint.crash("before_dir_fsync")
     try FileSystem.syncDirectory(FileSystem.directoryName(finalPath))

@@ -140,6 +140,9 @@ package final class Fetcher: @unchecked Sendable {
         switch error {
         case .unreachable(let why): throw .unreachable(url: shown, reason: why)
         case .timeout: throw .timeout(url: shown, seconds: session.timeout)
+        case .stalled(let seconds):
+          throw .unreachable(url: shown, reason: "the server stopped sending for \(JSONWriter.number(seconds)) s in the middle of its answer")
+        case .headersTooLarge: throw .badPayload(url: shown, reason: "its headers are too large to take")
         case .redirectLoop: throw .redirectLoop(url: shown)
         case .redirectRefused(let target): throw .redirectRefused(url: shown, target: Redact.url(target))
         case .tooLarge(let limit): throw .tooLarge(url: shown, limit: limit)
@@ -168,8 +171,8 @@ package final class Fetcher: @unchecked Sendable {
       case 401, 403: throw .unauthorized(url: shown, status: response.status, keyed: keyed)
       case 500..<600: throw .serverError(url: shown, status: response.status)
       default:
-        if let why { throw .rejected(url: shown, status: response.status, reason: why) }
-        throw .clientError(url: shown, status: response.status)
+        // A 304 or 418 with no reason is refused all the same (and says the catalogue is unchanged).
+        throw .rejected(url: shown, status: response.status, reason: why ?? "no reason given")
       }
     }
   }

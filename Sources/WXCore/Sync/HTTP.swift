@@ -12,6 +12,11 @@ package struct HTTPResponse: Sendable {
 package enum HTTPFailure: Error, Equatable, Sendable {
   case unreachable(String)
   case timeout
+  /// The server sent nothing for `seconds` (curl's low-speed limit: a slowloris), before the
+  /// whole request's timeout.
+  case stalled(seconds: Double)
+  /// The answer's headers are larger than libcurl takes (or memory ran out reading them).
+  case headersTooLarge
   case redirectLoop
   /// A redirect to a scheme other than http(s): curl refused to follow it to `target`.
   case redirectRefused(target: String)
@@ -76,6 +81,7 @@ package final class HTTPSession: @unchecked Sendable {
     defer { wx_http_response_free(&r) }
     // libcurl reads a timeout of 0 as "none": never pass it one (nor a NaN or infinity).
     let milliseconds = timeout.isFinite ? max(1, Int(min(timeout, 86_400) * 1000)) : 30_000
+    let started = Clock.monotonic()
     let rc = wx_http_get(handle, url, milliseconds, maxBytes, "wx/1.0 (+https://github.com/wx)", &r, fn, ctx)
     if rc != 0 && r.stopped == 0 {
       if r.too_large != 0 { throw .tooLarge(limit: maxBytes) }
@@ -89,8 +95,16 @@ package final class HTTPSession: @unchecked Sendable {
           // literal): the server's fault, named as the server sent it, not the user's --url.
           throw .redirectRefused(target: withUnsafeBytes(of: r.location) { Self.cString($0) })
         }
+        // The URL was checked before (http or https, well formed): an "unsupported protocol"
+        // now is the server's answer (HTTP/0.9, or another protocol on the port).
+        if r.curl_code == 1 { throw .unreachable(Self.reason(8)) }
         throw .badURL(Self.reason(r.curl_code))
-      case 28: throw .timeout
+      case 28:
+        // The low-speed limit (nothing for `stall` seconds) ends a transfer before the timeout.
+        let stall = Double(Self.stallSeconds(milliseconds))
+        if stall < timeout, Clock.monotonic() - started < timeout * 0.9 { throw .stalled(seconds: stall) }
+        throw .timeout
+      case 27, 100: throw .headersTooLarge
       case 47: throw .redirectLoop
       case 61: throw .badEncoding
       default: throw .unreachable(Self.reason(r.curl_code))
@@ -101,6 +115,10 @@ package final class HTTPSession: @unchecked Sendable {
     let body = r.body_len > 0 ? [UInt8](UnsafeBufferPointer(start: r.body, count: r.body_len)) : []
     return HTTPResponse(status: Int(r.status), contentType: contentType, retryAfter: retryAfter, body: body)
   }
+
+  /// The seconds without a byte after which a transfer is given up (wxhttp.c: the timeout's,
+  /// at most 10, at least 1).
+  static func stallSeconds(_ timeoutMilliseconds: Int) -> Int { max(1, min(timeoutMilliseconds / 1000, 10)) }
 
   /// A NUL-terminated C array field as a String (invalid UTF-8 repaired).
   static func cString(_ raw: UnsafeRawBufferPointer) -> String {
@@ -119,7 +137,8 @@ package final class HTTPSession: @unchecked Sendable {
     case 8: return "the server's answer is not HTTP"
     case 16: return "HTTP/2 protocol error"
     case 18, 56: return "the connection broke before the whole answer arrived"
-    case 23, 27: return "out of memory while receiving the answer"
+    case 23: return "the answer could not be taken in"
+    case 27: return "out of memory while receiving the answer"
     case 35: return "the TLS handshake failed"
     case 51, 60: return "the server's TLS certificate is not trusted"
     case 52: return "the server closed the connection without answering"

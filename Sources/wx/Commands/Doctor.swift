@@ -21,80 +21,54 @@ extension WX {
 
     func execute() async throws {
       let ctx = try Context.make()
-      let doctor = WXCore.Doctor(home: ctx.home)
-      var report = DoctorReport(terminal: ctx.terminal)
-
-      let folder = doctor.checkFolder()
-      report.add("state folder", folder, ctx.home.directory)
-      if case .broken = folder {
-        // Nothing in it can be checked or repaired: say what is wrong and stop.
-        Terminal.out(report.text + "fix the state folder (or set WX_HOME) and run `wx doctor` again")
+      let report = try WXCore.Doctor(home: ctx.home).examine(repair: repair)
+      var text = DoctorText(terminal: ctx.terminal)
+      text.render(report, repair: repair)
+      Terminal.out(text.text)
+      if report.folderUnusable || report.unrepaired > 0 || report.unhealthy > 0 && !repair {
         throw ExitCode(ExitStatus.ioError.rawValue)
       }
-      if case .exposed = folder, repair {
-        try doctor.tighten(ctx.home.directory, folder: true)
-        report.repaired("mode set to 0700")
-      }
-      let lockHealth = doctor.checkLock()
-      report.add("lock", lockHealth, ctx.home.lockPath)
-      if repair, case .broken = lockHealth, let kept = try doctor.repairLock() {
-        report.repaired("set aside as \(kept)")
-      }
-      let temps = doctor.temps()
-      let lock: WriterLock? = repair ? try ctx.home.writers.acquire() : nil
-      defer { lock?.release() }
-
-      let catalogueHealth = doctor.checkCatalogue()
-      report.add("catalogue", catalogueHealth)
-      if let lock {
-        if case .broken = catalogueHealth {
-          let r = try doctor.repairCatalogue(holding: lock)
-          report.repaired("\(r.note)\(r.remedy.words)\(r.backup.map { "; damaged file kept as \($0)" } ?? "")")
-        } else if case .exposed = catalogueHealth {
-          try doctor.tighten(ctx.home.cataloguePath)
-          report.repaired("mode set to 0600")
-        }
-      }
-      for store in doctor.smallStores {
-        let health = doctor.check(path: store.path, kind: store.kind)
-        report.add(store.name, health)
-        guard let lock else { continue }
-        if case .exposed = health {
-          try doctor.tighten(store.path)
-          report.repaired("mode set to 0600")
-        } else if case .broken = health {
-          let r = try doctor.repair(store, holding: lock)
-          if r.unrepaired {
-            report.unrepaired(r.note)
-            continue
-          }
-          let counts = ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
-          report.repaired(
-            r.note + (r.salvaged ? counts : "")
-              + (r.backup.map { "; damaged file kept as \($0)" } ?? ""))
-        }
-      }
-      if !temps.isEmpty {
-        let n = temps.count
-        report.line(
-          "temp files", repair ? "removed \(lock?.removedTemps ?? n) left by interrupted writers"
-            : "\(n) left by an interrupted (or running) writer; the next writer or `wx doctor --repair` removes them")
-      }
-      if report.left > 0 {
-        Terminal.out(report.text + "\(report.left) store\(report.left == 1 ? "" : "s") not repaired")
-        throw ExitCode(ExitStatus.ioError.rawValue)
-      }
-      Terminal.out(report.text + (report.unhealthy > 0 && !repair ? "run `wx doctor --repair` to repair" : "all stores healthy"))
-      if report.unhealthy > 0 && !repair { throw ExitCode(ExitStatus.ioError.rawValue) }
     }
   }
 }
 
-/// The lines `wx doctor` prints, and how many of them need a repair.
-struct DoctorReport {
+/// The lines `wx doctor` prints for a ``DoctorReport``.
+struct DoctorText {
   let terminal: Terminal
   var text = ""
-  var unhealthy = 0
+
+  /// Every line of `report`, its repairs under it, then the verdict.
+  mutating func render(_ report: DoctorReport, repair: Bool) {
+    for line in report.lines {
+      add(line.name, line.health, line.path)
+      for action in line.actions {
+        switch action {
+        case .modeReset(let folder): repaired("mode set to \(folder ? "0700" : "0600")")
+        case .setAside(let kept): repaired("set aside as \(Redact.path(kept))")
+        case .repaired(let r) where r.unrepaired: note(r.note + "; move it away and run `wx doctor` again")
+        case .repaired(let r):
+          let counts = ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
+          repaired(
+            r.note + (r.salvaged ? counts : "") + r.remedy.words + (r.backup.map { "; damaged file kept as \(Redact.path($0))" } ?? ""))
+        }
+      }
+    }
+    if report.folderUnusable {
+      // Nothing in it can be checked or repaired: say what is wrong and stop.
+      text += "fix the state folder (or set WX_HOME) and run `wx doctor` again"
+      return
+    }
+    if report.temps > 0 {
+      self.line(
+        "temp files", repair ? "removed \(report.removedTemps ?? report.temps) left by interrupted writers"
+          : "\(report.temps) left by an interrupted (or running) writer; the next writer or `wx doctor --repair` removes them")
+    }
+    if report.unrepaired > 0 {
+      text += "\(report.unrepaired) store\(report.unrepaired == 1 ? "" : "s") not repaired"
+    } else {
+      text += report.unhealthy > 0 && !repair ? "run `wx doctor --repair` to repair" : "all stores healthy"
+    }
+  }
 
   mutating func line(_ name: String, _ what: String) {
     text += DisplayWidth.pad(name, to: 12) + " " + what + "\n"
@@ -109,10 +83,8 @@ struct DoctorReport {
       line(name, "ok, \(n) record\(n == 1 ? "" : "s")\(detail.isEmpty ? "" : ", " + detail)")
     case .healthy: line(name, subject + "ok")
     case .exposed(_, let mode):
-      unhealthy += 1
       line(name, subject + "\(terminal.paint("mode 0" + String(mode, radix: 8), "31")): others may read it (wx keeps 0700 folders, 0600 files)")
     case .broken(let error):
-      unhealthy += 1
       let label: String
       switch error {
       case .unusable: label = "unusable"
@@ -125,13 +97,7 @@ struct DoctorReport {
     }
   }
 
-  /// Stores a repair left as they were.
-  var left = 0
-
-  mutating func unrepaired(_ what: String) {
-    left += 1
-    text += String(repeating: " ", count: 13) + what + "\n"
-  }
+  mutating func note(_ what: String) { text += String(repeating: " ", count: 13) + what + "\n" }
 
   mutating func repaired(_ what: String) { text += String(repeating: " ", count: 13) + "repaired: " + what + "\n" }
 }

@@ -11,7 +11,7 @@ struct CityView: View {
     let c = city
     return .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
-      ("latitude", c.hasCoordinates ? .number(c.latitude) : .null), ("longitude", c.hasCoordinates ? .number(c.longitude) : .null),
+      ("latitude", .number(c.latitude)), ("longitude", .number(c.longitude)),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit) + [
       ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
       ("source", c.observation.map { .string($0.source) } ?? .null),

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// `wx doctor`'s flow as a WXCore service: it returns what it found and did as values, which
+/// the CLI only renders.
+@Suite struct DoctorServiceTests {
+  static func home(_ s: Scratch) -> Home {
+    Home(directory: s.path, sampleCandidates: [DecoderTests.root + "/Data/sample-weathers.json"], lockDeadline: 2)
+  }
+
+  static func favourites(_ home: Home, _ names: [String]) throws {
+    try home.favourites.store.update(under: home.writers) { map in
+      for (i, name) in names.enumerated() {
+        let f = Favourite(name: name, country: "Norway", id: i + 1, added: 1_700_000_000, sequence: UInt64(i + 1))
+        map[f.identity.key] = f.encoded()
+      }
+    }
+  }
+
+  @Test func aHealthyFolderIsReportedLineByLine() throws {
+    let s = Scratch()
+    let home = Self.home(s)
+    try Self.favourites(home, ["Oslo"])
+    let report = try Doctor(home: home).examine(repair: false)
+    #expect(report.lines.map(\.name) == ["state folder", "lock", "catalogue", "preferences", "favourites", "air quality"])
+    #expect(report.unhealthy == 0 && report.unrepaired == 0 && !report.folderUnusable)
+    #expect(report.lines[4].health == .healthy(records: 1, detail: ""))
+    #expect(report.lines[2].health == .absent)
+  }
+
+  @Test func aDamagedStoreIsFoundThenRepairedAsValues() throws {
+    let s = Scratch()
+    let home = Self.home(s)
+    try Self.favourites(home, ["Oslo", "Bergen", "Tromsø"])
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: home.favouritesPath)))
+    let at = try #require((0..<(bytes.count - 6)).first { bytes[$0..<$0 + 6].elementsEqual(Array("Bergen".utf8)) })
+    bytes[at + 2] ^= 0x20
+    try Data(bytes).write(to: URL(fileURLWithPath: home.favouritesPath))
+
+    let found = try Doctor(home: home).examine(repair: false)
+    #expect(found.unhealthy == 1)
+    guard case .broken(.damaged) = found.lines[4].health else { Issue.record("\(found.lines[4])"); return }
+    #expect(found.lines.allSatisfy { $0.actions.isEmpty })
+
+    let repaired = try Doctor(home: home).examine(repair: true)
+    guard case .repaired(let r) = repaired.lines[4].actions.first else { Issue.record("\(repaired.lines[4])"); return }
+    #expect(r.recovered == 2 && r.lost == 1 && r.salvaged && !r.unrepaired)
+    #expect(r.backup.map(FileSystem.exists) == true)
+    #expect(try Doctor(home: home).examine(repair: false).unhealthy == 0)
+  }
+
+  @Test func aStoreOfAnotherKindInATakenPlaceIsLeftAndCounted() throws {
+    let s = Scratch()
+    let home = Self.home(s)
+    try Self.favourites(home, ["Oslo"])
+    try home.preferences.modify { $0.unit = .fahrenheit }
+    // prefs.gdbm replaced by a copy of favourites.gdbm: the favourites' place is taken.
+    try FileManager.default.removeItem(atPath: home.preferencesPath)
+    try FileManager.default.copyItem(atPath: home.favouritesPath, toPath: home.preferencesPath)
+    let report = try Doctor(home: home).examine(repair: true)
+    #expect(report.unrepaired == 1)
+    guard case .repaired(let r) = report.lines[3].actions.first else { Issue.record("\(report.lines[3])"); return }
+    #expect(r.unrepaired && r.note.contains("it holds favourites"))
+    #expect(FileManager.default.contentsEqual(atPath: home.preferencesPath, andPath: home.favouritesPath))
+  }
+}

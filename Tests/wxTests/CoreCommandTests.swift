@@ -143,8 +143,11 @@ import Testing
 
   @Test func lastCityIsRemembered() throws {
     let home = TempHome()
-    let none = try home.wx("show")
-    #expect(none.status == 66)
+    // No city given and none shown before: a usage error, like any missing argument.
+    for command in [["show"], ["forecast"]] {
+      let none = try home.run(command)
+      #expect(none.status == 64 && none.stderr.hasSuffix("wx: no city given and none shown before; try `wx show London`\n"), "\(none)")
+    }
     try #require(try home.wx("show", "Berlin").status == 0)
     let again = try home.wx("show", "--json")
     #expect(try again.json()["city"] as? String == "Berlin")

@@ -56,6 +56,12 @@ final class TempHome: @unchecked Sendable {
   var favourites: String { path + "/favourites.gdbm" }
   var preferences: String { path + "/prefs.gdbm" }
 
+  /// The day the bundled sample and the Open-Meteo stand-in are set at (2026-11-23, 11:00
+  /// UTC: that date from 165°W to 180°, as wx estimates a city's date from its longitude):
+  /// every run takes it as now (`WX_NOW`) unless told otherwise (`env: ["WX_NOW": ""]` for
+  /// the clock), so which forecast days are past does not depend on the day the tests run.
+  static let sampleNow = "1795431600"
+
   /// Runs wx with this folder as WX_HOME and a clean, predictable environment.
   @discardableResult
   func wx(_ args: String..., env: [String: String] = [:], timeout: Double = 60) throws -> Run {
@@ -66,7 +72,7 @@ final class TempHome: @unchecked Sendable {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data",
-      "WX_HTTP_TIMEOUT": "5", "TZ": "UTC",
+      "WX_HTTP_TIMEOUT": "5", "TZ": "UTC", "WX_NOW": Self.sampleNow,
     ]
     for (k, v) in env { environment[k] = v.isEmpty ? nil : v }
     return try runProcess(wxBinary, args, environment: environment, timeout: timeout)

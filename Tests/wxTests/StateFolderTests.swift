@@ -223,7 +223,7 @@ import Testing
       #expect(lines.count == 1 && r.stderr.hasPrefix("wx: warning: "), "\(args): \(r)")
       #expect(r.stderr.contains(home.preferences) && r.stderr.contains("default settings"), "\(args): \(r)")
     }
-    #expect(try home.wx("show").status == 66, "no last city to fall back on")
+    #expect(try home.wx("show").status == 64, "no last city to fall back on")
     for args in [["unit"], ["unit", "c"]] {
       let r = try home.run(args)
       #expect(r.status == 74 && r.stderr.contains(home.preferences) && r.stderr.contains("wx doctor"), "\(args): \(r)")

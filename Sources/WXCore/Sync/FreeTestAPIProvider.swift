@@ -68,7 +68,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
       }
       let limit = growingLimit ? config.perPage * page : config.perPage
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
-      let url = config.url + (config.url.contains("?") ? "&" : "?") + query
+      let url = config.url(adding: query)
       var onPage = Set<Int>()
       var count = 0
       var fresh = 0

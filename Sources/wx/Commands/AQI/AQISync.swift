@@ -30,7 +30,12 @@ extension WX.AQI {
       let (cities, refresh, _) = try selection.cities(ctx)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
-      let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
+      let readings: [AQIReading]
+      do throws(SyncError) {
+        readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
+      } catch {
+        throw AirQualitySyncError(error: error)
+      }
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {

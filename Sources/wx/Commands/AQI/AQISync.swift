@@ -25,6 +25,7 @@ extension WX.AQI {
     }
 
     func execute() async throws {
+      TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let (cities, refresh, _) = try selection.cities(ctx)

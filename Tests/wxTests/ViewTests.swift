@@ -80,6 +80,19 @@ import Testing
     #expect(bad.status == 78 && bad.stderr.contains("WX_NOW=soon"), "\(bad)")
   }
 
+  /// A sample (or any JSON answer) opening with a UTF-8 byte order mark reads as without it.
+  @Test func aSampleWithAByteOrderMarkReads() throws {
+    let home = TempHome()
+    let folder = home.path + "/../bom-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: sampleFile))
+    try (Data([0xEF, 0xBB, 0xBF]) + bytes).write(to: URL(fileURLWithPath: folder + "/sample-weathers.json"))
+    let r = try home.wx("list", "--json", env: ["WX_DATA_DIR": folder])
+    let count = try sample().count
+    #expect(r.status == 0 && (try? r.json())?["total"] as? Int == count, "\(r)")
+  }
+
   @Test func hottestSkipsRainyCitiesHottestFirstAndPaginates() throws {
     let home = TempHome()
     let data = try sample()

@@ -75,7 +75,7 @@ import Testing
     #expect((show["forecast"] as? [Any])?.isEmpty == true && (show["past_days"] as? [Any])?.count == 2, "\(show)")
     let between = try home.wx("forecast", "London", env: ["WX_NOW": String(seconds("2026-11-24T12:00:00Z"))])
     #expect(between.stdout.contains("\nToday  2026-11-24") && !between.stdout.contains("2026-11-23  "), "\(between)")
-    #expect(between.stdout.contains("1 past day (2026-11-23) not shown."), "\(between)")
+    #expect(between.stdout.contains("1 past day not shown (2026-11-23)."), "\(between)")
     let bad = try home.wx("forecast", "London", env: ["WX_NOW": "soon"])
     #expect(bad.status == 78 && bad.stderr.contains("WX_NOW=soon"), "\(bad)")
   }

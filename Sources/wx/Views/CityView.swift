@@ -52,13 +52,11 @@ struct CityView: View {
   /// What a forecast with past days says of them: none when no day is past.
   static func wordsForPast(_ f: DatedForecast, _ term: Terminal) -> String {
     let past = f.past
-    guard let first = past.first?.day.date.visible, let last = past.last?.day.date.visible else { return "" }
-    let span = past.count == 1 ? first : "\(first) to \(last)"
-    if f.isWhollyPast {
-      return "The catalogue's forecast is wholly past: \(span), before today there (\(f.today)).\n"
-        + "Run `wx sync` for a current one.\n"
-    }
-    return term.dim("\(past.count) past day\(past.count == 1 ? "" : "s") (\(span)) not shown.") + "\n"
+    guard let last = past.last?.day.date.visible else { return "" }
+    // Short lines: each fits 40 columns.
+    if f.isWhollyPast { return "Forecast wholly past (to \(last)).\nToday there: \(f.today.visible); run `wx sync`.\n" }
+    let n = past.count
+    return term.dim("\(n) past day\(n == 1 ? "" : "s") not shown (\(n == 1 ? "" : "to ")\(last)).") + "\n"
   }
 
   /// The Day column: `Today`, `Tomorrow`, then the weekday (`Fri`); a past day is `past`.

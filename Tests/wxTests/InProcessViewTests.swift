@@ -121,6 +121,17 @@ import WXCore
     #expect(!CityView.forecast(old, .celsius, Self.plain).contains("Day"))
   }
 
+  /// A view is a function of the terminal it is given, not of the one the writers were set
+  /// up for: an ASCII terminal's table cuts with `~` whatever the process's own terminal is.
+  @Test func tablesFollowTheTerminalTheyAreGiven() {
+    var t = Table(headers: ["City", "Country"])
+    t.rows = [["Llanfairpwllgwyngyll", "United Kingdom"]]
+    t.maxWidths = [(0, 10)]
+    let narrow = { (unicode: Bool) in Terminal(color: false, unicode: unicode, width: 40) }
+    #expect(t.render(narrow(false)) == "City        Country\nLlanfairp~  United Kingdom\n")
+    #expect(t.render(narrow(true)) == "City        Country\nLlanfairp…  United Kingdom\n")
+  }
+
   /// Browse's list shares its width fairly: a long country is not cut while City has room.
   @Test func browseColumnsShareTheWidthFairly() {
     let rows = [["Abu Dhabi", "United Arab Emirates", "Sunny"], ["Dubai", "United Arab Emirates", "Clear sky"]]

@@ -83,7 +83,7 @@ final class BrowseSession {
 
   /// Fetches the page holding the selection and draws the difference from the last frame.
   private func draw() throws {
-    let (width, height) = TTY.size()
+    let (width, height) = Terminal.screenSize()
     let view = BrowseView(
       width: width, height: height, term: ctx.terminal, unit: unit, about: about(), now: ctx.currentTime(),
       isFavourite: { [data] in data.isFavourite($0) })

@@ -45,7 +45,7 @@ struct BrowseView {
   private func finish(_ lines: [String]) -> [String] {
     var out = lines.map { line -> String in
       let l = term.unicode ? line : Self.spellArrows(ASCII.spell(line))
-      return DisplayWidth.truncate(l, to: width, ellipsis: term.unicode ? "…" : "~")
+      return DisplayWidth.truncate(l, to: width, ellipsis: term.ellipsis)
     }
     while out.count < height { out.append("") }
     return Array(out.prefix(height))
@@ -122,7 +122,7 @@ struct BrowseView {
   private func columns(_ widths: [Int], _ mark: String, _ city: String, _ country: String, _ temp: String, _ conditions: String)
     -> String
   {
-    let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.unicode ? "…" : "~"), to: w) }
+    let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.ellipsis), to: w) }
     // Measured as printed: "9 C" without Unicode, or Conditions would sit left of its header.
     let temp = term.unicode ? temp : ASCII.spell(temp)
     return DisplayWidth.pad(mark, to: 2) + cut(city, widths[0]) + "  " + cut(country, widths[1]) + "  "

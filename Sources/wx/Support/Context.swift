@@ -55,9 +55,9 @@ struct Context {
     let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
     let home = Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
     let pinned = try pinnedTime()
-    return Context(
-      home: home, terminal: Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false),
-      now: pinned ?? Clock.now(), pinnedNow: pinned)
+    let terminal = Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false)
+    Terminal.use(terminal)  // what the writers shape for; views are handed `terminal`
+    return Context(home: home, terminal: terminal, now: pinned ?? Clock.now(), pinnedNow: pinned)
   }
 
   /// The time now: the pinned time all along when `WX_NOW` is set (a long `wx browse`).

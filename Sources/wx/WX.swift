@@ -54,6 +54,11 @@ enum Main {
       Terminal.data(script)
       end(0)
     }
+    // `wx --version extra` would print the version and ignore the rest.
+    if args.first == "--version", args.count > 1 {
+      Terminal.err("wx: --version takes nothing after it, got \(cutQuoted(args[1].quoted(), "\"")) (see `wx --help`)")
+      exit(ExitStatus.usage.rawValue)
+    }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
@@ -90,6 +95,28 @@ enum Main {
     exit(status)
   }
 
+  /// Help text with every line wider than `width` (ArgumentParser wraps its paragraphs but
+  /// not the usage line) broken at spaces, the rest indented under the line's first word's
+  /// end: `USAGE: wx show [<city> ...] [--json]` / `       [--unit <unit>] …`. A word wider
+  /// than the room stays whole.
+  static func wrapped(_ text: String, width: Int) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+      guard line.count > width, let first = line.firstIndex(of: " ") else { return String(line) }
+      let indent = String(repeating: " ", count: line.distance(from: line.startIndex, to: first) + 1)
+      var out: [String] = []
+      var current = String(line[..<first])
+      for word in line[line.index(after: first)...].split(separator: " ") {
+        if current.count + 1 + word.count > width && current.count > indent.count {
+          out.append(current)
+          current = indent + word
+        } else {
+          current += " " + word
+        }
+      }
+      return (out + [current]).joined(separator: "\n")
+    }.joined(separator: "\n")
+  }
+
   /// `message` with each `quote`d part cut to 60 characters: an argument echoed back (`--page`
   /// given 128 KB) must not fill the terminal.
   static func cutQuoted(_ message: String, _ quote: Character = "'", limit: Int = 60) -> String {
@@ -122,7 +149,10 @@ enum Main {
     let code = WX.exitCode(for: error)
     if code == .success {
       let text = WX.fullMessage(for: error)
-      if !text.isEmpty { Terminal.data(text) }
+      let width = Terminal.columns(tty: isatty(1) == 1) ?? 80  // as ArgumentParser measures
+      // Help is fitted; a version or a JSON dump (`--experimental-dump-help`) is left as is.
+      let help = text.hasPrefix("OVERVIEW: ") || text.hasPrefix("USAGE: ")
+      if !text.isEmpty { Terminal.data(help ? wrapped(text, width: width) : text) }
       return 0
     }
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""

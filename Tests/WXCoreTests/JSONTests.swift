@@ -75,7 +75,18 @@ import Testing
   /// An unexpected byte is named as wx's terminal output names controls: two hex digits.
   @Test func namesAnUnexpectedByteWithTwoHexDigits() {
     #expect(throws: JSONError(offset: 0, reason: "unexpected character '\\x05'")) { try JSON.parse([0x05]) }
-    #expect(throws: JSONError(offset: 0, reason: "unexpected character '\\xef'")) { try JSON.parse([0xEF, 0xBB, 0xBF]) }
+    #expect(throws: JSONError(offset: 0, reason: "unexpected character '\\xef'")) { try JSON.parse([0xEF, 0xBB, 0x31]) }
+  }
+
+  /// A UTF-8 byte order mark may open a document and is skipped (its bytes still count in
+  /// offsets); anywhere else it is an unexpected byte.
+  @Test func skipsAByteOrderMarkAtTheStart() throws {
+    #expect(try JSON.parse(Array("\u{FEFF}[1]".utf8)) == .array([.int(1)]))
+    #expect(try JSON.parse(Array("\u{FEFF} {\"a\":true} ".utf8))["a"] == .bool(true))
+    for bad in [" \u{FEFF}[1]", "[\u{FEFF}1]", "\u{FEFF}\u{FEFF}1", "\u{FEFF}"] {
+      #expect(throws: JSONError.self, "\(bad.debugDescription)") { try JSON.parse(Array(bad.utf8)) }
+    }
+    #expect(throws: JSONError(offset: 4, reason: "unexpected character 'x'")) { try JSON.parse(Array("\u{FEFF}[x]".utf8)) }
   }
 
   @Test func boundsNestingDepth() {
@@ -151,7 +162,17 @@ import Testing
 
   @Test(arguments: [
     ("Rain showers", Condition.showers), ("Rainy", .rain), ("Partly Cloudy", .partlyCloudy), ("Partly cloudy", .partlyCloudy),
-    ("Clear sky", .clear), ("Sunny", .sunny), ("Scattered clouds", .scatteredClouds), ("Snow", .snow), ("Fog", .unknown),
+    ("Clear sky", .clear), ("Sunny", .sunny), ("Scattered clouds", .scatteredClouds), ("Snow", .snow), ("Fog", .fog),
+    // WMO wordings (Open-Meteo).
+    ("Thunderstorm with hail", .thunder), ("Depositing rime fog", .fog), ("Slight snow showers", .snow),
+    ("Moderate drizzle", .rain), ("Overcast", .cloudy), ("Mainly clear", .clear),
+    // AccuWeather's icon phrases.
+    ("Mostly sunny", .sunny), ("Partly sunny", .partlyCloudy), ("Intermittent clouds", .partlyCloudy),
+    ("Hazy sunshine", .sunny), ("Dreary (Overcast)", .cloudy), ("T-Storms", .thunder),
+    ("Mostly cloudy w/ t-storms", .thunder), ("Partly sunny w/ showers", .showers), ("Flurries", .snow),
+    ("Mostly cloudy w/ flurries", .snow), ("Ice", .snow), ("Sleet", .snow), ("Freezing rain", .rain),
+    ("Rain and snow", .rain), ("Hot", .sunny), ("Mostly clear", .clear), ("Hazy moonlight", .clear),
+    ("Cold", .unknown), ("Windy", .unknown), ("Snowstorm", .snow), ("Notice", .unknown),
   ])
   func classifiesDescriptions(_ text: String, _ condition: Condition) {
     #expect(Condition(description: text) == condition)

@@ -19,6 +19,8 @@ import Testing
     "<html><body>502</body></html>", "[\"a\u{1}b\"]", "[{\"id\":1,\"city\":\"\u{FF}\"}]",
     // Elements the parser reads as soon as they arrive, whole or cut anywhere.
     "[\"ab\\\"c\", [1, 2]", "[[1, 2], {\"a\": [x]}]", "[\"a\", \"b\"]", "[[], [[]], \"\\u0041\"]",
+    // A byte order mark opens a document (RFC 8259 lets it be ignored), nowhere else.
+    "\u{FEFF}[\(good)]", "\u{FEFF} []", "\u{FEFF}", " \u{FEFF}[]", "\u{FEFF}\u{FEFF}[]", "[\u{FEFF}]", "\u{FEFF}{\"a\":1}",
   ]
 
   static func whole(_ body: [UInt8]) -> Result<[City], PayloadError> {
@@ -53,6 +55,14 @@ import Testing
       let got = Self.streamed(body, chunk: chunk)
       #expect(got == expected, "chunks of \(chunk): \(text.prefix(80))")
     }
+  }
+
+  /// A body opening with a byte order mark decodes as the body without it, however cut.
+  @Test func aByteOrderMarkOpeningTheBodyIsSkipped() {
+    let body = Array("\u{FEFF}[\(Self.good)]".utf8)
+    guard case .success(let cities) = Self.whole(body) else { Issue.record("\(Self.whole(body))"); return }
+    #expect(cities.count == 1 && Self.whole(Array(body.dropFirst(3))) == .success(cities))
+    for chunk in [1, 2, 3, 4] { #expect(Self.streamed(body, chunk: chunk) == .success(cities), "chunks of \(chunk)") }
   }
 
   /// Cut inside an escape, an element can look wrong before it is whole: `"\ud83d\ude` is an

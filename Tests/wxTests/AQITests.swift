@@ -415,7 +415,7 @@ func seconds(_ iso: String) -> Int64 {
     let ascii = try home.wx("aqi", "show", "delhi", "--ascii")
     #expect(ascii.status == 0, "\(ascii)")
     var lines = ascii.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    #expect(lines.first == "Delhi - air quality, 10 readings", "--ascii spells the middle dot in ASCII")
+    #expect(lines.first == "Delhi - air quality (NAQI), 10 readings", "--ascii spells the middle dot in ASCII")
     let chart = Self.expected(Self.series, times: times, unicode: false)
     #expect(Array(lines[1...chart.count]) == chart, "\n\(ascii.stdout)\nexpected:\n\(chart.joined(separator: "\n"))")
     #expect(lines[chart.count + 1].hasPrefix("latest 250.00 Poor ("), "\(ascii)")

@@ -163,11 +163,15 @@ import WXCore
         Self.ready, Self.keys(Self.pageDown + Self.down + Self.down), Self.wait("page 2 of 4"), Self.snap("list"),
         Self.keys("\r"), Self.wait("Forecast"), Self.snap("detail"),
         Self.keys(Self.esc), Self.wait("page 2 of 4"), Self.snap("back"),
-      ] + Self.quit)
+      ] + Self.quit, env: ["NO_COLOR": "1", "WX_NOW": String(seconds("2026-11-23T18:00:00Z"))])
     let chosen = try #require(r.selected("list"))
     #expect(chosen.contains("Winston-Salem"))
     let detail = r.screen("detail").joined(separator: "\n")
-    #expect(detail.contains("Winston-Salem, United States") && detail.contains("Day 1") && detail.contains("Day 2"))
+    #expect(detail.contains("Winston-Salem, United States") && detail.contains("Today") && detail.contains("Tomorrow"))
+    // The forecast is the table of `wx show`: each column starts where its header does.
+    let table = r.screen("detail").drop { !$0.contains("Day") && !$0.contains("Date") }.prefix(3)
+    let starts = table.map { line in ["2026", "°C", "%", "km/h"].map { line.range(of: $0).map { line.distance(from: line.startIndex, to: $0.lowerBound) } } }
+    #expect(table.count == 3 && starts[1] == starts[2] && starts[1].allSatisfy { $0 != nil }, "\(table)")
     #expect(detail.contains("°N") || detail.contains("°S"))
     #expect(r.selected("back") == chosen)
     // Opening it made it the last city, as `wx show` does.
@@ -364,5 +368,27 @@ import WXCore
     _ = m.apply(.escape)
     #expect(m.query.isEmpty && !m.editing)
     #expect(m.apply(.escape) == .quit)
+  }
+
+  /// The keys screen goes back to where it was opened: the city, or the list.
+  @Test func theKeysScreenReturnsWhereItWasOpened() {
+    var m = BrowseModel()
+    m.update(total: 62, pageSize: 19)
+    _ = m.apply(.down)
+    #expect(m.apply(.enter) == .opened && m.mode == .detail)
+    _ = m.apply(.char("?"))
+    #expect(m.mode == .help)
+    _ = m.apply(.char("x"))
+    #expect(m.mode == .detail && m.selection == 1)
+    _ = m.apply(.escape)
+    _ = m.apply(.char("?"))
+    _ = m.apply(.char("x"))
+    #expect(m.mode == .list && m.selection == 1)
+    // A city that left the list while the keys were up is not gone back to.
+    _ = m.apply(.enter)
+    _ = m.apply(.char("?"))
+    m.update(total: 0, pageSize: 19)
+    _ = m.apply(.char("x"))
+    #expect(m.mode == .list)
   }
 }

@@ -158,8 +158,11 @@ import Testing
 
   @Test func lastCityIsRemembered() throws {
     let home = TempHome()
-    let none = try home.wx("show")
-    #expect(none.status == 64, "no city and none shown before: a usage error")
+    // No city given and none shown before: a usage error, like any missing argument.
+    for command in [["show"], ["forecast"]] {
+      let none = try home.run(command)
+      #expect(none.status == 64 && none.stderr.hasSuffix("wx: no city given and none shown before; try `wx show London`\n"), "\(none)")
+    }
     try #require(try home.wx("show", "Berlin").status == 0)
     let again = try home.wx("show", "--json")
     #expect(try again.json()["city"] as? String == "Berlin")
@@ -204,5 +207,30 @@ import Testing
     #expect(r.stderr.hasPrefix("wx: WX_LOCK_TIMEOUT"))
     let url = try home.wx("sync", "--url", "ftp://example.invalid/x")
     #expect(url.status == 78, "\(url)")
+  }
+
+  /// `--help` fits `COLUMNS`: ArgumentParser wraps its paragraphs, wx the usage line.
+  @Test func helpFitsTheColumnsItIsGiven() throws {
+    let home = TempHome()
+    for width in [40, 60] {
+      let help = try home.wx("show", "--help", env: ["COLUMNS": String(width)])
+      #expect(help.status == 0)
+      let lines = help.stdout.split(separator: "\n")
+      #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(help.stdout)")
+      let usage = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
+      #expect(usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        == "wx show [<city> ...] [--json] [--unit <unit>] [--color <color>] [--ascii]", "\(usage)")
+    }
+    let wide = try home.wx("show", "--help", env: ["COLUMNS": "200"])
+    #expect(wide.stdout.contains("\nUSAGE: wx show [<city> ...] [--json] [--unit <unit>] [--color <color>] [--ascii]\n"))
+  }
+
+  /// `wx --version` takes nothing after it: the extra word is a usage error, not ignored.
+  @Test func versionTakesNoArguments() throws {
+    let home = TempHome()
+    #expect(try home.wx("--version").stdout == "wx 1.0.0\n")
+    let extra = try home.wx("--version", "extra")
+    #expect(extra.status == 64 && extra.stdout.isEmpty, "\(extra)")
+    #expect(extra.stderr == "wx: --version takes nothing after it, got \"extra\" (see `wx --help`)\n", "\(extra)")
   }
 }

@@ -56,6 +56,12 @@ final class TempHome: @unchecked Sendable {
   var favourites: String { path + "/favourites.gdbm" }
   var preferences: String { path + "/prefs.gdbm" }
 
+  /// The day the bundled sample and the Open-Meteo stand-in are set at (2026-11-23, 11:00
+  /// UTC: that date from 165°W to 180°, as wx estimates a city's date from its longitude):
+  /// every run takes it as now (`WX_NOW`) unless told otherwise (`env: ["WX_NOW": ""]` for
+  /// the clock), so which forecast days are past does not depend on the day the tests run.
+  static let sampleNow = "1795431600"
+
   /// Runs wx with this folder as WX_HOME and a clean, predictable environment.
   @discardableResult
   func wx(_ args: String..., env: [String: String] = [:], timeout: Double = 60) throws -> Run {
@@ -66,7 +72,7 @@ final class TempHome: @unchecked Sendable {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data",
-      "WX_HTTP_TIMEOUT": "5", "TZ": "UTC",
+      "WX_HTTP_TIMEOUT": "5", "TZ": "UTC", "WX_NOW": Self.sampleNow,
     ]
     for (k, v) in env { environment[k] = v.isEmpty ? nil : v }
     return try runProcess(wxBinary, args, environment: environment, timeout: timeout)
@@ -210,18 +216,43 @@ struct RawChild {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    // The child starts as from a shell: no signal blocked (the test's thread may block some),
+    // SIGINT, SIGTERM and SIGHUP at their default action.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), defaults = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&defaults)
+    for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+    let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     guard rc == 0 else { throw HarnessError("posix_spawn \(path): \(rc)") }
     self.pid = pid
   }
 
-  /// Reaps the child: true when it exited with status 0.
+  /// Reaps the child: true when it exited with status 0; the signal that ended it, if one did.
   @discardableResult
-  func wait() -> (exitedCleanly: Bool, signalled: Bool) {
+  func wait() -> (exitedCleanly: Bool, signalled: Bool, signal: Int32) {
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
     let signalled = (status & 0x7F) != 0
-    return (!signalled && (status >> 8) & 0xFF == 0, signalled)
+    return (!signalled && (status >> 8) & 0xFF == 0, signalled, status & 0x7F)
+  }
+
+  /// Waits (up to 120 s: a loaded machine can starve a new process) until the child has
+  /// stopped itself (a `stop:` failpoint); false if it exited or the time ran out.
+  func waitUntilStopped() -> Bool {
+    let deadline = Date().addingTimeInterval(120)
+    while Date() < deadline {
+      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+      if stat.contains(") T ") { return true }
+      if stat.contains(") Z ") { return false }
+      usleep(10_000)
+    }
+    return false
   }
 }

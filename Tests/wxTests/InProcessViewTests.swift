@@ -49,6 +49,98 @@ import WXCore
     #expect(Art.picture(.sunny, unicode: true) == ["    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    "])
     #expect(Art.picture(.rain, unicode: false)[3] == "   / / / /   ")
     #expect(Art.picture(.cloudy, unicode: true)[2] == "  .-(    ).  " && Art.picture(.scatteredClouds, unicode: true)[4] == "  (____)     ")
+    // Fog and thunderstorms have pictures of their own, not the unknown one or plain rain.
+    #expect(Art.picture(.fog, unicode: true)[1] == " _ - _ - _ - ")
+    #expect(Art.picture(.thunder, unicode: false)[3...] == ["     _/  / / ", "     /   /   "])
+    for text in ["Fog", "Thunderstorm", "T-Storms", "Flurries", "Dreary (Overcast)", "Hazy moonlight"] {
+      #expect(Condition(description: text) != .unknown, "\(text)")
+    }
+  }
+
+  /// US AQI categories take the EPA's colours; NAQI ones keep the CPCB's.
+  @Test func aqiCategoriesTakeTheirScalesColours() {
+    let epa = ["32", "33", "38;5;208", "31", "35", "38;5;124"]  // green yellow orange red purple maroon
+    let cpcb = ["32", "38;5;148", "33", "38;5;208", "31", "38;5;124"]
+    #expect(AQICategory.allCases.map { AQIText.colour($0, on: .us) } == epa)
+    #expect(AQICategory.allCases.map { AQIText.colour($0, on: .naqi) } == cpcb)
+    let coloured = Terminal(color: true, unicode: true, width: nil)
+    let moderate = AQISample(time: 0, aqi: 75, scale: .us)
+    #expect(AQIText.category(moderate, coloured) == "\u{1B}[33mModerate (US AQI)\u{1B}[0m")
+    #expect(Chart.render([moderate], terminal: coloured)[7].contains("\u{1B}[33m"))
+  }
+
+  /// `wx aqi show` charts one scale, names it, and counts what it left out.
+  @Test func aqiShowChartsOneScaleAtATime() throws {
+    let history = AQIHistory(
+      city: "Delhi",
+      samples: [AQISample(time: 0, aqi: 400), AQISample(time: 60, aqi: 90, scale: .us), AQISample(time: 120, aqi: 80, scale: .us)])
+    let us = try #require(history.series())
+    let view = AQIShowView(city: history.city, series: us, now: 180)
+    let json = view.json()
+    #expect(json["scale"] == .string("US AQI") && json["min"]?.text == "80" && json["max"]?.text == "90")
+    #expect(json["other_scales"]?.text == #"[{"scale":"NAQI","readings":1}]"#)
+    if case .array(let readings)? = json["readings"] { #expect(readings.count == 2) } else { Issue.record("\(json)") }
+    let text = view.text(Self.plain).split(separator: "\n").map(String.init)
+    #expect(text.first == "Delhi · air quality (US AQI), 2 readings")
+    #expect(text[1].hasPrefix("90.00 ┤") && text[8].hasPrefix("80.00 ┤"), "\(text)")
+    #expect(text.last == "also 1 NAQI reading, not charted here: --scale naqi")
+    let naqi = AQIShowView(city: history.city, series: try #require(history.series(on: .naqi)), now: 180)
+    #expect(naqi.json()["min"]?.text == "400" && naqi.text(Self.plain).hasSuffix("also 2 US AQI readings, not charted here: --scale us"))
+  }
+
+  static func days(_ dated: [(String, Double?, String)], today: String) -> DatedForecast {
+    let t = CalendarDay.number(today)!
+    return DatedForecast(
+      today: today,
+      days: dated.map { date, temp, text in
+        DatedForecast.Day(
+          day: ForecastDay(date: date, temperatureC: temp, description: text, humidity: 50, windKmh: 9.5),
+          fromToday: CalendarDay.number(date)! - t)
+      })
+  }
+
+  /// Hottest first, each day keeps its date's label; past days are counted, never shown as the forecast.
+  @Test func forecastDaysKeepTheirDatesLabel() {
+    let f = Self.days(
+      [("2026-11-24", 30, "Sunny"), ("2026-11-25", 12, "Sunny"), ("2026-11-26", 14, "Rain"), ("2026-11-27", 20, "Clear sky")],
+      today: "2026-11-25")
+    let hottest = [f.days[3], f.days[1]]
+    let view = ForecastView(city: Self.city(1, "Oslo", 3), forecast: f, days: hottest, hottest: true, unit: .celsius, freshness: "fresh")
+    let lines = view.text(Self.plain).split(separator: "\n").map(String.init)
+    #expect(lines[2].hasPrefix("Fri    2026-11-27") && lines[3].hasPrefix("Today  2026-11-25"), "\(lines)")
+    #expect(lines[4] == "1 past day not shown (2026-11-24).")
+    let json = view.json()
+    #expect(json["today"] == .string("2026-11-25"))
+    #expect(json["days"]?.text.contains(#""date":"2026-11-27""#) == true && json["days"]?.text.contains("2026-11-24") == false)
+    #expect(json["past_days"]?.text.contains(#""date":"2026-11-24""#) == true)
+    // A forecast wholly in the past says so instead of a table, in show too.
+    let old = Self.days([("2023-07-28", 24, "Sunny"), ("2023-07-29", 26, "Sunny")], today: "2026-11-25")
+    let stale = ForecastView(city: Self.city(1, "Oslo", 3), forecast: old, days: [], hottest: false, unit: .celsius, freshness: "fresh")
+    #expect(stale.text(Self.plain) == "Oslo, Testland\nForecast wholly past (to 2023-07-29).\nToday there: 2026-11-25; run `wx sync`.\nfresh")
+    #expect(stale.json()["days"]?.text == "[]" && stale.json()["past_days"]?.text.contains("2023-07-29") == true)
+    #expect(!CityView.forecast(old, .celsius, Self.plain).contains("Day"))
+  }
+
+  /// A view is a function of the terminal it is given, not of the one the writers were set
+  /// up for: an ASCII terminal's table cuts with `~` whatever the process's own terminal is.
+  @Test func tablesFollowTheTerminalTheyAreGiven() {
+    var t = Table(headers: ["City", "Country"])
+    t.rows = [["Llanfairpwllgwyngyll", "United Kingdom"]]
+    t.maxWidths = [(0, 10)]
+    let narrow = { (unicode: Bool) in Terminal(color: false, unicode: unicode, width: 40) }
+    #expect(t.render(narrow(false)) == "City        Country\nLlanfairp~  United Kingdom\n")
+    #expect(t.render(narrow(true)) == "City        Country\nLlanfairp…  United Kingdom\n")
+  }
+
+  /// Browse's list shares its width fairly: a long country is not cut while City has room.
+  @Test func browseColumnsShareTheWidthFairly() {
+    let rows = [["Abu Dhabi", "United Arab Emirates", "Sunny"], ["Dubai", "United Arab Emirates", "Clear sky"]]
+    // 80 columns: 65 for City, Country and Conditions.
+    #expect(BrowseView.columnWidths(room: 65, rows) == [9, 20, 10])
+    // Narrow: City and Country both cut, 4 : 2 of what Conditions (its share) leaves.
+    let long = [["Llanfairpwllgwyngyll", "United Arab Emirates", "Sunny"]]
+    #expect(BrowseView.columnWidths(room: 25, long) == [10, 5, 10])
+    #expect(BrowseView.columnWidths(room: 0, long) == [0, 0, 0])
   }
 
   @Test func statusCreditsOpenMeteoForWhatItShows() {

@@ -153,6 +153,8 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let always = try OpenMeteoAPI(mode: "429-always")
     let refused = try Self.sync(home, always)
     #expect(refused.status == 69, "\(refused)")
+    // The API's sentence and wx's run on with one mark between them.
+    #expect(refused.stderr.contains("Please try again in one minute; try again later (your catalogue"), "\(refused)")
     let asked = try always.stats().requests
     #expect(asked >= 2 && asked <= 4, "each batch asks at most twice, and the first failure ends the sync: \(asked)")
   }
@@ -351,7 +353,37 @@ final class OpenMeteoAPI: @unchecked Sendable {
     _ = try api.get("/__mode?set=error")
     let failed = try home.wx("aqi", "sync", "--favourites", env: env)
     #expect(failed.status == 65 && failed.stderr.contains("Cannot initialize"), "\(failed)")
+    // It names the store it left alone: the air-quality history, not the catalogue.
+    #expect(failed.stderr.hasSuffix("; the air-quality history is unchanged\n") && !failed.stderr.contains("catalogue"), "\(failed)")
     #expect(home.snapshot() == before)
+  }
+
+  /// Feed readings (NAQI) and `wx aqi sync` readings (US AQI) of one city share its history
+  /// but never a chart, a minimum or a maximum.
+  @Test func aqiShowChartsOneScaleOfAMixedHistory() throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "London")
+    let server = try WSServer([aqiFrame([("London", 450)]) + "\nsleep 30\n" + aqiFrame([("London", 420)])])
+    #expect(try watch(home, server, count: 2).status == 0)
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
+    let us = try home.wx("aqi", "show", "London", "--json").json()
+    let readings = try #require(us["readings"] as? [[String: Any]])
+    #expect(us["scale"] as? String == "US AQI" && readings.count == 1, "\(us)")
+    #expect(us["min"] as? Double == readings[0]["aqi"] as? Double && us["max"] as? Double == readings[0]["aqi"] as? Double)
+    #expect((us["other_scales"] as? [[String: Any]])?.first?["readings"] as? Int == 2, "\(us)")
+    let naqi = try home.wx("aqi", "show", "London", "--scale", "naqi", "--json").json()
+    #expect(naqi["scale"] as? String == "NAQI" && naqi["min"] as? Double == 420 && naqi["max"] as? Double == 450, "\(naqi)")
+    let text = try home.wx("aqi", "show", "London")
+    #expect(text.stdout.hasPrefix("London · air quality (US AQI), 1 reading\n"), "\(text)")
+    #expect(text.stdout.hasSuffix("also 2 NAQI readings, not charted here: --scale naqi\n"), "\(text)")
+    let none = try home.wx("aqi", "show", "Berlin", "--scale", "us")
+    #expect(none.status == 66, "\(none)")
+    try home.wx("fav", "add", "Oslo")
+    let server2 = try WSServer([aqiFrame([("Oslo", 20)])])
+    #expect(try watch(home, server2, count: 1).status == 0)
+    let oslo = try home.wx("aqi", "show", "Oslo", "--scale", "us")
+    #expect(oslo.status == 66 && oslo.stderr.contains("no US AQI readings for \"Oslo\""), "\(oslo)")
   }
 
   /// Cities whose names fold alike are recorded as "Name, Country"; `wx aqi show` still finds

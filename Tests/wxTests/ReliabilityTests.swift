@@ -78,6 +78,31 @@ import Testing
     #expect(stray.isEmpty, "\(stray)")
   }
 
+  /// Ctrl-C or SIGTERM while a sync is writing its temp file removes it on the way out; wx
+  /// dies of the signal, as it would have, and the catalogue is untouched.
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalDuringASyncRemovesItsTempFile(_ sig: Int32) throws {
+    let home = TempHome()
+    try home.wx("list")
+    let before = home.snapshot()
+    let api = try FakeAPI()
+    let p = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
+      environment: ["WX_HOME": home.path, "LANG": "C.UTF-8", "WX_FAILPOINT": "stop:after_tmp_written"])
+    var reaped = false
+    defer { if !reaped { kill(p.pid, SIGKILL); p.wait() } }
+    try #require(p.waitUntilStopped(), "the sync did not stop at its failpoint")
+    let temp = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
+    #expect(temp.count == 1, "\(temp)")
+    kill(p.pid, sig)
+    kill(p.pid, SIGCONT)
+    reaped = true
+    let end = p.wait()
+    #expect(end.signalled && end.signal == sig, "\(end)")
+    let left = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
+    #expect(left.isEmpty, "\(left)")
+    #expect(home.snapshot() == before)
+  }
+
   @Test func readersDuringSyncsAlwaysSeeOneCompleteVersion() throws {
     let home = TempHome()
     let a = home.path + "/a.json"

@@ -9,7 +9,7 @@ import Testing
     ("html", 65, "HTML page"), ("truncate-frac:0.5", 65, "ends early"), ("truncate-frac:0.97", 65, "ends early"),
     ("truncate:1", 65, "ends early"), ("empty", 65, "empty"), ("wrong-types", 65, "must be a number"),
     ("missing-field", 65, "missing field \"city\""), ("nan", 65, "NaN"), ("bad-utf8", 65, "invalid UTF-8"),
-    ("zero", 65, "no weather records"), ("redirect-loop", 69, "redirects in a loop"),
+    ("zero", 65, "returned no records; your catalogue is unchanged"), ("redirect-loop", 69, "redirects in a loop"),
     ("wrong-content-type", 65, "image/png"), ("drip", 69, "within 2 s"), ("huge", 65, "larger than"),
     ("object", 65, "found an object"), ("status:404", 65, "HTTP 404"), ("status:401", 78, "refused access (HTTP 401)"),
     ("status:400", 65, "(HTTP 400) at http://127.0.0.1"), ("status:422", 65, ": simulated HTTP 422;"),
@@ -67,6 +67,19 @@ import Testing
     let r = try home.wx("sync", "--url", url)
     #expect(r.status == 69 && r.stderr.contains("cannot reach"), "\(r)")
     #expect(home.snapshot() == before)
+  }
+
+  /// A URL typed without a path is asked for with the `/` every request has, and named so;
+  /// one typed with a path is named as typed.
+  @Test func aURLWithoutAPathIsNamedWithItsSlash() throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    let bare = try home.wx("sync", "--url", api.base)
+    #expect(bare.status == 65 && bare.stderr.contains("HTTP 404") && bare.stderr.contains(api.base + "/?page=1&limit="), "\(bare)")
+    let typed = try home.wx("sync", "--url", api.base + "/nothing/")
+    #expect(typed.stderr.contains(api.base + "/nothing/?page=1&limit="), "\(typed)")
+    let query = try home.wx("sync", "--url", api.base + "?lang=en")
+    #expect(query.stderr.contains(api.base + "?lang=en&page=1&limit="), "\(query)")
   }
 
   @Test func retryAfterIsHonouredOnce() throws {
@@ -155,5 +168,19 @@ import Testing
     let r = try runProcess("/usr/bin/env", ["groff", "-man", "-ww", "-z", repositoryRoot + "/man/wx.1"],
       environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
     #expect(r.status == 0 && r.stderr.isEmpty && r.stdout.isEmpty, "\(r)")
+  }
+
+  /// Read at 80 columns (`man` in an 80-column terminal), no line of the page is wider:
+  /// examples and tables are not filled, so only their source keeps them narrow.
+  @Test func everyLineFitsEightyColumns() throws {
+    let r = try runProcess(
+      "/usr/bin/env", ["groff", "-man", "-Tutf8", "-rLL=80n", "-P-cbou", repositoryRoot + "/man/wx.1"],
+      environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
+    let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(r.status == 0 && lines.count > 500, "\(r.stderr)")
+    for (k, line) in lines.enumerated() {
+      // The page's text is Latin and symbols: one column a character (no wide or combining ones).
+      #expect(line.count <= 80 && !line.contains("\u{8}"), "line \(k + 1), \(line.count) columns: \(line)")
+    }
   }
 }

@@ -41,20 +41,56 @@ import Testing
     } ?? data[0]
     let name = "\(city["city"]!), \(city["country"]!)"
     let days = city["forecast"] as! [[String: Any]]
-    let text = try home.wx("forecast", name)
+    // The sample's first day is today (11:00 UTC; its cities' dates are the same there).
+    let now = ["WX_NOW": String(seconds((days[0]["date"] as! String) + "T11:00:00Z"))]
+    let text = try home.wx("forecast", name, env: now)
     #expect(text.status == 0, "\(text)")
-    #expect(text.stdout.contains("Day 1") && text.stdout.contains("Day \(days.count)"))
-    let json = try home.wx("forecast", "--json").json()  // no CITY: the last city
+    #expect(text.stdout.contains("\nToday ") && text.stdout.contains("\nTomorrow "), "\(text)")
+    let json = try home.wx("forecast", "--json", env: now).json()  // no CITY: the last city
     #expect(json["city"] as? String == city["city"] as? String)
     let dates = (json["days"] as? [[String: Any]])?.compactMap { $0["date"] as? String } ?? []
     #expect(dates == dates.sorted() && dates.count == days.count)
-    let hot = try home.wx("forecast", name, "--hottest", "--json").json()
+    let hot = try home.wx("forecast", name, "--hottest", "--json", env: now).json()
     let hotDays = try #require(hot["days"] as? [[String: Any]])
     let expected = days.filter { !Self.isRainy($0["weather_description"] as! String) }
     #expect(hotDays.count == expected.count)
     let temps = hotDays.compactMap { $0["temperature"] as? Double }
     #expect(temps == temps.sorted(by: >))
     #expect(hotDays.allSatisfy { !Self.isRainy($0["description"] as! String) })
+  }
+
+  /// The sample's forecast (2026-11-23 and 24) seen on 2026-12-01: wholly past, and said so;
+  /// on the 24th, the 23rd is past and counted, not shown.
+  @Test func aForecastWhollyInThePastSaysSo() throws {
+    let home = TempHome()
+    let later = ["WX_NOW": String(seconds("2026-12-01T12:00:00Z"))]
+    let text = try home.wx("forecast", "London", env: later)
+    #expect(text.status == 0 && text.stdout.contains("wholly past") && !text.stdout.contains("Date"), "\(text)")
+    let json = try home.wx("forecast", "London", "--json", env: later).json()
+    #expect((json["days"] as? [Any])?.isEmpty == true && (json["past_days"] as? [Any])?.count == 2, "\(json)")
+    #expect(json["today"] as? String == "2026-12-01")
+    let hottest = try home.wx("forecast", "London", "--hottest", env: later)
+    #expect(hottest.stdout.contains("wholly past") && !hottest.stdout.contains("rain-free days in"), "\(hottest)")
+    let show = try home.wx("show", "London", "--json", env: later).json()
+    #expect((show["forecast"] as? [Any])?.isEmpty == true && (show["past_days"] as? [Any])?.count == 2, "\(show)")
+    let between = try home.wx("forecast", "London", env: ["WX_NOW": String(seconds("2026-11-24T12:00:00Z"))])
+    #expect(between.stdout.contains("\nToday  2026-11-24") && !between.stdout.contains("2026-11-23  "), "\(between)")
+    #expect(between.stdout.contains("1 past day not shown (2026-11-23)."), "\(between)")
+    let bad = try home.wx("forecast", "London", env: ["WX_NOW": "soon"])
+    #expect(bad.status == 78 && bad.stderr.contains("WX_NOW=soon"), "\(bad)")
+  }
+
+  /// A sample (or any JSON answer) opening with a UTF-8 byte order mark reads as without it.
+  @Test func aSampleWithAByteOrderMarkReads() throws {
+    let home = TempHome()
+    let folder = home.path + "/../bom-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: sampleFile))
+    try (Data([0xEF, 0xBB, 0xBF]) + bytes).write(to: URL(fileURLWithPath: folder + "/sample-weathers.json"))
+    let r = try home.wx("list", "--json", env: ["WX_DATA_DIR": folder])
+    let count = try sample().count
+    #expect(r.status == 0 && (try? r.json())?["total"] as? Int == count, "\(r)")
   }
 
   @Test func hottestSkipsRainyCitiesHottestFirstAndPaginates() throws {

@@ -45,6 +45,27 @@ package struct AQIHistory: Equatable, Sendable {
 
   package var latest: AQISample? { samples.last }
 
+  /// The scales of its readings, each once, in the order they first appear.
+  package var scales: [AQIScale] {
+    var out: [AQIScale] = []
+    for s in samples where !out.contains(s.scale) { out.append(s.scale) }
+    return out
+  }
+
+  /// The readings on one scale, with their range: values on two scales are never compared,
+  /// charted together or given one minimum. `scale` nil is the latest reading's; nil when
+  /// the history holds no reading on the scale asked for.
+  package func series(on scale: AQIScale? = nil) -> AQISeries? {
+    guard let scale = scale ?? latest?.scale else { return nil }
+    let mine = samples.filter { $0.scale == scale }
+    guard let last = mine.last else { return nil }
+    let values = mine.map(\.aqi)
+    let others = scales.filter { $0 != scale }.map { other in
+      AQISeries.Other(scale: other, count: samples.count(where: { $0.scale == other }))
+    }
+    return AQISeries(scale: scale, samples: mine, latest: last, min: values.min()!, max: values.max()!, others: others)
+  }
+
   func encoded() -> [UInt8] {
     var w = ByteWriter(capacity: 16 + city.utf8.count + samples.count * 24)
     w.string(city)
@@ -83,4 +104,20 @@ package struct AQIHistory: Equatable, Sendable {
     }
     guard r.isAtEnd, !city.isEmpty else { throw MalformedValue() }
   }
+}
+
+/// One city's readings on one scale (``AQIHistory/series(on:)``), oldest first.
+package struct AQISeries: Equatable, Sendable {
+  /// Readings the history holds on another scale, left out of this series.
+  package struct Other: Equatable, Sendable {
+    package var scale: AQIScale
+    package var count: Int
+  }
+
+  package var scale: AQIScale
+  package var samples: [AQISample]
+  package var latest: AQISample
+  package var min: Double
+  package var max: Double
+  package var others: [Other]
 }

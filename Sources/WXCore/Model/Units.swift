@@ -39,10 +39,13 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
 
 /// Conditions a description belongs to, for pictures and the rain filter.
 package enum Condition: String, CaseIterable, Sendable {
-  case sunny, clear, partlyCloudy, cloudy, scatteredClouds, rain, showers, snow, unknown
+  case sunny, clear, partlyCloudy, cloudy, scatteredClouds, rain, showers, snow, fog, thunder, unknown
 
-  /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…, and the
-  /// ``WMOCode`` wordings: drizzle and thunderstorms are rain, snow showers are snow).
+  /// Classifies a free-text description ("Partly Cloudy", "Rain showers", "Rainy"…, the
+  /// ``WMOCode`` wordings: drizzle is rain, thunderstorms are thunder, snow showers are snow,
+  /// fog is fog; and AccuWeather's phrases: "T-Storms", "Flurries", "Dreary (Overcast)",
+  /// "Intermittent clouds", "Hazy sunshine", "Hazy moonlight", "Hot"). "Cold" and "Windy" say
+  /// nothing of the sky: unknown.
   package init(description: String) {
     // On the folded bytes: the standard library's generic substring search costs more than
     // the rest of `wx show` (its metadata is instantiated at first use).
@@ -52,17 +55,20 @@ package enum Condition: String, CaseIterable, Sendable {
       guard d.count >= w.count else { return false }
       return (0...(d.count - w.count)).contains { i in w.indices.allSatisfy { d[i + $0] == w[$0] } }
     }
-    if has("shower") && !has("snow") { self = .showers }
-    else if has("rain") || has("drizzle") || has("storm") { self = .rain }
-    else if has("snow") || has("sleet") || has("blizzard") { self = .snow }
-    else if has("partly") { self = .partlyCloudy }
+    func equals(_ word: StaticString) -> Bool { d.count == word.utf8CodeUnitCount && has(word) }
+    if has("thunder") || (has("storm") && !has("snow")) { self = .thunder }
+    else if has("shower") && !has("snow") { self = .showers }
+    else if has("rain") || has("drizzle") { self = .rain }
+    else if has("snow") || has("sleet") || has("blizzard") || has("flurr") || equals("ice") { self = .snow }
+    else if has("fog") || has("mist") || has("haze") { self = .fog }
+    else if has("partly") || has("intermittent") { self = .partlyCloudy }
     else if has("scattered") { self = .scatteredClouds }
-    else if has("cloud") || has("overcast") { self = .cloudy }
-    else if has("sun") { self = .sunny }
-    else if has("clear") { self = .clear }
+    else if has("cloud") || has("overcast") || has("dreary") { self = .cloudy }
+    else if has("sun") || equals("hot") { self = .sunny }
+    else if has("clear") || has("moon") { self = .clear }
     else { self = .unknown }
   }
 
-  /// Rain or showers now.
-  package var isRainy: Bool { self == .rain || self == .showers }
+  /// Rain, showers or a thunderstorm now.
+  package var isRainy: Bool { self == .rain || self == .showers || self == .thunder }
 }

@@ -14,11 +14,19 @@ package final class StoreBuilder {
   package let tempPath: String
   package let database: GDBMDatabase
   private var finished = false
+  /// The temp file as a signal on the way out sees it (``TempFiles``).
+  private let registered: TempFiles.Slot?
 
   package init(finalPath: String) throws(StoreError) {
     self.finalPath = finalPath
     tempPath = FileSystem.tempName(for: finalPath)
-    database = try GDBMDatabase(path: tempPath, mode: .create)
+    registered = TempFiles.register(tempPath)
+    do throws(StoreError) {
+      database = try GDBMDatabase(path: tempPath, mode: .create)
+    } catch {
+      TempFiles.unregister(registered)
+      throw error
+    }
   }
 
   deinit { if !finished { abandon() } }
@@ -47,6 +55,7 @@ package final class StoreBuilder {
       abandon()
       throw error
     }
+    TempFiles.unregister(registered)
     finished = true
     Failpoint.crash("after_rename")
     Failpoint.crash("before_dir_fsync")
@@ -60,5 +69,6 @@ package final class StoreBuilder {
     finished = true
     try? database.close()
     FileSystem.remove(tempPath)
+    TempFiles.unregister(registered)
   }
 }

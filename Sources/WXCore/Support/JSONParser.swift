@@ -1,10 +1,15 @@
 // The parser behind `JSON.parse` (see JSON.swift).
 
 extension JSON {
-  /// Parses one JSON document (surrounding whitespace allowed).
+  /// A UTF-8 byte order mark, which may open a document: RFC 8259 §8.1 lets a parser ignore
+  /// it, and wx does (offsets still count its three bytes).
+  package static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+  /// Parses one JSON document (surrounding whitespace allowed, and a byte order mark first).
   package static func parse(_ bytes: [UInt8]) throws(JSONError) -> JSON {
     try bytes.withUnsafeBufferPointer { (buf) throws(JSONError) -> JSON in
       var p = Parser(buf: buf)
+      if buf.starts(with: byteOrderMark) { p.i = byteOrderMark.count }
       p.skipSpace()
       let v = try p.value(depth: 0)
       p.skipSpace()

@@ -109,6 +109,16 @@ package struct JSONStream {
       let b = pending[head]
       switch state {
       case .start:
+        // A byte order mark opening the document is skipped (``JSON/byteOrderMark``), also
+        // when it arrives split across chunks.
+        if base == 0 && b == JSON.byteOrderMark[0] {
+          let held = pending[head...].prefix(3)
+          if held.count < 3 && !finished && held.elementsEqual(JSON.byteOrderMark.prefix(held.count)) { return }
+          if held.elementsEqual(JSON.byteOrderMark) {
+            consume(to: head + 3)
+            continue
+          }
+        }
         if b == UInt8(ascii: "[") {
           consume(to: head + 1)
           state = .first

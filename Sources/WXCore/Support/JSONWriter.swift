@@ -15,11 +15,9 @@ package struct JSONWriter {
       case "\t": out += "\\t"
       default:
         // Controls, and the invisible characters that reorder a terminal line (C1, bidi,
-        // line separators), as \u escapes: JSON read by people in a terminal stays inert.
-        let v = u.value
-        if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x61C || v == 0x200E || v == 0x200F
-          || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029
-        {
+        // line separators: ``UnsafeScalars``), as \u escapes: JSON read by people in a
+        // terminal stays inert.
+        if UnsafeScalars.contains(u) {
           let h = String(u.value, radix: 16)
           out += "\\u" + String(repeating: "0", count: 4 - h.count) + h
         } else {

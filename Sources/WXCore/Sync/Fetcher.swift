@@ -42,6 +42,16 @@ package struct ProviderConfig: Sendable {
   /// The base URL without a trailing slash.
   package var base: String { url.hasSuffix("/") ? String(url.dropLast()) : url }
 
+  /// The URL with `query` added to its query. A URL that names no path gets the `/` that
+  /// every request asks for, so what wx shows is what it asked: `http://h:1` with `page=1` is
+  /// `http://h:1/?page=1`, not `http://h:1?page=1`.
+  package func url(adding query: String) -> String {
+    if let mark = url.firstIndex(of: "?") { return url + (url.index(after: mark) == url.endIndex ? "" : "&") + query }
+    // What follows `scheme://`: the host, and the path when there is one.
+    let rest = url.firstIndex(of: ":").map { url[url.index(after: $0)...].drop { $0 == "/" } } ?? Substring(url)
+    return url + (rest.contains("/") ? "?" : "/?") + query
+  }
+
   /// The URL with `path` appended to its path and `query` put before any query it has:
   /// `http://h/x?a=1` with `/y` and `k=2` is `http://h/x/y?k=2&a=1` (and with no `query`,
   /// `http://h/x/y?a=1`).

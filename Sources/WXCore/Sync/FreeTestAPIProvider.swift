@@ -70,7 +70,7 @@ package struct FreeTestAPIProvider: WeatherProvider {
         throw SyncError.tooManyPages(url: config.url, pages: Self.maxPages)
       }
       let query = growingLimit ? "page=1&limit=\(limit)" : "page=\(page)&limit=\(limit)"
-      let url = config.url + (config.url.contains("?") ? "&" : "?") + query
+      let url = config.url(adding: query)
       var onPage = Set<Int>()
       var count = 0
       var fresh = 0

@@ -56,9 +56,8 @@ package enum StoredText {
 
   /// C0, DEL, C1, U+2028, U+2029 and format characters (Cf): what no terminal may receive raw.
   package static func isControlOrFormat(_ u: Unicode.Scalar) -> Bool {
-    let v = u.value
-    if v < 0x20 || (0x7F...0x9F).contains(v) || v == 0x2028 || v == 0x2029 { return true }
-    return v > 0x9F && u.properties.generalCategory == .format
+    if UnsafeScalars.contains(u) { return true }
+    return u.value > 0x9F && u.properties.generalCategory == .format
   }
 
   /// The usual case, checked on bytes: printable ASCII, no space at either end or twice in a

@@ -33,40 +33,49 @@ package enum SyncError: Error, Equatable, Sendable {
 }
 
 extension SyncError: CustomStringConvertible {
-  /// The one-line message. Every URL in it goes through ``Redact/url(_:)`` here, whoever
-  /// built the error: no password, key or token, and no control character, is ever printed.
-  package var description: String {
+  /// The one-line message of a catalogue sync.
+  package var description: String { message(unchanged: "your catalogue") }
+
+  /// The one-line message, saying that `kept` (the store the sync would have replaced: "your
+  /// catalogue", "the air-quality history") is unchanged. Every URL in it goes through
+  /// ``Redact/url(_:)`` here, whoever built the error: no password, key or token, and no
+  /// control character, is ever printed.
+  package func message(unchanged kept: String) -> String {
     let r = Redact.url
+    let unchanged = "\(kept) is unchanged"
     switch self {
     case .badURL(let url): return "\"\(r(url))\" is not a usable URL (wx accepts http:// and https:// URLs)"
-    case .unreachable(let url, let reason): return "cannot reach \(r(url)): \(reason); your catalogue is unchanged"
+    case .unreachable(let url, let reason): return "cannot reach \(r(url)): \(reason); \(unchanged)"
     case .timeout(let url, let s):
-      return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; your catalogue is unchanged"
-    case .redirectLoop(let url): return "\(r(url)) redirects in a loop; your catalogue is unchanged"
+      return "no complete answer from \(r(url)) within \(JSONWriter.number(s)) s; \(unchanged)"
+    case .redirectLoop(let url): return "\(r(url)) redirects in a loop; \(unchanged)"
     case .redirectRefused(let url, let target):
       return "\(r(url)) redirects to \(r(target)), which wx does not follow (only usable http:// and https:// URLs); "
-        + "your catalogue is unchanged"
+        + "\(unchanged)"
     case .serverError(let url, let status):
-      return "the API answered HTTP \(status) for \(r(url)); try again later (your catalogue is unchanged)"
+      return "the API answered HTTP \(status) for \(r(url)); try again later (\(unchanged))"
     case .rateLimited(let url, let reason):
-      return "the API is rate-limiting requests (HTTP 429) at \(r(url))\(reason.map { ": \(Redact.text($0))" } ?? ""); "
-        + "try again later (your catalogue is unchanged)"
+      // The server's sentence loses its full stop: "…in one minute; try again later", not ".;".
+      var why = reason.map { Redact.text($0) } ?? ""
+      while let last = why.last, ".;, ".contains(last) { why.removeLast() }
+      return "the API is rate-limiting requests (HTTP 429) at \(r(url))\(why.isEmpty ? "" : ": " + why); "
+        + "try again later (\(unchanged))"
     case .rejected(let url, let status, let reason):
-      return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); your catalogue is unchanged"
+      return "the API refused the request (HTTP \(status)) at \(r(url)): \(Redact.text(reason)); \(unchanged)"
     case .unauthorized(let url, let status, let keyed):
       return "the API refused \(keyed ? "the key" : "access") (HTTP \(status)) at \(r(url))"
     case .clientError(let url, let status): return "the API answered HTTP \(status) for \(r(url))"
     case .notJSON(let url, let type):
       let what = type.lowercased().contains("html") ? "an HTML page" : type.isEmpty ? "untyped data" : Redact.text(type)
-      return "\(r(url)) sent \(what) instead of JSON; your catalogue is unchanged"
+      return "\(r(url)) sent \(what) instead of JSON; \(unchanged)"
     case .tooLarge(let url, let limit):
       return "the response from \(r(url)) is larger than \(limit / 1_048_576) MiB; refusing it"
-    case .badPayload(let url, let reason): return "bad data from \(r(url)): \(reason); your catalogue is unchanged"
-    case .tooManyPages(let url, let pages): return "\(r(url)) sent more than \(pages) pages; your catalogue is unchanged"
-    case .noRecords(let url): return "\(r(url)) returned no weather records; keeping the current catalogue"
+    case .badPayload(let url, let reason): return "bad data from \(r(url)): \(reason); \(unchanged)"
+    case .tooManyPages(let url, let pages): return "\(r(url)) sent more than \(pages) pages; \(unchanged)"
+    case .noRecords(let url): return "\(r(url)) returned no records; \(unchanged)"
     case .shrinks(let url, let from, let to):
       return "\(r(url)) sent \(to) \(to == 1 ? "city" : "cities") for a catalogue of \(from): "
-        + "refusing to drop more than 90 % of it; your catalogue is unchanged"
+        + "refusing to drop more than 90 % of it; \(unchanged)"
     case .missingKey(let provider):
       return "\(provider) needs an API key"
     case .catalogueChanged:

@@ -37,6 +37,8 @@ struct BrowseModel: Equatable {
   var total = 0
   /// Rows that fit on a page.
   var pageSize = 10
+  /// The screen the keys screen (`?`) goes back to: the list, or the city it was opened from.
+  var beforeHelp = Mode.list
 
   /// Letters type into the query (rather than being commands).
   var editing: Bool { typing || !query.isEmpty }
@@ -54,7 +56,7 @@ struct BrowseModel: Equatable {
     if key == .ctrl(0x1A) { return .suspend }  // Ctrl-Z
     switch mode {
     case .help:
-      mode = .list
+      mode = beforeHelp == .detail && total == 0 ? .list : beforeHelp
       return .none
     case .detail: return applyDetail(key)
     case .list: return applyList(key)
@@ -67,7 +69,7 @@ struct BrowseModel: Equatable {
     case .char("q"): return .quit
     case .char("f"): return .toggleFavourite
     case .char("u"): return .toggleUnit
-    case .char("?"): mode = .help
+    case .char("?"): showHelp()
     case .up, .char("k"):
       if selection > 0 {
         move(by: -1)
@@ -120,12 +122,17 @@ struct BrowseModel: Equatable {
     case "k": move(by: -1)
     case "f": return total > 0 ? .toggleFavourite : .none
     case "u": return .toggleUnit
-    case "?": mode = .help
+    case "?": showHelp()
     case "/": typing = true
     case " ": move(by: pageSize)
     default: type(c)
     }
     return .none
+  }
+
+  private mutating func showHelp() {
+    beforeHelp = mode
+    mode = .help
   }
 
   private mutating func type(_ c: Character) {

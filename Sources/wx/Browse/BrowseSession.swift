@@ -83,9 +83,9 @@ final class BrowseSession {
 
   /// Fetches the page holding the selection and draws the difference from the last frame.
   private func draw() throws {
-    let (width, height) = TTY.size()
+    let (width, height) = Terminal.screenSize()
     let view = BrowseView(
-      width: width, height: height, term: ctx.terminal, unit: unit, about: about(),
+      width: width, height: height, term: ctx.terminal, unit: unit, about: about(), now: ctx.currentTime(),
       isFavourite: { [data] in data.isFavourite($0) })
     if view.fits { try loadPage(pageSize: view.pageSize) }
     let lines = view.lines(model, page, selected: selected, status: status)
@@ -115,7 +115,7 @@ final class BrowseSession {
     // The host of the source URL: what follows "://", up to the next "/".
     let parts = meta.source.split(separator: "/", omittingEmptySubsequences: true)
     let host = meta.source.contains("://") && parts.count > 1 ? parts[1] : parts.first ?? ""
-    return "\(String(host).visible) · \(Clock.ago(Clock.now() - meta.syncedAt))"
+    return "\(String(host).visible) · \(Clock.ago(ctx.currentTime() - meta.syncedAt))"
   }
 
   /// Writes that follow a drawn frame.

@@ -10,6 +10,8 @@ struct BrowseView {
   var unit: TemperatureUnit
   /// Source and age of the catalogue, for the header (already escaped).
   var about: String
+  /// Now, for which forecast days are past.
+  var now: Int64
   var isFavourite: (CityIdentity) -> Bool
 
   static let minWidth = 40
@@ -28,7 +30,9 @@ struct BrowseView {
     switch m.mode {
     case .help: out += help()
     case .detail: out += selected.map { detail($0) } ?? []
-    case .list: out += [search(m), term.bold(columns("", "City", "Country", "Temp", "Conditions"))] + rows(m, page)
+    case .list:
+      let widths = Self.columnWidths(room: width - 2 - 7 - 6, page.rows.map(cells))
+      out += [search(m), term.bold(columns(widths, "", "City", "Country", "Temp", "Conditions"))] + rows(m, page, widths)
     }
     out = Array(out.prefix(height - 2))
     while out.count < height - 2 { out.append("") }
@@ -41,7 +45,7 @@ struct BrowseView {
   private func finish(_ lines: [String]) -> [String] {
     var out = lines.map { line -> String in
       let l = term.unicode ? line : Self.spellArrows(ASCII.spell(line))
-      return DisplayWidth.truncate(l, to: width, ellipsis: term.unicode ? "…" : "~")
+      return DisplayWidth.truncate(l, to: width, ellipsis: term.ellipsis)
     }
     while out.count < height { out.append("") }
     return Array(out.prefix(height))
@@ -79,31 +83,61 @@ struct BrowseView {
     return "Search: " + term.bold(m.query.visible) + caret
   }
 
-  /// Mark, City, Country, Temp (right-aligned), Conditions: the columns share what the
-  /// marks and the temperature leave, 4 : 2 : 4.
-  private func columns(_ mark: String, _ city: String, _ country: String, _ temp: String, _ conditions: String) -> String {
-    let room = width - 2 - 7 - 6
-    let cityW = room * 4 / 10
-    let countryW = room * 2 / 10
-    let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.unicode ? "…" : "~"), to: w) }
+  /// City, Country and Conditions of a row, escaped, as the list shows them.
+  private func cells(_ row: BrowseRow) -> [String] {
+    guard let c = row.city else { return [row.identity.name.visible, row.identity.country.visible, "not in the current catalogue"] }
+    return [c.name.visible, c.country.visible, c.description.visible]
+  }
+
+  /// The widths of City, Country and Conditions on a page of `rows` (their cells): each column
+  /// that needs less than its share of `room` (4 : 2 : 4) gets what it needs, and what it
+  /// leaves is shared by the others in the same proportions, so Country is never cut while
+  /// City has columns to spare (nor City while Country has).
+  static func columnWidths(room: Int, _ rows: [[String]]) -> [Int] {
+    let weights = [4, 2, 4]
+    var needs = ["City", "Country", "Conditions"].map(DisplayWidth.of)
+    for row in rows {
+      for (i, cell) in row.enumerated() where i < needs.count { needs[i] = max(needs[i], DisplayWidth.of(cell)) }
+    }
+    var widths = [0, 0, 0]
+    var open = [0, 1, 2]
+    var left = max(0, room)
+    while !open.isEmpty {
+      let weight = open.reduce(0) { $0 + weights[$1] }
+      let met = open.filter { needs[$0] * weight <= left * weights[$0] }
+      if met.isEmpty {
+        for i in open { widths[i] = left * weights[i] / weight }
+        break
+      }
+      for i in met {
+        widths[i] = needs[i]
+        left -= needs[i]
+      }
+      open.removeAll { met.contains($0) }
+    }
+    return widths
+  }
+
+  /// Mark, City, Country, Temp (right-aligned), Conditions in `widths` (``columnWidths(room:_:)``).
+  private func columns(_ widths: [Int], _ mark: String, _ city: String, _ country: String, _ temp: String, _ conditions: String)
+    -> String
+  {
+    let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.ellipsis), to: w) }
     // Measured as printed: "9 C" without Unicode, or Conditions would sit left of its header.
     let temp = term.unicode ? temp : ASCII.spell(temp)
-    return DisplayWidth.pad(mark, to: 2) + cut(city, cityW) + "  " + cut(country, countryW) + "  "
+    return DisplayWidth.pad(mark, to: 2) + cut(city, widths[0]) + "  " + cut(country, widths[1]) + "  "
       + DisplayWidth.pad(temp, to: 7, right: true) + "  " + conditions
   }
 
-  private func rows(_ m: BrowseModel, _ page: BrowseData.Page) -> [String] {
+  private func rows(_ m: BrowseModel, _ page: BrowseData.Page, _ widths: [Int]) -> [String] {
     guard !page.rows.isEmpty else { return ["", empty(m)] }
     let star = term.unicode ? "★" : "*"
     return page.rows.enumerated().map { k, row in
       let selected = m.top + k == m.selection
       let mark = (selected ? ">" : " ") + (isFavourite(row.identity) ? star : " ")
-      let line: String
-      if let c = row.city {
-        line = columns(mark, c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit), c.description.visible)
-      } else {
-        line = columns(mark, row.identity.name.visible, row.identity.country.visible, "–", "not in the current catalogue")
-      }
+      let cells = cells(row)
+      let temp = row.city.map { term.temperature($0.temperatureC, unit) } ?? "–"
+      let line = columns(widths, mark, cells[0], cells[1], temp, cells[2])
       // The temperature's colour ends with a reset: on the selected row it resets to reverse
       // video, so the bar runs the whole width.
       return selected && term.color ? term.paint(DisplayWidth.pad(line, to: width).replacing("\u{1B}[0m", with: "\u{1B}[0;7m"), "7") : line
@@ -166,13 +200,11 @@ struct BrowseView {
     let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
     var out = ["", title + term.dim("  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
-    out += ["", term.bold(" Forecast")]
-    if c.forecast.isEmpty { out.append(" No forecast in the catalogue for this city.") }
-    for (k, d) in c.forecast.enumerated() {
-      out.append(
-        " Day \(k + 1)  \(d.date.visible)  " + DisplayWidth.pad(term.temperature(d.temperatureC, unit), to: 6, right: true)
-          + "  \(Fields.humidity(d.humidity) as String)  \(Fields.wind(d.windKmh, unit) as String)  " + d.description.visible)
-    }
+    // The table of `wx show`, fitted to the window beside a one-column margin: its columns
+    // line up whatever the widths of the values.
+    let table = Terminal(color: term.color, unicode: term.unicode, width: width - 1)
+    let forecast = CityView.forecast(c.datedForecast(at: now), unit, table)
+    out += ["", term.bold(" Forecast")] + forecast.split(separator: "\n").map { " " + $0 }
     return out
   }
 }

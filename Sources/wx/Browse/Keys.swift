@@ -1,3 +1,5 @@
+import WXCore
+
 /// A key press, decoded from the bytes a terminal sends.
 enum Key: Equatable {
   case char(Character)
@@ -103,7 +105,7 @@ struct KeyDecoder {
     let text = String(decoding: bytes, as: UTF8.self)
     guard let ch = text.first, !text.unicodeScalars.contains(where: { $0.value == 0xFFFD }) else { return (nil, length) }
     // C1 controls and bidirectional overrides are not text to search for.
-    if Escape.needsEscaping(text) { return (nil, length) }
+    if UnsafeScalars.found(in: text) { return (nil, length) }
     return (.char(ch), length)
   }
 }

@@ -76,13 +76,6 @@ enum TTY {
   /// signals, so a `raise` would stay pending.
   static func suspend() { _ = kill(getpid(), SIGTSTP) }
 
-  /// The window size of standard output (80×24 when it cannot be read).
-  static func size() -> (width: Int, height: Int) {
-    var ws = winsize()
-    guard ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 else { return (80, 24) }
-    return (Int(ws.ws_col), Int(ws.ws_row))
-  }
-
   /// Drains the wake-up pipe.
   static func drainWake() {
     var byte: UInt8 = 0

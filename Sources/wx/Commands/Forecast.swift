@@ -18,38 +18,50 @@ struct ForecastRequest: CatalogueRequest {
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let found = try ctx.resolveCity(city, in: catalogue)
-    var days = found.forecast.sorted { $0.date < $1.date }
+    let forecast = found.datedForecast(at: ctx.now)
+    // Only the days from the city's today on; each keeps its date's label in any order.
+    var days = forecast.upcoming
     if hottest {
-      days = days.filter { !Condition(description: $0.description).isRainy }
+      days = days.filter { !Condition(description: $0.day.description).isRainy }
         .sorted { a, b in  // unknown temperatures last
-          let (ta, tb) = (a.temperatureC ?? -.infinity, b.temperatureC ?? -.infinity)
-          return ta != tb ? ta > tb : a.date < b.date
+          let (ta, tb) = (a.day.temperatureC ?? -.infinity, b.day.temperatureC ?? -.infinity)
+          return ta != tb ? ta > tb : a.day.date < b.day.date
         }
     }
     return ForecastView(
-      city: found, days: days, hottest: hottest, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+      city: found, forecast: forecast, days: days, hottest: hottest, unit: ctx.unit(output.display),
+      freshness: ctx.freshness(catalogue.meta))
   }
 }
 
-/// The forecast table under the city's name; `{"id", "city", "country", "unit", "days"}`.
+/// The forecast table under the city's name, from the city's today on (days already past are
+/// counted, not shown); `{"id", "city", "country", "unit", "today", "days", "past_days"}`.
 struct ForecastView: View {
   var city: City
-  var days: [ForecastDay]
+  var forecast: DatedForecast
+  /// The days to show, in their order (date, or hottest first).
+  var days: [DatedForecast.Day]
   var hottest: Bool
   var unit: TemperatureUnit
   var freshness: String
 
   func json() -> JSON {
-    .object([
-      ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
-      ("unit", .string(unit.rawValue)), ("days", .array(days.map { CityView.forecastItem($0, unit) })),
-    ])
+    .object(
+      [
+        ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
+        ("unit", .string(unit.rawValue)),
+      ] + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
   func text(_ term: Terminal) -> String {
     var out = term.bold("\(city.name.visible), \(city.country.visible)")
     out += (hottest ? " · rain-free days, hottest first" : "") + "\n"
-    out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, term)
+    if forecast.isWhollyPast {
+      out += CityView.wordsForPast(forecast, term)
+    } else {
+      out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, term)
+      out += CityView.wordsForPast(forecast, term)
+    }
     return out + term.dim(freshness)
   }
 }

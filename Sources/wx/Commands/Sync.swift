@@ -50,6 +50,7 @@ extension WX {
     }
 
     func execute() async throws {
+      TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let showProgress = ctx.terminal.stderrIsTTY && !quiet

@@ -92,13 +92,9 @@ struct Completer {
     return list.filter { Self.isPrintable($0) && seen.insert($0).inserted }.map { Candidate(word: $0, isName: true) }
   }
 
-  /// False for text holding C0/C1 controls, DEL, line/paragraph separators or bidi controls.
+  /// False for text holding C0/C1 controls, DEL, line/paragraph separators or bidi controls
+  /// (``UnsafeScalars``).
   static func isPrintable(_ text: String) -> Bool {
-    !text.isEmpty
-      && !text.unicodeScalars.contains { s in
-        let v = s.value
-        return v < 0x20 || (0x7F...0x9F).contains(v) || (0x200E...0x200F).contains(v) || (0x2028...0x202E).contains(v)
-          || (0x2066...0x2069).contains(v) || v == 0x061C
-      }
+    !text.isEmpty && !UnsafeScalars.found(in: text)
   }
 }

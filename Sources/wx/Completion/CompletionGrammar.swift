@@ -111,7 +111,8 @@ enum CompletionGrammar {
             name: "sync", options: [.option("--url"), .flag("--favourites"), .option("--max-cities"), .flag("--quiet")]),
           CompletionCommand(name: "list", options: [json, color]),
           CompletionCommand(
-            name: "show", options: [json, .flag("--ascii"), color], arguments: [.airQualityCities], joinsWords: true),
+            name: "show", options: [json, .flag("--ascii"), .option("--scale", .words(ScaleArgument.allCases.map(\.rawValue))), color],
+            arguments: [.airQualityCities], joinsWords: true),
         ], defaultSubcommand: "list"),
       CompletionCommand(name: "help", arguments: [.commands], repeats: true),
     ])

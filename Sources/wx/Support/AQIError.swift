@@ -1,10 +1,12 @@
+import WXCore
+
 /// Air-quality failures that are about the feed or the request, not the store (their exit
 /// statuses are in ``ExitStatus``).
 enum AQIError: Error {
   /// The first connection of `--once` / `--count` failed: exit 69.
   case unreachable(url: String, reason: String)
-  /// `wx aqi show CITY` with no readings for CITY: exit 66.
-  case noReadings(String)
+  /// `wx aqi show CITY` with no readings for CITY (on the scale asked for): exit 66.
+  case noReadings(String, scale: AQIScale? = nil)
   /// The feed client `wx-aqi-watch` is not installed: exit 78.
   case clientMissing
   /// The feed client could not start or stopped by itself: exit 69.
@@ -16,9 +18,11 @@ enum AQIError: Error {
     case .clientMissing:
       return "the feed client wx-aqi-watch is not installed (looked in ../libexec/wx and beside wx); reinstall wx"
     case .clientFailed(let why): return "the feed client failed: \(why)"
-    case .noReadings(let city):
+    case .noReadings(let city, nil):
       // Echoed back cut to 60 characters, like every city argument.
       return "no air-quality readings for \(city.quoted()); `wx aqi list` shows the cities recorded"
+    case .noReadings(let city, let scale?):
+      return "no \(scale.name) readings for \(city.quoted()); without --scale, `wx aqi show` charts the scale of its latest reading"
     }
   }
 }

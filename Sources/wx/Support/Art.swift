@@ -14,12 +14,14 @@ enum Art {
     case .cloudy: return "37"
     case .rain, .showers: return "34;1"
     case .snow: return "97"
+    case .fog: return "37;2"
+    case .thunder: return "33;1"
     case .unknown: return "2"
     }
   }
 
   /// The pictures, five lines each, in the order of `Condition.allCases`: sunny, clear,
-  /// partly cloudy, cloudy, scattered clouds, rain, showers, snow, unknown.
+  /// partly cloudy, cloudy, scattered clouds, rain, showers, snow, fog, thunder, unknown.
   private static let pictures: [String] = [
     "    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    ",
     "             ", "     .-.     ", "    (   )    ", "     `-’     ", "             ",
@@ -29,6 +31,8 @@ enum Art {
     "     .-.     ", "    (   ).   ", "   (___(__)  ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   ", "  ‚ʻ‚ʻ‚ʻ‚ʻ   ",
     " _`/\"\".-.    ", "  ,\\_(   ).  ", "   /(___(__) ", "     ʻ ʻ ʻ ʻ ", "    ʻ ʻ ʻ ʻ  ",
     "     .-.     ", "    (   ).   ", "   (___(__)  ", "    *  *  *  ", "   *  *  *   ",
+    "             ", " _ - _ - _ - ", "  _ - _ - _  ", " _ - _ - _ - ", "             ",
+    "     .-.     ", "    (   ).   ", "   (___(__)  ", "     _/ ‚ʻ‚ʻ ", "     /  ‚ʻ   ",
     "    .-.      ", "     __)     ", "    (        ", "     `-’     ", "      •      ",
   ]
 

@@ -54,7 +54,7 @@ enum Chart {
         } else {
           glyph = fill == 2 ? "#" : fill == 1 ? "." : " "
         }
-        line += " " + (glyph == " " ? glyph : terminal.paint(glyph, AQIText.colour(samples[i].category)))
+        line += " " + (glyph == " " ? glyph : terminal.paint(glyph, AQIText.colour(samples[i].category, on: samples[i].scale)))
       }
       lines.append(trimRight(line))
     }
@@ -99,25 +99,28 @@ enum AQIText {
     return "\(sign)\(a / 100).\(frac < 10 ? "0" : "")\(frac)"
   }
 
-  /// SGR colour of each category: green, yellow-green, yellow, orange, red, maroon.
-  static func colour(_ c: AQICategory) -> String {
-    switch c {
-    case .good: "32"
-    case .satisfactory: "38;5;148"
-    case .moderate: "33"
-    case .poor: "38;5;208"
-    case .veryPoor: "31"
-    case .severe: "38;5;124"
+  /// SGR colour of each category on its scale. NAQI (CPCB): green, yellow-green, yellow,
+  /// orange, red, maroon. US AQI (EPA): Good green, Moderate yellow, Unhealthy for Sensitive
+  /// Groups orange, Unhealthy red, Very Unhealthy purple, Hazardous maroon.
+  static func colour(_ c: AQICategory, on scale: AQIScale) -> String {
+    switch (c, scale) {
+    case (.good, _): "32"
+    case (.satisfactory, .naqi): "38;5;148"
+    case (.satisfactory, .us), (.moderate, .naqi): "33"
+    case (.moderate, .us), (.poor, .naqi): "38;5;208"
+    case (.poor, .us), (.veryPoor, .naqi): "31"
+    case (.veryPoor, .us): "35"
+    case (.severe, _): "38;5;124"
     }
   }
 
   static func category(_ c: AQICategory, _ terminal: Terminal) -> String {
-    terminal.paint(c.name, colour(c))
+    terminal.paint(c.name, colour(c, on: .naqi))
   }
 
   /// A stored reading's category, naming its scale when it is not the feed's (`Moderate (US AQI)`).
   static func category(_ s: AQISample, _ terminal: Terminal) -> String {
-    terminal.paint(s.scale == .naqi ? s.category.name : s.categoryName, colour(s.category))
+    terminal.paint(s.scale == .naqi ? s.category.name : s.categoryName, colour(s.category, on: s.scale))
   }
 
   /// `4s ago` under a minute, else like the other commands (`3m ago`, `2h ago`).

@@ -45,14 +45,32 @@ extension ColorMode: ExpressibleByArgument {}
 struct Context {
   let home: Home
   let terminal: Terminal
+  /// When the command started (seconds since the epoch).
   let now: Int64
+  /// `WX_NOW`: the time tests pin, in seconds since the epoch, instead of the clock's.
+  let pinnedNow: Int64?
 
   static func make(display: Display? = nil) throws -> Context {
     Failpoint.active = Environment.get("WX_FAILPOINT")
     let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
     let home = Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
-    return Context(
-      home: home, terminal: Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false), now: Clock.now())
+    let pinned = try pinnedTime()
+    let terminal = Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false)
+    Terminal.use(terminal)  // what the writers shape for; views are handed `terminal`
+    return Context(home: home, terminal: terminal, now: pinned ?? Clock.now(), pinnedNow: pinned)
+  }
+
+  /// The time now: the pinned time all along when `WX_NOW` is set (a long `wx browse`).
+  func currentTime() -> Int64 { pinnedNow ?? Clock.now() }
+
+  /// `WX_NOW`, a whole number of seconds since 1970-01-01 UTC (0 to 253402300799, the end of
+  /// year 9999), or nil when unset.
+  static func pinnedTime() throws -> Int64? {
+    guard let raw = Environment.get("WX_NOW") else { return nil }
+    guard let t = Int64(raw), (0...253_402_300_799).contains(t) else {
+      throw ConfigError("WX_NOW=\(Redact.text(raw, limit: 40)) is not a time in seconds since 1970 (0–253402300799)")
+    }
+    return t
   }
 
   /// `WX_HOME`, else `$XDG_DATA_HOME/wx`, else `~/.local/share/wx`.

@@ -35,15 +35,8 @@ enum ExitStatus: Int32 {
     case let e as SyncStoreError:
       let (status, message) = e.isTemp ? (ExitStatus.ioError, e.store.description) : of(e.store)
       return (status, e.named(message) + (e.unchanged ? "; your catalogue is unchanged" : ""))
-    case let e as SyncError:
-      switch e {
-      case .catalogueChanged: return (.busy, e.description)
-      case .badURL, .unauthorized, .missingKey: return (.config, e.description + e.remedy.words)
-      case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
-        return (.unavailable, e.description)
-      case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .tooManyPages, .noRecords, .shrinks:
-        return (.badData, e.description + e.remedy.words)
-      }
+    case let e as SyncError: return of(e, unchanged: "your catalogue")
+    case let e as AirQualitySyncError: return of(e.error, unchanged: "the air-quality history")
     case let e as HomeError:
       if case .badSample = e { return (.badData, e.description) }
       return (.config, e.description + e.remedy.words)
@@ -68,6 +61,26 @@ enum ExitStatus: Int32 {
     default: return (.ioError, "unexpected error: \(error)")
     }
   }
+}
+
+extension ExitStatus {
+  /// A failed sync's status and message, naming the store it left unchanged.
+  static func of(_ e: SyncError, unchanged kept: String) -> (ExitStatus, String) {
+    let message = e.message(unchanged: kept)
+    switch e {
+    case .catalogueChanged: return (.busy, message)
+    case .badURL, .unauthorized, .missingKey: return (.config, message + e.remedy.words)
+    case .unreachable, .timeout, .redirectLoop, .redirectRefused, .serverError, .rateLimited, .libraryMissing:
+      return (.unavailable, message)
+    case .clientError, .rejected, .notJSON, .tooLarge, .badPayload, .tooManyPages, .noRecords, .shrinks:
+      return (.badData, message + e.remedy.words)
+    }
+  }
+}
+
+/// A failed `wx aqi sync`: its words name the air-quality history, not the catalogue.
+struct AirQualitySyncError: Error {
+  var error: SyncError
 }
 
 /// The words for a city argument that names no city, or several: the query is cut to 60

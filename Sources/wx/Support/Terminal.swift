@@ -31,7 +31,6 @@ struct Terminal {
     let locale = Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C"
     unicode = !ascii && Self.isUTF8(locale)
     width = Self.columns(tty: stdoutIsTTY)
-    Self.screen = Screen(width: width, colors: color, unicode: unicode)
   }
 
   /// A terminal described outright, not found out (views tested in-process; no writer).
@@ -53,10 +52,22 @@ struct Terminal {
   /// unless said), when `tty` says it is one.
   static func columns(of fd: Int32 = 1, tty: Bool) -> Int? {
     if let raw = Environment.get("COLUMNS"), let n = Int(raw), n > 0 { return max(n, 20) }
-    guard tty else { return nil }
+    guard tty, let size = windowSize(of: fd) else { return nil }
+    return max(size.columns, 20)
+  }
+
+  /// The window size of the terminal on `fd`, or nil when it is not one or reports none: the
+  /// one place wx asks the kernel (text fitting, `wx browse`, `wx aqi watch`'s live table).
+  static func windowSize(of fd: Int32 = 1) -> (columns: Int, rows: Int)? {
     var size = winsize()
     guard ioctl(fd, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
-    return max(Int(size.ws_col), 20)
+    return (Int(size.ws_col), Int(size.ws_row))
+  }
+
+  /// The full-screen views' size: standard output's window, 80×24 when it cannot be read.
+  static func screenSize() -> (width: Int, height: Int) {
+    guard let size = windowSize(), size.rows > 0 else { return (80, 24) }
+    return (size.columns, size.rows)
   }
 
   func paint(_ text: String, _ code: String) -> String {
@@ -64,6 +75,9 @@ struct Terminal {
   }
 
   func bold(_ text: String) -> String { paint(text, "1") }
+
+  /// What ends text cut to a width: `…`, or `~` without Unicode.
+  var ellipsis: String { unicode ? "…" : "~" }
   func dim(_ text: String) -> String { paint(text, "2") }
 
   /// Temperature colour bands: ≥30 °C red, 20–30 orange, 10–20 cyan, 0–10 blue, below 0 magenta.
@@ -79,13 +93,19 @@ struct Terminal {
     paint(unit.format(celsius), Self.band(celsius))
   }
 
-  /// What the last ``Terminal`` made found out about the screen: the writers below apply it.
+  /// The terminal the writers below shape text for: set once, by ``use(_:)`` (Context.make),
+  /// never read by views, which are given their terminal.
   struct Screen {
     var width: Int?
     var colors = false
     var unicode = true
   }
-  nonisolated(unsafe) static var screen = Screen()
+  nonisolated(unsafe) private(set) static var screen = Screen()
+
+  /// The writers shape what they print for `terminal` from now on.
+  static func use(_ terminal: Terminal) {
+    screen = Screen(width: terminal.width, colors: terminal.color, unicode: terminal.unicode)
+  }
 
   /// Text for people on stdout, in one write: controls escaped (the colours the runner
   /// painted kept when colour is on), `°` `·` `…` `–` spelled in ASCII without Unicode, and
@@ -229,7 +249,7 @@ enum DisplayWidth {
 
   /// Cuts `s` to at most `width` columns, ending with `ellipsis` when cut. Colour sequences
   /// cost no columns and are kept; a colour left open is closed.
-  static func truncate(_ s: String, to width: Int, ellipsis: String = Terminal.screen.unicode ? "…" : "~") -> String {
+  static func truncate(_ s: String, to width: Int, ellipsis: String) -> String {
     guard of(s) > width else { return s }
     let room = width - of(ellipsis)
     var out = ""
@@ -290,7 +310,7 @@ struct Table {
     var cells = rows.map { row in
       row.enumerated().map { (i, c) in
         let c = spell(c)
-        return limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width) } ?? c
+        return limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width, ellipsis: term.ellipsis) } ?? c
       }
     }
     var heads = headers.map { spell($0) }
@@ -313,8 +333,10 @@ struct Table {
         }
       }
       for (column, _) in minWidths {
-        heads[column] = DisplayWidth.truncate(heads[column], to: widths[column])
-        for r in cells.indices { cells[r][column] = DisplayWidth.truncate(cells[r][column], to: widths[column]) }
+        heads[column] = DisplayWidth.truncate(heads[column], to: widths[column], ellipsis: term.ellipsis)
+        for r in cells.indices {
+          cells[r][column] = DisplayWidth.truncate(cells[r][column], to: widths[column], ellipsis: term.ellipsis)
+        }
       }
     }
     func line(_ row: [String]) -> String {

@@ -15,6 +15,7 @@ extension WX.AQI {
     var name: String { city.joined(with: " ") }
     @Flag(help: "Print JSON instead of a chart.") var json = false
     @Flag(help: "Draw the chart with plain ASCII.") var ascii = false
+    @Option(help: "The scale to chart: naqi or us (default: the latest reading's).") var scale: ScaleArgument?
     @OptionGroup var display: AQIColorOption
 
     func execute() async throws {
@@ -25,20 +26,29 @@ extension WX.AQI {
       let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
       defer { catalogue?.close() }
       guard let history = try ctx.home.aqi.find(name, catalogue: catalogue) else { throw AQIError.noReadings(name) }
-      guard let latest = history.latest else { throw AQIError.noReadings(name) }
-      Runner.show(AQIShowView(history: history, latest: latest, now: ctx.now), json: json, ctx.terminal)
+      // One scale at a time: values on two scales are never charted or compared together.
+      guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }
+      Runner.show(AQIShowView(city: history.city, series: series, now: ctx.now), json: json, ctx.terminal)
     }
   }
 }
 
-/// One city's recorded readings as a chart, the latest with its category, min and max (and,
-/// from Open-Meteo, the European AQI and PM2.5); `{"city", "readings", "min", "max", "latest"}`.
+/// `--scale`: the AQI scales by the names people type.
+enum ScaleArgument: String, CaseIterable, ExpressibleByArgument {
+  case naqi, us
+
+  var scale: AQIScale { self == .us ? .us : .naqi }
+  /// The name `--scale` takes for a stored scale.
+  init(_ scale: AQIScale) { self = scale == .us ? .us : .naqi }
+}
+
+/// One city's recorded readings on one scale as a chart, the latest with its category, min and
+/// max (and, from Open-Meteo, the European AQI and PM2.5), and how many readings on another
+/// scale were left out; `{"city", "scale", "readings", "min", "max", "latest", "other_scales"}`.
 struct AQIShowView: View {
-  var history: AQIHistory
-  var latest: AQISample
+  var city: String
+  var series: AQISeries
   var now: Int64
-  var lowest: Double { history.samples.map(\.aqi).min() ?? latest.aqi }
-  var highest: Double { history.samples.map(\.aqi).max() ?? latest.aqi }
 
   static func reading(_ s: AQISample) -> JSON {
     .object([
@@ -50,22 +60,30 @@ struct AQIShowView: View {
 
   func json() -> JSON {
     .object([
-      ("city", .string(history.city)), ("readings", .array(history.samples.map(Self.reading))),
-      ("min", .number(lowest)), ("max", .number(highest)), ("latest", Self.reading(latest)),
+      ("city", .string(city)), ("scale", .string(series.scale.name)), ("readings", .array(series.samples.map(Self.reading))),
+      ("min", .number(series.min)), ("max", .number(series.max)), ("latest", Self.reading(series.latest)),
+      (
+        "other_scales",
+        .array(series.others.map { .object([("scale", .string($0.scale.name)), ("readings", .int($0.count))]) })
+      ),
     ])
   }
 
   func text(_ t: Terminal) -> String {
-    let n = history.samples.count
-    var out = t.bold(history.city.visible) + " · air quality, \(n) reading\(n == 1 ? "" : "s")\n"
-    out += Chart.render(history.samples, terminal: t).joined(separator: "\n") + "\n"
+    let n = series.samples.count, latest = series.latest
+    var out = t.bold(city.visible) + " · air quality (\(series.scale.name)), \(n) reading\(n == 1 ? "" : "s")\n"
+    out += Chart.render(series.samples, terminal: t).joined(separator: "\n") + "\n"
     out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
-    out += t.dim(" (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(lowest)) · max \(AQIText.value(highest))")
+    out += t.dim(" (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(series.min)) · max \(AQIText.value(series.max))")
     // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
     var beside: [String] = []
     if let european = latest.european { beside.append("European AQI \(AQIText.value(european))") }
     if let pm25 = latest.pm25 { beside.append("PM2.5 \(AQIText.value(pm25)) µg/m³") }
     if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
+    for other in series.others {
+      let k = other.count
+      out += "\n" + t.dim("also \(k) \(other.scale.name) reading\(k == 1 ? "" : "s"), not charted here: --scale \(ScaleArgument(other.scale).rawValue)")
+    }
     return out
   }
 }

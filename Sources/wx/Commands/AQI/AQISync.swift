@@ -25,12 +25,18 @@ extension WX.AQI {
     }
 
     func execute() async throws {
+      TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let (cities, refresh, _, skipped) = try selection.cities(ctx)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
-      let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
+      let readings: [AQIReading]
+      do throws(SyncError) {
+        readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
+      } catch {
+        throw AirQualitySyncError(error: error)
+      }
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {

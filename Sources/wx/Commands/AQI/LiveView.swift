@@ -108,7 +108,7 @@ struct LiveView {
   /// Redraws the whole block in place: cursor up over the last drawing, clear, draw.
   mutating func redraw() {
     guard tty else { return }
-    let (width, height) = Self.screenSize()
+    let (width, height) = Terminal.screenSize()
     let now = Clock.now()
     var lines: [String] = []
     lines.append(terminal.bold("Air quality") + terminal.dim(" · \(url.visible)"))
@@ -145,7 +145,7 @@ struct LiveView {
     for line in lines {
       var l = line
       if DisplayWidth.of(l) > width - 1 {
-        l = DisplayWidth.truncate(l, to: max(1, width - 1)) + (terminal.color ? "\u{1B}[0m" : "")
+        l = DisplayWidth.truncate(l, to: max(1, width - 1), ellipsis: terminal.ellipsis) + (terminal.color ? "\u{1B}[0m" : "")
       }
       out += l + "\n"
     }
@@ -156,11 +156,4 @@ struct LiveView {
   /// The live block: its own cursor moves, with every untrusted field already escaped.
   static func write(_ s: String) { Terminal.control(s) }
 
-  static func screenSize() -> (width: Int, height: Int) {
-    var ws = winsize()
-    if ioctl(1, UInt(TIOCGWINSZ), &ws) == 0, ws.ws_col > 0, ws.ws_row > 0 {
-      return (Int(ws.ws_col), Int(ws.ws_row))
-    }
-    return (80, 24)
-  }
 }

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The temp files being written, for a signal handler to remove: Ctrl-C (SIGINT), SIGTERM or
+/// SIGHUP during a sync removes its temp file (11 MB at 170k cities) on the way out, instead of
+/// leaving it for the next writer (``removeOnTermination()``).
+///
+/// A signal handler may make only async-signal-safe calls and read only memory that cannot
+/// move or be freed under it. So the paths live in one C buffer, allocated before the handler
+/// is installed and never freed, in slots of a fixed size: a flag byte, then the path, ending
+/// with NUL. A path is copied in before its flag is set, and the flag cleared before the slot is
+/// given up (an opaque C call between them keeps the compiler from reordering the two), so the
+/// handler reads a whole path or none. The handler unlinks each path flagged, puts the signal's
+/// default action back and raises it again: wx dies of the signal, as it would have.
+package enum TempFiles {
+  /// Temp files written at once (a sync writes one; a repair, two).
+  static let slots = 8
+  /// The flag byte, a path of up to PATH_MAX - 1 bytes, its NUL.
+  static let slotSize = 1 + Int(PATH_MAX)
+
+  nonisolated(unsafe) private static let buffer: UnsafeMutablePointer<UInt8> = {
+    let b = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotSize)
+    b.initialize(repeating: 0, count: slots * slotSize)
+    return b
+  }()
+  /// Guards claiming and giving up slots (never taken by the handler).
+  nonisolated(unsafe) private static let mutex: UnsafeMutablePointer<pthread_mutex_t> = {
+    let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(m, nil)
+    return m
+  }()
+
+  /// A registered temp file; give it back with ``unregister(_:)``.
+  package struct Slot: Sendable {
+    fileprivate let index: Int
+  }
+
+  /// Records `path` for the handler; nil when every slot is taken or the path is too long
+  /// (it is then left, as before, to the next writer).
+  package static func register(_ path: String) -> Slot? {
+    let bytes = Array(path.utf8)
+    guard !bytes.isEmpty, bytes.count < slotSize - 1, !bytes.contains(0) else { return nil }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    for k in 0..<slots where buffer[k * slotSize] == 0 {
+      let slot = buffer + k * slotSize
+      bytes.withUnsafeBufferPointer { (slot + 1).update(from: $0.baseAddress!, count: $0.count) }
+      slot[1 + bytes.count] = 0
+      _ = getpid()  // opaque: the path is in memory before the flag says so
+      slot[0] = 1
+      return Slot(index: k)
+    }
+    return nil
+  }
+
+  /// Forgets a temp file: it was published (renamed) or removed.
+  package static func unregister(_ slot: Slot?) {
+    guard let slot else { return }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    buffer[slot.index * slotSize] = 0
+    _ = getpid()  // opaque: the flag is cleared before the slot is reused
+  }
+
+  /// The paths registered now (for tests).
+  static var registered: [String] {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return (0..<slots).filter { buffer[$0 * slotSize] == 1 }.map { String(cString: buffer + $0 * slotSize + 1) }
+  }
+
+  /// Installs the handler for SIGINT, SIGTERM and SIGHUP, except for a signal ignored when wx
+  /// started (`nohup wx sync`), which stays ignored.
+  package static func removeOnTermination() {
+    _ = buffer  // allocated before any handler can run
+    for sig in [SIGINT, SIGTERM, SIGHUP] {
+      var current = sigaction()
+      guard sigaction(sig, nil, &current) == 0 else { continue }
+      let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+      if !ignored { _ = signal(sig, onTermination) }
+    }
+  }
+
+  /// Only async-signal-safe calls: unlink, signal, raise.
+  private static let onTermination: @convention(c) (Int32) -> Void = { sig in
+    let b = TempFiles.buffer
+    var k = 0
+    while k < TempFiles.slots {
+      let slot = b + k * TempFiles.slotSize
+      if slot[0] == 1 { _ = unlink(UnsafeRawPointer(slot + 1).assumingMemoryBound(to: CChar.self)) }
+      k += 1
+    }
+    _ = signal(sig, SIG_DFL)
+    _ = raise(sig)
+  }
+}

@@ -42,4 +42,118 @@ import Testing
     #expect(!r.stderr.contains("\u{1B}"), "\(r)")
     #expect(home.snapshot() == before)
   }
+
+  /// 2026-11-23T12:20Z: the stand-in's "now" (its locations' current hour is 12:00 UTC).
+  static let now = 1_795_435_200 + 20 * 60
+  static let berlin = (latitude: 52.52, longitude: 13.405)
+
+  static func synced(mode: String = "ok") throws -> (TempHome, OpenMeteoAPI, [String: Any]) {
+    let home = TempHome()
+    let api = try OpenMeteoAPI(mode: mode)
+    let r = try sync(home, api)
+    try #require(r.status == 0, "\(r)")
+    let sent = try #require(try api.sent(latitude: berlin.latitude, longitude: berlin.longitude))
+    return (home, api, sent)
+  }
+
+  static func at(_ seconds: Int) -> [String: String] { ["WX_NOW": String(seconds)] }
+
+  /// Every value sent is stored and shown in JSON under the documented keys, in the unit
+  /// asked; hours start at the current one.
+  @Test func showCarriesTheFullForecast() throws {
+    let (home, _, sent) = try Self.synced()
+    let current = try #require(sent["current"] as? [String: Any])
+    let daily = try #require(sent["daily"] as? [String: Any])
+    let hourly = try #require(sent["hourly"] as? [String: [Any]])
+    #expect(hourly["time"]?.count == 48)
+    let show = try home.wx("show", "Berlin", "--json", env: Self.at(Self.now)).json()
+    #expect(show["feels_like"] as? Double == current["apparent_temperature"] as? Double)
+    #expect(show["wind_direction"] as? Double == (current["wind_direction_10m"] as? Int).map(Double.init))
+    #expect(show["wind_gusts"] as? Double == current["wind_gusts_10m"] as? Double)
+    #expect(show["precipitation"] as? Double == current["precipitation"] as? Double)
+    #expect(show["wind_unit"] as? String == "kmh")
+    #expect(show["sunrise"] as? String == ((daily["sunrise"] as? [String])?[0]).map { String($0.suffix(5)) })
+    #expect(show["sunset"] as? String == ((daily["sunset"] as? [String])?[0]).map { String($0.suffix(5)) })
+    #expect(show["uv_index"] as? Double == hourly["uv_index"]?[0] as? Double)
+    #expect(show["precipitation_probability"] as? Double == (hourly["precipitation_probability"]?[0] as? Int).map(Double.init))
+    let hours = try #require(show["hourly"] as? [[String: Any]])
+    #expect(hours.count == 48)
+    for (k, h) in hours.enumerated() {
+      #expect(h["time"] as? String == hourly["time"]?[k] as? String)
+      #expect(h["temperature"] as? Double == hourly["temperature_2m"]?[k] as? Double)
+      #expect(h["feels_like"] as? Double == hourly["apparent_temperature"]?[k] as? Double)
+      #expect(h["wind_speed"] as? Double == hourly["wind_speed_10m"]?[k] as? Double)
+      #expect(h["uv_index"] as? Double == hourly["uv_index"]?[k] as? Double)
+      #expect(h["precipitation"] as? Double == hourly["precipitation"]?[k] as? Double)
+      #expect(Set(h.keys) == ["time", "temperature", "feels_like", "precipitation_probability", "precipitation",
+                              "description", "wind_speed", "wind_direction", "uv_index"])
+    }
+    let days = try #require(show["forecast"] as? [[String: Any]])
+    #expect(days.count == 2 && days[1]["uv_index_max"] as? Double == (daily["uv_index_max"] as? [Double])?[1])
+    #expect(days[1]["precipitation"] as? Double == (daily["precipitation_sum"] as? [Double])?[1])
+    #expect(days[1]["wind_direction"] as? Double == ((daily["wind_direction_10m_dominant"] as? [Int])?[1]).map(Double.init))
+    // Fahrenheit and mph, inches: converted when shown, one place.
+    let f = try home.wx("show", "Berlin", "--json", "--unit", "f", env: Self.at(Self.now)).json()
+    let c = try #require(current["apparent_temperature"] as? Double)
+    #expect(f["feels_like"] as? Double == ((c * 9 / 5 + 32) * 10).rounded() / 10 && f["wind_unit"] as? String == "mph")
+    // Five hours on, the list starts five hours later; past hours are never the future.
+    let later = try home.wx("show", "Berlin", "--json", env: Self.at(Self.now + 5 * 3600)).json()
+    let rest = try #require(later["hourly"] as? [[String: Any]])
+    #expect(rest.count == 43 && rest.first?["time"] as? String == hourly["time"]?[5] as? String)
+    let gone = try home.wx("show", "Berlin", env: Self.at(Self.now + 3 * 86400))
+    #expect(gone.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local"), "\(gone)")
+    let goneJSON = try home.wx("show", "Berlin", "--json", env: Self.at(Self.now + 3 * 86400)).json()
+    #expect((goneJSON["hourly"] as? [Any])?.isEmpty == true)
+  }
+
+  /// The text: feels-like, wind direction, gusts, UV with its category, the sun's times and a
+  /// 24-hour strip fitted to the width, in ASCII without Unicode.
+  @Test func showPrintsTheExtrasAndAStripThatFits() throws {
+    let (home, _, sent) = try Self.synced()
+    let env = Self.at(Self.now)
+    let text = try home.wx("show", "Berlin", env: env.merging(["COLUMNS": "100"]) { $1 })
+    #expect(text.status == 0)
+    for part in ["feels like 8 °C", "wind 13.4 km/h SE ↖", "gusts 23.4 km/h", "UV 7 high", "sunrise 07:00", "sunset 16:40"] {
+      #expect(text.stdout.contains(part), "\(part): \(text)")
+    }
+    let lines = text.stdout.split(separator: "\n").map(String.init)
+    let temp = try #require(lines.first { $0.hasPrefix("temp  ") }), rain = try #require(lines.first { $0.hasPrefix("rain  ") })
+    // 24 hours two columns wide at 100 columns, the hour labels under their cells.
+    #expect(temp.count == 6 + 48 + 2 + "5–16 °C".count, "\(temp)")
+    #expect(rain.hasSuffix("max 98%"), "\(rain)")
+    let labels = try #require(lines.first { $0.hasPrefix("      ") && $0.contains("15    18") })
+    let first = try #require((sent["hourly"] as? [String: [Any]])?["time"]?.first as? String)
+    #expect(first.hasSuffix("T13:00") && labels.hasPrefix("          15"), "\(labels)")
+    for columns in [40, 60] {
+      let narrow = try home.wx("show", "Berlin", "--ascii", env: env.merging(["COLUMNS": "\(columns)"]) { $1 })
+      #expect(narrow.stdout.utf8.allSatisfy { $0 < 0x80 }, "\(narrow)")
+      #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= columns }, "\(narrow)")
+      #expect(narrow.stdout.contains("temp  ") && narrow.stdout.contains("wind 13.4") && !narrow.stdout.contains("↖"), "\(narrow)")
+    }
+  }
+
+  /// Nulls stay unknown: "–" and null, never 0; records without hours (freetestapi, an old
+  /// catalogue) show none and say nothing.
+  @Test func unknownValuesAndRecordsWithoutHours() throws {
+    let (home, _, _) = try Self.synced(mode: "nulls")
+    let show = try home.wx("show", "Berlin", "--json", env: Self.at(Self.now)).json()
+    #expect(show["feels_like"] is NSNull && show["wind_gusts"] is NSNull && show["sunrise"] is NSNull, "\(show)")
+    let hours = try #require(show["hourly"] as? [[String: Any]])
+    #expect(hours.count == 48 && hours[1]["temperature"] is NSNull && hours[1]["uv_index"] is NSNull)
+    #expect(hours[1]["description"] is NSNull && hours[0]["temperature"] as? Double != nil)
+    let text = try home.wx("show", "Berlin", env: Self.at(Self.now))
+    #expect(text.stdout.contains("feels like –") && text.stdout.contains("sunrise –"), "\(text)")
+    let plain = TempHome()
+    let sample = try plain.wx("show", "London", "--json")
+    let sampleJSON = try sample.json()
+    #expect((sampleJSON["hourly"] as? [Any])?.isEmpty == true && sampleJSON["feels_like"] is NSNull)
+    let words = try plain.wx("show", "London")
+    #expect(!words.stdout.contains("feels like") && !words.stdout.contains("temp  "), "\(words)")
+    let old = TempHome()
+    try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: old.catalogue)
+    chmod(old.catalogue, 0o600)
+    let v1 = try old.wx("show", "London", "--json")
+    let v1JSON = try v1.json()
+    #expect(v1.status == 0 && (v1JSON["hourly"] as? [Any])?.isEmpty == true, "\(v1)")
+  }
 }

@@ -113,3 +113,70 @@ package enum LocalTime {
     return (Int(yoe + era * 400 + (m <= 2 ? 1 : 0)), Int(m), Int(d))
   }
 }
+
+/// What a city's stored hours hold from a moment on.
+package enum HourWindow: Equatable, Sendable {
+  /// The hours from the current local hour on, at most the limit asked.
+  case hours([ForecastHour])
+  /// The provider sent no hours (freetestapi, AccuWeather, a catalogue before them).
+  case none
+  /// Every stored hour is past: the last began at this local time. Past hours are never
+  /// shown as the future.
+  case ended(last: String)
+}
+
+extension City {
+  /// The hours from the city's current local hour at `now` (seconds since the epoch), by
+  /// the UTC offset Open-Meteo gave with them.
+  package func hours(at now: Int64, limit: Int = ForecastHour.maxHours) -> HourWindow {
+    guard let last = hourly.last, let offset = observation?.utcOffsetSeconds else { return .none }
+    let local = Int64.floorDivide(now + Int64(offset), by: 60)
+    let hour = local - ((local % 60) + 60) % 60
+    let ahead = hourly.drop { (LocalTime.minutes($0.time) ?? .min) < hour }
+    return ahead.isEmpty ? .ended(last: last.time) : .hours(Array(ahead.prefix(limit)))
+  }
+
+  /// The stored hour the observation falls in (its chance of rain and UV are "now"'s).
+  package var observedHour: ForecastHour? {
+    guard let o = observation, let t = LocalTime.minutes(o.localTime) else { return nil }
+    return hourly.first { LocalTime.minutes($0.time).map { $0 <= t && t < $0 + 60 } ?? false }
+  }
+
+  /// The forecast day of the observation's local date, else the first (sunrise, sunset).
+  package var observedDay: ForecastDay? {
+    let date = observation.map { String($0.localTime.prefix(10)) }
+    return forecast.first { $0.date == date } ?? forecast.first
+  }
+
+  /// Whether the record holds any of the full forecast's values (an Open-Meteo record of
+  /// version 3): views then show them, unknown ones as unknown.
+  package var hasFullForecast: Bool {
+    !hourly.isEmpty || [feelsLikeC, windDirection, gustsKmh, precipitationMm].contains { $0 != nil }
+      || forecast.contains { $0.sunrise != nil || $0.sunset != nil || $0.uvIndexMax != nil || $0.precipitationProbability != nil }
+  }
+}
+
+extension Int64 {
+  /// Division rounding towards negative infinity.
+  static func floorDivide(_ a: Int64, by b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+}
+
+/// The WHO's UV index categories.
+package enum UVCategory: String, CaseIterable, Sendable {
+  case low, moderate, high, veryHigh, extreme
+
+  /// The category of an index, rounded to a whole number first: 0–2 low, 3–5 moderate,
+  /// 6–7 high, 8–10 very high, 11 and more extreme.
+  package init(_ uv: Double) {
+    switch TemperatureUnit.round(uv) {
+    case ..<3: self = .low
+    case 3...5: self = .moderate
+    case 6...7: self = .high
+    case 8...10: self = .veryHigh
+    default: self = .extreme
+    }
+  }
+
+  /// `very high`.
+  package var name: String { self == .veryHigh ? "very high" : rawValue }
+}

@@ -7,10 +7,12 @@ struct BrowseView {
   var width: Int
   var height: Int
   var term: Terminal
-  var unit: TemperatureUnit
+  var unit: Units
   /// Source and age of the catalogue, for the header (already escaped).
   var about: String
   var isFavourite: (CityIdentity) -> Bool
+  /// The time now (seconds since the epoch): the detail's 24-hour strip starts at its hour.
+  var now: Int64
 
   static let minWidth = 40
   static let minHeight = 10
@@ -166,6 +168,9 @@ struct BrowseView {
     let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
     var out = ["", title + term.dim("  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
+    if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
+      out += [""] + HourStrip.render(hours, unit, term, width: width - 1).map { " " + $0 }
+    }
     out += ["", term.bold(" Forecast")]
     if c.forecast.isEmpty { out.append(" No forecast in the catalogue for this city.") }
     for (k, d) in c.forecast.enumerated() {

@@ -36,7 +36,7 @@ struct ForecastView: View {
   var city: City
   var days: [ForecastDay]
   var hottest: Bool
-  var unit: TemperatureUnit
+  var unit: Units
   var freshness: String
 
   func json() -> JSON {

@@ -17,7 +17,7 @@ struct ShowRequest: CatalogueRequest {
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let found = try ctx.resolveCity(city, in: catalogue)
-    return CityView(city: found, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    return CityView(city: found, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
   }
 }
 

@@ -63,7 +63,7 @@ struct CompletionCommand {
 enum CompletionGrammar {
   static let json = CompletionOption.flag("--json")
   static let display: [CompletionOption] = [
-    .option("--unit", .words(UnitArgument.allValueStrings)),
+    .option("--unit", .words(UnitArgument.allValueStrings)), .option("--wind", .words(WindArgument.allValueStrings)),
     .option("--color", .words(ColorMode.allCases.map(\.rawValue))), .flag("--ascii"),
   ]
   static let paging: [CompletionOption] = [.option("--page"), .option("--per-page")]

@@ -156,4 +156,35 @@ import Testing
     let v1JSON = try v1.json()
     #expect(v1.status == 0 && (v1JSON["hourly"] as? [Any])?.isEmpty == true, "\(v1)")
   }
+
+  /// `wx forecast --hourly`: a row per hour from the current local hour, the same items as
+  /// `show`; records without hours and hours all past say so once.
+  @Test func hourlyForecastFromTheCurrentHour() throws {
+    let (home, _, sent) = try Self.synced()
+    let times = try #require((sent["hourly"] as? [String: [Any]])?["time"] as? [String])
+    let env = Self.at(Self.now + 3600 + 59 * 60)  // 14:19 UTC: 15:19 in Berlin (UTC+1 here), its 15:00 hour
+    let json = try home.wx("forecast", "Berlin", "--hourly", "--hours", "6", "--json", env: env).json()
+    let hours = try #require(json["hourly"] as? [[String: Any]])
+    #expect(hours.map { $0["time"] as? String } == Array(times[2..<8]), "\(hours)")
+    let show = try #require(try home.wx("show", "Berlin", "--json", env: env).json()["hourly"] as? [[String: Any]])
+    #expect(hours.map { $0["time"] as? String } == show.prefix(6).map { $0["time"] as? String })
+    #expect(json["unit"] as? String == "celsius" && json["wind_unit"] as? String == "kmh")
+    #expect((try home.wx("forecast", "Berlin", "--hourly", "--json", env: env).json()["hourly"] as? [Any])?.count == 24)
+    #expect((try home.wx("forecast", "Berlin", "--hourly", "--hours", "48", "--json", env: env).json()["hourly"] as? [Any])?.count == 46)
+    let text = try home.wx("forecast", "Berlin", "--hourly", "--hours", "3", env: env.merging(["COLUMNS": "120"]) { $1 })
+    let rows = text.stdout.split(separator: "\n").filter { $0.contains(":00  ") }
+    #expect(rows.count == 3 && rows[0].hasPrefix("2026-11-23  15:00") && rows[1].hasPrefix("            16:00"), "\(text)")
+    let narrow = try home.wx("forecast", "Berlin", "--hourly", env: env.merging(["COLUMNS": "40"]) { $1 })
+    #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 40 } && narrow.stdout.contains("15:00"), "\(narrow)")
+    let ended = try home.wx("forecast", "Berlin", "--hourly", env: Self.at(Self.now + 3 * 86400))
+    #expect(ended.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local") && !ended.stdout.contains(":00  "), "\(ended)")
+    let sample = TempHome()
+    let none = try sample.wx("forecast", "London", "--hourly")
+    #expect(none.status == 0 && none.stdout.components(separatedBy: "No hourly forecast").count == 2, "\(none)")
+    #expect((try sample.wx("forecast", "London", "--hourly", "--json").json()["hourly"] as? [Any])?.isEmpty == true)
+    for bad in [["--hours", "3"], ["--hourly", "--hours", "0"], ["--hourly", "--hours", "49"], ["--hourly", "--hottest"]] {
+      let r = try home.run(["forecast", "Berlin"] + bad)
+      #expect(r.status == 64, "\(bad): \(r)")
+    }
+  }
 }

@@ -76,7 +76,9 @@ enum CompletionGrammar {
         name: "list", options: paging + [.option("--sort", .words(ListOrder.allCases.map(\.rawValue))), json] + display),
       CompletionCommand(name: "show", options: [json] + display, arguments: [.cities]),
       CompletionCommand(name: "search", options: paging + [json] + display),
-      CompletionCommand(name: "forecast", options: [.flag("--hottest"), json] + display, arguments: [.cities]),
+      CompletionCommand(
+        name: "forecast", options: [.flag("--hottest"), .flag("--hourly"), .option("--hours"), json] + display,
+        arguments: [.cities]),
       CompletionCommand(name: "top", options: [.option("--count"), json] + display),
       CompletionCommand(name: "hottest", options: paging + [json] + display),
       CompletionCommand(name: "browse", options: display),

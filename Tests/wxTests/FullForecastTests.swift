@@ -187,4 +187,29 @@ import Testing
       #expect(r.status == 64, "\(bad): \(r)")
     }
   }
+
+  /// Wind units apart from temperature: saved with `wx unit wind`, once with `--wind`;
+  /// `wx unit f` saves only the temperature unit.
+  @Test func windUnitsApartFromTemperature() throws {
+    let home = TempHome()
+    let kmh = try #require(try home.wx("show", "Oslo", "--json").json()["wind_speed"] as? Double)
+    #expect(try home.wx("unit", "wind").stdout == "kmh\n")
+    #expect(try home.wx("unit", "wind", "knots").stdout == "knots\n")
+    #expect(try home.wx("unit", "f").stdout == "fahrenheit\nwind knots\n")
+    let show = try home.wx("show", "Oslo", "--json").json()
+    #expect(show["unit"] as? String == "fahrenheit" && show["wind_unit"] as? String == "knots")
+    #expect(show["wind_speed"] as? Double == (kmh / 1.852 * 10).rounded() / 10, "\(show)")
+    #expect(try home.wx("show", "Oslo").stdout.contains(" kn\n"))
+    let once = try home.wx("list", "--json", "--wind", "bft", "--per-page", "1").json()
+    let item = try #require((once["items"] as? [[String: Any]])?.first)
+    #expect(item["wind_unit"] as? String == "beaufort" && (item["wind_speed"] as? Double).map { $0 == $0.rounded() } == true)
+    #expect(try home.wx("unit", "wind").stdout == "knots\n")  // --wind saved nothing
+    #expect(try home.wx("unit", "wind", "auto").stdout == "mph\n")
+    #expect(try home.wx("unit").stdout == "fahrenheit\n")
+    for bad in [["wind", "furlongs"], ["kelvin"], ["wind", "mph", "c"]] {
+      let r = try home.run(["unit"] + bad)
+      #expect(r.status == 64 && r.stderr.contains("unit"), "\(bad): \(r)")
+    }
+    #expect(try home.run(["show", "Oslo", "--wind", "furlongs"]).status == 64)
+  }
 }

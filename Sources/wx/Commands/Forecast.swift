@@ -58,7 +58,8 @@ struct ForecastView: View {
   func json() -> JSON {
     .object([
       ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
-      ("unit", .string(unit.rawValue)), ("days", .array(days.map { CityView.forecastItem($0, unit) })),
+      ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
+      ("days", .array(days.map { CityView.forecastItem($0, unit) })),
     ])
   }
 

@@ -90,7 +90,9 @@ enum CompletionGrammar {
           .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
           .option("--max-cities"), .option("--days"),
         ]),
-      CompletionCommand(name: "unit", arguments: [.words(UnitArgument.allValueStrings)]),
+      CompletionCommand(
+        name: "unit",
+        arguments: [.words(UnitArgument.allValueStrings + ["wind"]), .words(WindArgument.allValueStrings + ["auto"])]),
       CompletionCommand(
         name: "fav",
         subcommands: [

@@ -21,7 +21,7 @@ struct CityView: View {
     let hours: [JSON] = Self.upcoming(c, now).map { Self.hourItem($0, unit) }
     let full: [(String, JSON)] = [
       ("feels_like", Fields.temperature(c.feelsLikeC, unit)), ("wind_direction", Fields.number(c.windDirection)),
-      ("wind_gusts", Fields.wind(c.gustsKmh, unit)), ("wind_unit", .string(unit.wind.rawValue)),
+      ("wind_gusts", Fields.wind(c.gustsKmh, unit)),
       ("uv_index", Fields.number(hour?.uvIndex)), ("precipitation_probability", Fields.number(hour?.precipitationProbability)),
       ("precipitation", Fields.precipitation(c.precipitationMm, unit)),
       ("sunrise", Fields.clock(day?.sunrise)), ("sunset", Fields.clock(day?.sunset)),

@@ -38,11 +38,13 @@ enum Fields {
   static func clock(_ minutes: Int?) -> JSON { minutes.map { .string(LocalTime.clock($0)) } ?? .null }
   static func wind(_ kmh: Double?, _ unit: Units) -> JSON { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
 
-  /// `temperature`, `unit` (a city's, not a day's), `description`, `humidity` and `wind_speed`.
+  /// `temperature`, `unit` and `wind_unit` (a city's, not a day's), `description`, `humidity`
+  /// and `wind_speed`.
   static func weather(
     _ c: Double?, _ description: String, _ h: Double?, _ w: Double?, _ unit: Units, unitKey: Bool = true
   ) -> [(String, JSON)] {
-    [("temperature", temperature(c, unit))] + (unitKey ? [("unit", .string(unit.rawValue))] : [])
+    [("temperature", temperature(c, unit))]
+      + (unitKey ? [("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue))] : [])
       + [("description", .string(description)), ("humidity", humidity(h)), ("wind_speed", wind(w, unit))]
   }
 }

@@ -21,6 +21,8 @@ import Testing
     ["forecast", "London", "--hourly"], ["forecast", "London", "--hourly", "--hours", "3", "--json"],
     ["forecast", "London", "--hours", "3"], ["forecast", "--hourly", "--hottest"], ["forecast", "--hourly", "--hours=49"],
     ["show", "London", "--wind", "knots", "--json"], ["list", "--wind", "bft"], ["show", "--wind", "furlongs"],
+    ["show", "London", "--format", "%l: %c %t %w"], ["show", "--format=%t"], ["show", "London", "--format", "%x"],
+    ["show", "London", "--format", "%t", "--json"],
     ["hottest"], ["hottest", "--page", "2", "--per-page", "5"], ["hottest", "--page", "99"],
     ["hottest", "--json", "--color", "always"], ["hottest", "London"],
     ["fav"], ["fav", "list"], ["fav", "--sort", "name"], ["fav", "list", "--sort", "temperature", "--json"],
@@ -49,6 +51,7 @@ import Testing
       (["search", "winston", "sa"], "SearchRequest"), (["search", "par", "--unit", "f"], "SearchRequest"),
       (["forecast", "London", "--hottest"], "ForecastRequest"), (["top"], "TopRequest"),
       (["forecast", "Oslo", "--hourly", "--hours", "48"], "ForecastRequest"), (["show", "--wind", "ms"], "ShowRequest"),
+      (["show", "Oslo", "--format", "%c %t"], "ShowRequest"),
       (["top", "--count", "1000"], "TopRequest"), (["hottest", "--page", "2"], "HottestRequest"), (["fav"], "FavListRequest"),
       (["fav", "list", "--sort", "name", "--json"], "FavListRequest"),
     ]

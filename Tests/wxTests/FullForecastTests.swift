@@ -212,4 +212,29 @@ import Testing
     }
     #expect(try home.run(["show", "Oslo", "--wind", "furlongs"]).status == 64)
   }
+
+  /// `wx show --format`: wttr.in's specifiers on one line, offline, escaped, and the last
+  /// city shown left alone.
+  @Test func oneLineFormat() throws {
+    let (home, _, _) = try Self.synced()
+    let env = Self.at(Self.now)
+    let j = try home.wx("show", "Berlin", "--json", env: env).json()
+    try home.wx("show", "Oslo")
+    let r = try home.wx("show", "Berlin", "--format", "%l|%c|%C|%t|%f|%h|%w|%p|%u|%S|%s|%%", env: env)
+    func whole(_ key: String) -> String { (j[key] as? Double).map { String(Int(($0).rounded())) } ?? "?" }
+    let expected = "Berlin, Germany|❄|Slight snow fall|\(whole("temperature")) °C|\(whole("feels_like")) °C|"
+      + "\(whole("humidity"))%|13.4 km/h SE ↖|0.1 mm|\(whole("uv_index"))|07:00|16:40|%\n"
+    #expect(r.status == 0 && r.stdout == expected, "\(r)")
+    #expect(try home.wx("show", "--format", "%l", env: env).stdout == "Oslo, Norway\n")  // the last city is still Oslo
+    let ascii = try home.wx("show", "Berlin", "--format", "%c %w", env: env.merging(["LANG": "C"]) { $1 })
+    #expect(ascii.stdout == "snow 13.4 km/h SE\n", "\(ascii)")
+    let hostile = try home.wx("show", "Berlin", "--format", "\u{1B}]0;pwned\u{07}%t", env: env)
+    #expect(!hostile.stdout.contains("\u{1B}") && hostile.stdout.contains("\\x1b]0;pwned\\x07"), "\(hostile)")
+    let sample = TempHome()
+    #expect(try sample.wx("show", "London", "--format", "%t %f %u %S").stdout == "18 °C – – –\n")
+    for bad in [["--format", "%x"], ["--format", "50%"], ["--format", "%t", "--json"]] {
+      let e = try home.run(["show", "Berlin"] + bad)
+      #expect(e.status == 64 && e.stderr.contains("--format"), "\(bad): \(e)")
+    }
+  }
 }

@@ -74,7 +74,7 @@ enum CompletionGrammar {
     subcommands: [
       CompletionCommand(
         name: "list", options: paging + [.option("--sort", .words(ListOrder.allCases.map(\.rawValue))), json] + display),
-      CompletionCommand(name: "show", options: [json] + display, arguments: [.cities]),
+      CompletionCommand(name: "show", options: [.option("--format"), json] + display, arguments: [.cities]),
       CompletionCommand(name: "search", options: paging + [json] + display),
       CompletionCommand(
         name: "forecast", options: [.flag("--hottest"), .flag("--hourly"), .option("--hours"), json] + display,

@@ -23,7 +23,8 @@ fail-after:N (requests after the Nth answer 400); html (200 text/html); huge:MB 
 location also holds a member "padding", an array of MB megabytes of zeros, sent in pieces);
 bad-time (the first location's current time holds an escape sequence); no-hourly (no
 `hourly` object).
-Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request),
+Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request,
+bytes of forecast and air-quality answers),
 /__stats?reset=1, /__sent (every location object sent, with the coordinates asked).
 
 Python 3.11 standard library only.
@@ -168,6 +169,7 @@ class State:
         self.peak = 0
         self.sizes = []
         self.sent = []
+        self.bytes = 0
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -178,6 +180,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, status, body, ctype=JSON_CT, headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if getattr(self, "tracked", False):
+            with self.server.state.lock:
+                self.server.state.bytes += len(data)
         self.done()  # answered: no longer in flight, before the client can read it and ask again
         self.send_response(status)
         self.send_header("Content-Type", ctype)
@@ -198,9 +203,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"mode": st.mode})
         if url.path == "/__stats":
             with st.lock:
-                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes}
+                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes, "bytes": st.bytes}
                 if "reset" in q:
-                    st.requests, st.peak, st.sizes = 0, 0, []
+                    st.requests, st.peak, st.sizes, st.bytes = 0, 0, [], 0
             return self.send(200, out)
         if url.path == "/__sent":
             with st.lock:

@@ -130,7 +130,7 @@ import Testing
       let code: Int? = k % 3 == 0 ? nil : 61
       let day: Bool? = k % 4 == 0 ? nil : k % 2 == 0
       return ForecastHour(
-        time: LocalTime.format(start + Int64(k * 60)), temperatureC: temperature, feelsLikeC: -9.9,
+        minutes: start + Int64(k * 60), temperatureC: temperature, feelsLikeC: -9.9,
         precipitationProbability: Double(k * 2), precipitationMm: 0.05, weatherCode: code, windKmh: 12.3,
         windDirection: 359, gustsKmh: 40.1, uvIndex: 2.45, isDay: day)
     }

@@ -55,16 +55,15 @@ extension City {
     w.scaled(windDirection, 1)
     w.scaled(gustsKmh, 10)
     w.scaled(precipitationMm, 100)
-    // Hours whose times do not read back in order are not stored (the decoder never makes them).
-    let minutes = hourly.map { LocalTime.minutes($0.time) }
-    let ordered = zip(minutes, minutes.dropFirst()).allSatisfy { a, b in a != nil && b != nil && a! < b! }
-    let hours = hourly.isEmpty || minutes[0] == nil || !ordered ? [] : hourly
+    // Hours out of order are not stored (the decoder never makes them).
+    let ordered = zip(hourly, hourly.dropFirst()).allSatisfy { $0.minutes < $1.minutes && $1.minutes - $0.minutes <= 24 * 60 }
+    let hours = ordered ? hourly : []
     w.varint(UInt64(hours.count))
-    var previous = minutes.first.flatMap { $0 } ?? 0
+    var previous = hours.first?.minutes ?? 0
     if let first = hours.first { w.string(first.time) }
-    for (h, m) in zip(hours, minutes) {
-      w.varint(UInt64(m! - previous))
-      previous = m!
+    for h in hours {
+      w.varint(UInt64(h.minutes - previous))
+      previous = h.minutes
       w.scaled(h.temperatureC, 10)
       w.scaled(h.feelsLikeC, 10)
       w.scaled(h.precipitationProbability, 1)
@@ -129,7 +128,7 @@ extension City {
           minutes += Int64(step)
           hourly.append(
             ForecastHour(
-              time: LocalTime.format(minutes), temperatureC: try r.scaled(10), feelsLikeC: try r.scaled(10),
+              minutes: minutes, temperatureC: try r.scaled(10), feelsLikeC: try r.scaled(10),
               precipitationProbability: try r.scaled(1), precipitationMm: try r.scaled(100),
               weatherCode: try r.scaled(1).map { Int($0) }, windKmh: try r.scaled(10), windDirection: try r.scaled(1),
               gustsKmh: try r.scaled(10), uvIndex: try r.scaled(100), isDay: try r.dayOrNight()))

@@ -4,8 +4,9 @@ package struct ForecastHour: Equatable, Sendable {
   /// The most hours kept: what a sync asks for (`forecast_hours=48`).
   package static let maxHours = 48
 
-  /// The city's local time at the start of the hour, `YYYY-MM-DDTHH:MM`.
-  package var time: String
+  /// The city's local time at the start of the hour, as ``LocalTime`` minutes (kept as a
+  /// number: a record's 48 hours are read on every `wx show`, their times written only when shown).
+  package var minutes: Int64
   package var temperatureC: Double?
   /// Apparent ("feels like") temperature, °C.
   package var feelsLikeC: Double?
@@ -23,11 +24,11 @@ package struct ForecastHour: Equatable, Sendable {
   package var isDay: Bool?
 
   package init(
-    time: String, temperatureC: Double? = nil, feelsLikeC: Double? = nil, precipitationProbability: Double? = nil,
+    minutes: Int64, temperatureC: Double? = nil, feelsLikeC: Double? = nil, precipitationProbability: Double? = nil,
     precipitationMm: Double? = nil, weatherCode: Int? = nil, windKmh: Double? = nil, windDirection: Double? = nil,
     gustsKmh: Double? = nil, uvIndex: Double? = nil, isDay: Bool? = nil
   ) {
-    self.time = time
+    self.minutes = minutes
     self.temperatureC = temperatureC
     self.feelsLikeC = feelsLikeC
     self.precipitationProbability = precipitationProbability
@@ -39,6 +40,12 @@ package struct ForecastHour: Equatable, Sendable {
     self.uvIndex = uvIndex
     self.isDay = isDay
   }
+
+  /// `YYYY-MM-DDTHH:MM`.
+  package var time: String { LocalTime.format(minutes) }
+
+  /// The local hour of the day, 0–23.
+  package var hourOfDay: Int { Int(((minutes / 60) % 24 + 24) % 24) }
 
   /// The words of ``weatherCode``; "" when unknown.
   package var description: String { weatherCode.map(WMOCode.description) ?? "" }
@@ -132,14 +139,14 @@ extension City {
     guard let last = hourly.last, let offset = observation?.utcOffsetSeconds else { return .none }
     let local = Int64.floorDivide(now + Int64(offset), by: 60)
     let hour = local - ((local % 60) + 60) % 60
-    let ahead = hourly.drop { (LocalTime.minutes($0.time) ?? .min) < hour }
+    let ahead = hourly.drop { $0.minutes < hour }
     return ahead.isEmpty ? .ended(last: last.time) : .hours(Array(ahead.prefix(limit)))
   }
 
   /// The stored hour the observation falls in (its chance of rain and UV are "now"'s).
   package var observedHour: ForecastHour? {
     guard let o = observation, let t = LocalTime.minutes(o.localTime) else { return nil }
-    return hourly.first { LocalTime.minutes($0.time).map { $0 <= t && t < $0 + 60 } ?? false }
+    return hourly.first { $0.minutes <= t && t < $0.minutes + 60 }
   }
 
   /// The forecast day of the observation's local date, else the first (sunrise, sunset).

@@ -156,7 +156,7 @@ package enum OpenMeteoDecoder {
       let isDay = try number(day[k], "\(what) is_day", 0...1)
       out.append(
         ForecastHour(
-          time: time, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70),
+          minutes: minutes, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70),
           feelsLikeC: try number(feels[k], "\(what) apparent_temperature", -100...70),
           precipitationProbability: try number(chance[k], "\(what) precipitation_probability", 0...100),
           precipitationMm: try number(rain[k], "\(what) precipitation", 0...2000),

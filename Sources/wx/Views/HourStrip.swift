@@ -54,9 +54,10 @@ enum HourStrip {
         temp += String(repeating: " ", count: cell)
       }
       marks += term.paint(String(repeating: mark(h.precipitationProbability, unicode: term.unicode), count: cell), "34")
-      let clock = h.time.dropFirst(11).prefix(2)
-      if let hour = Int(clock), hour % 3 == 0, i * cell + 2 <= labels.count, i == 0 || labels[i * cell - 1] == " " {
-        for (k, ch) in clock.enumerated() { labels[i * cell + k] = ch }
+      let hour = h.hourOfDay
+      if hour % 3 == 0, i * cell + 2 <= labels.count, i == 0 || labels[i * cell - 1] == " " {
+        labels[i * cell] = Character(String(hour / 10))
+        labels[i * cell + 1] = Character(String(hour % 10))
       }
     }
     let pad = String(repeating: " ", count: 2)

@@ -155,6 +155,27 @@ import Testing
     #expect(try City(decoding: &s).hourly.isEmpty)
   }
 
+  /// 48 hours of ordinary weather (a few tenths of a degree an hour) cost about 12 bytes an
+  /// hour: the catalogue stays compact.
+  @Test func hoursAreCompact() {
+    var city = City(
+      id: 1, name: "Oslo", country: "Norway", latitude: 59.9, longitude: 10.7, temperatureC: 3, description: "Fog",
+      humidity: 80, windKmh: 12, forecast: [],
+      observation: Observation(localTime: "2026-11-23T13:15", utcOffsetSeconds: 3600, source: "Open-Meteo"))
+    let without = city.encoded().count
+    let start = LocalTime.minutes("2026-11-23T13:00")!
+    city.hourly = (0..<48).map { (k: Int) -> ForecastHour in
+      let t = Double((k * 7) % 40 - 20) / 10 + 4
+      return ForecastHour(
+        minutes: start + Int64(k * 60), temperatureC: t, feelsLikeC: t - 2.5, precipitationProbability: Double((k * 7) % 101),
+        precipitationMm: Double(k % 10) / 10, weatherCode: [3, 61, 63][k / 16], windKmh: 14.4 + Double(k % 5),
+        windDirection: Double((200 + k * 15) % 360), gustsKmh: 25.2 + Double(k % 5), uvIndex: Double(max(0, 6 - abs(k % 24 - 12))) * 1.35,
+        isDay: (7..<17).contains(k % 24))
+    }
+    let perHour = Double(city.encoded().count - without) / 48
+    #expect(perHour < 14, "\(perHour) bytes an hour")
+  }
+
   @Test func localTimesAreCheckedAndCounted() {
     #expect(LocalTime.minutes("1970-01-01T00:01") == 1)
     #expect(LocalTime.minutes("2024-02-29T23:59").map(LocalTime.format) == "2024-02-29T23:59")

@@ -9,8 +9,9 @@
 /// Version 3's new values are stored at the API's own resolution as one varint each
 /// (``ByteWriter/scaled(_:_:)``: 0 for unknown, else the zigzag of the value × scale, plus 1):
 /// 0.1 °C and km/h, 0.01 mm and UV, whole degrees and percent; sunrise and sunset as minutes
-/// past midnight, a weather code as itself, day or night as one byte. An hour costs about 16
-/// bytes instead of 90 as doubles. Version 1 records (wx before unknown values) and 2 still
+/// past midnight, a weather code as itself, day or night as one byte; an hour's values are
+/// differences from the hour before's (``HourDeltas``), so an hour costs about 12 bytes (90 as
+/// doubles). Version 1 records (wx before unknown values) and 2 still
 /// read: what they lack is unknown.
 package enum CityRecord {
   /// The version written; ``readable`` are read.
@@ -61,19 +62,11 @@ extension City {
     w.varint(UInt64(hours.count))
     var previous = hours.first?.minutes ?? 0
     if let first = hours.first { w.string(first.time) }
+    var last = HourDeltas()
     for h in hours {
       w.varint(UInt64(h.minutes - previous))
       previous = h.minutes
-      w.scaled(h.temperatureC, 10)
-      w.scaled(h.feelsLikeC, 10)
-      w.scaled(h.precipitationProbability, 1)
-      w.scaled(h.precipitationMm, 100)
-      w.scaled(h.weatherCode.map(Double.init), 1)
-      w.scaled(h.windKmh, 10)
-      w.scaled(h.windDirection, 1)
-      w.scaled(h.gustsKmh, 10)
-      w.scaled(h.uvIndex, 100)
-      w.u8(h.isDay.map { $0 ? 2 : 1 } ?? 0)
+      last.write(h, &w)
     }
     return w.bytes
   }
@@ -122,16 +115,12 @@ extension City {
       hourly.reserveCapacity(hours)
       if hours > 0 {
         guard var minutes = LocalTime.minutes(try r.string()) else { throw MalformedValue() }
+        var last = HourDeltas()
         for k in 0..<hours {
           let step = try r.varint()
           guard k == 0 ? step == 0 : (1...(24 * 60)).contains(step) else { throw MalformedValue() }
           minutes += Int64(step)
-          hourly.append(
-            ForecastHour(
-              minutes: minutes, temperatureC: try r.scaled(10), feelsLikeC: try r.scaled(10),
-              precipitationProbability: try r.scaled(1), precipitationMm: try r.scaled(100),
-              weatherCode: try r.scaled(1).map { Int($0) }, windKmh: try r.scaled(10), windDirection: try r.scaled(1),
-              gustsKmh: try r.scaled(10), uvIndex: try r.scaled(100), isDay: try r.dayOrNight()))
+          hourly.append(try last.read(minutes: minutes, &r))
         }
       }
     }
@@ -145,6 +134,46 @@ extension ByteWriter {
   mutating func optional(_ v: Double?) {
     bool(v != nil)
     if let v { double(v) }
+  }
+}
+
+/// An hour's values after the first as differences from the hour before's (the last known
+/// value of each; 0 before any), each ``ByteWriter/scaled(_:_:)``: the weather changes
+/// little from one hour to the next, so most take one byte instead of two.
+struct HourDeltas {
+  static let scales: [Double] = [10, 10, 1, 100, 1, 10, 1, 10, 100]
+  var last = [Int64](repeating: 0, count: 9)
+
+  static func values(_ h: ForecastHour) -> [Double?] {
+    [h.temperatureC, h.feelsLikeC, h.precipitationProbability, h.precipitationMm, h.weatherCode.map(Double.init),
+     h.windKmh, h.windDirection, h.gustsKmh, h.uvIndex]
+  }
+
+  mutating func write(_ h: ForecastHour, _ w: inout ByteWriter) {
+    for (k, v) in Self.values(h).enumerated() {
+      guard let v else {
+        w.varint(0)
+        continue
+      }
+      let n = Int64((v * Self.scales[k]).rounded(.toNearestOrAwayFromZero))
+      w.scaled(Double(n - last[k]), 1)
+      last[k] = n
+    }
+    w.u8(h.isDay.map { $0 ? 2 : 1 } ?? 0)
+  }
+
+  mutating func read(minutes: Int64, _ r: inout ByteReader) throws(MalformedValue) -> ForecastHour {
+    var v = [Double?](repeating: nil, count: 9)
+    for k in 0..<9 {
+      guard let d = try r.scaled(1) else { continue }
+      last[k] += Int64(d)
+      guard abs(last[k]) <= 1 << 32 else { throw MalformedValue() }
+      v[k] = Double(last[k]) / Self.scales[k]
+    }
+    return ForecastHour(
+      minutes: minutes, temperatureC: v[0], feelsLikeC: v[1], precipitationProbability: v[2], precipitationMm: v[3],
+      weatherCode: v[4].map { Int($0) }, windKmh: v[5], windDirection: v[6], gustsKmh: v[7], uvIndex: v[8],
+      isDay: try r.dayOrNight())
   }
 }
 

@@ -18,8 +18,12 @@
 #      answer the same query: sqlite3 on an indexed table, and grep on the names file
 #      (hyperfine -N, $WX_BENCH_RUNS runs, default 50, after 5 warm-ups).
 # Then one big response: $WX_BENCH_BIG cities (default 320000, about 125 MB of JSON; 0 skips
-# it) served as a single page, and the peak RSS of syncing it. Then the start-up cost:
-# `wx --version` against /bin/true.
+# it) served as a single page, and the peak RSS of syncing it. Then the full forecast
+# (Open-Meteo): $WX_BENCH_OM cities (default 500) synced from freetestapi's stand-in, then from
+# Open-Meteo's (Tests/Support/openmeteo.py: requests, bytes, time over 3 runs, peak RSS), the
+# catalogue's bytes per city before and after (48 hours a city), and `wx show` of a city with
+# 48 stored hours against the same city without them (today's `wx show`; target within x1.1),
+# and `wx show --format` beside it. Then the start-up cost: `wx --version` against /bin/true.
 #
 # Prints a Markdown table per size and writes it all to bench-out/results.md, with the raw
 # hyperfine JSON beside it. Installs hyperfine, sqlite3 and time with apt-get when missing.
@@ -37,6 +41,7 @@ WX=$(cd "$(dirname "$WX")" && pwd)/$(basename "$WX")
 SIZES=${WX_BENCH_SIZES:-51 1000 20000 170391}
 BIG=${WX_BENCH_BIG:-320000}
 RUNS=${WX_BENCH_RUNS:-50}
+OM=${WX_BENCH_OM:-500}
 CACHE=${WX_BENCH_CACHE:-$HOME/.cache/wx-bench}
 OUT=$ROOT/bench-out
 export WX_BENCH_CACHE=$CACHE
@@ -51,6 +56,8 @@ done
   { echo "bench: WX_BENCH_BIG must be a number of cities (0..1000000)" >&2; exit 64; }
 [[ $RUNS =~ ^[0-9]+$ ]] && [ "$RUNS" -ge 2 ] ||
   { echo "bench: WX_BENCH_RUNS must be a number >= 2" >&2; exit 64; }
+[[ $OM =~ ^[0-9]+$ ]] && [ "$OM" -le 500 ] ||
+  { echo "bench: WX_BENCH_OM must be a number of cities (0..500: an Open-Meteo sync's limit)" >&2; exit 64; }
 
 # ---- tools -------------------------------------------------------------------------------
 need=()
@@ -273,6 +280,52 @@ if [ "$BIG" -gt 0 ]; then
   printf 'big\tbig\t%s\t%s\t%s\n' "$BIG" "$(stat -c %s "$JSON")" "$big_rss" >>"$ROWS"
 fi
 
+# ---- the full forecast (Open-Meteo) ------------------------------------------------------
+if [ "$OM" -gt 0 ]; then
+  echo "== Open-Meteo: $OM cities, 48 hours each" >&2
+  JSON=$CACHE/catalogue-$OM.json
+  if [ ! -s "$JSON" ] || [ "$ROOT/scripts/make-catalogue.py" -nt "$JSON" ]; then
+    python3 "$ROOT/scripts/make-catalogue.py" "$OM" "$JSON"
+  fi
+  BEFORE=$TMP/home-om-before AFTER=$TMP/home-om-after
+  start_api "$JSON"
+  for h in "$BEFORE" "$AFTER"; do
+    WX_HOME=$h "$WX" sync --url "http://127.0.0.1:$API_PORT/api/v1/weathers" --per-page 1000 --quiet
+  done
+  stop_api
+  before_bytes=$(stat -c %s "$BEFORE/catalogue.gdbm")
+  python3 "$ROOT/Tests/Support/openmeteo.py" --port 0 --exit-with-parent >"$TMP/om.port" 2>"$TMP/om.err" &
+  API_PID=$!
+  for ((i = 0; i < 100; i++)); do grep -q '^PORT ' "$TMP/om.port" && break; sleep 0.1; done
+  OM_PORT=$(sed -n 's/^PORT \([0-9]*\)$/\1/p' "$TMP/om.port")
+  [ -n "$OM_PORT" ] || { echo "bench: the Open-Meteo stand-in did not start" >&2; cat "$TMP/om.err" >&2; exit 69; }
+  OMURL=http://127.0.0.1:$OM_PORT
+  OMSYNC=("$WX" sync --provider open-meteo --url "$OMURL/v1/forecast" --quiet)
+  om_rss=$(WX_HOME=$AFTER peak_rss_kb "${OMSYNC[@]}")
+  curl -sf "$OMURL/__stats?reset=1" >"$TMP/om-stats.json"
+  WX_HOME=$AFTER hf --runs 3 --output=pipe --style basic --export-json "$OUT/om-sync.json" \
+    -n "wx sync --provider open-meteo ($OM)" "$(qcmd "${OMSYNC[@]}")"
+  curl -sf "$OMURL/__stats" >"$TMP/om-stats3.json"
+  stop_api
+  after_bytes=$(stat -c %s "$AFTER/catalogue.gdbm")
+  # The stand-in's locations are at 12:00 UTC on 2026-11-23: show them at 12:20.
+  export WX_NOW=1795436400
+  city=$(WX_HOME=$AFTER "$WX" list --per-page 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["id"])')
+  hours=$(WX_HOME=$AFTER "$WX" show "$city" --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["hourly"]))')
+  hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/om-show.json" \
+    -n "wx show (no hours)" "$(qcmd env WX_HOME="$BEFORE" "$WX" show "$city")" \
+    -n "wx show (48 hours)" "$(qcmd env WX_HOME="$AFTER" "$WX" show "$city")" \
+    -n "wx show --format (48 hours)" "$(qcmd env WX_HOME="$AFTER" "$WX" show "$city" --format '%c %t %f %w %u')"
+  unset WX_NOW
+  python3 - "$TMP/om-stats.json" "$TMP/om-stats3.json" >"$TMP/om-requests" <<'PY'
+import json, sys
+one, three = (json.load(open(p)) for p in sys.argv[1:3])
+print(one["requests"], one["bytes"], three["requests"] // 3, three["bytes"] // 3)
+PY
+  printf 'om\tom\t%s\t%s\t%s\t%s\t%s\t%s\n' "$OM" "$before_bytes" "$after_bytes" "$om_rss" "$hours" \
+    "$(cut -d' ' -f1,2 "$TMP/om-requests")" >>"$ROWS"
+fi
+
 # ---- start-up ----------------------------------------------------------------------------
 echo "== start-up" >&2
 hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/startup.json" \
@@ -357,6 +410,23 @@ for n in sizes:
 for f in facts.get("big", []):
     print(f"## one big response\n\n{int(f[1]):,} cities in one {int(f[2]) / 1e6:.0f} MB response: "
           f"sync peak RSS {mib(f[3])}\n")
+
+for f in facts.get("om", []):
+    n, before, after, rss, hours, traffic = int(f[1]), int(f[2]), int(f[3]), f[4], f[5], f[6].split()
+    sync = next(iter(load("om-sync.json").values()))
+    show = load("om-show.json")
+    plain, full, line = (ms(show[k]) for k in ("wx show (no hours)", "wx show (48 hours)", "wx show --format (48 hours)"))
+    print(f"## the full forecast (Open-Meteo)\n\n"
+          f"{n} cities: sync from the Open-Meteo stand-in median {sync['median']:.2f} s over "
+          f"{len(sync['times'])} runs, {traffic[0]} requests, {int(traffic[1]) / 1e6:.1f} MB of answers, "
+          f"peak RSS {mib(rss)} (the stand-in waits 50 ms an answer). Catalogue "
+          f"{before / n:,.0f} bytes a city before (freetestapi records), {after / n:,.0f} after "
+          f"({hours} hours stored a city; GDBM file sizes).\n")
+    print("| command | median ms | vs no hours |")
+    print("|---|---:|---:|")
+    print(f"| wx show (no hours) | {fmt_ms(plain)} | ×1.00 |")
+    print(f"| wx show (48 hours) | {fmt_ms(full)} | {ratio(full, plain)} |")
+    print(f"| wx show --format (48 hours) | {fmt_ms(line)} | {ratio(line, plain)} |\n")
 
 st = load("startup.json")
 wxv, tr = ms(st["wx --version"]), ms(st["/bin/true"])

@@ -10,12 +10,21 @@ Follows the documented format (../shared/notes/open-meteo.md): GET .../forecast 
 answers a single object, several a JSON array in the same order. Coordinates come back
 snapped to a 0.25° grid. Weather is a function of the asked coordinates (see `weather`).
 
+Forecast answers hold what is asked of `current`, `daily` and `hourly` (every variable wx
+asks for; an unknown name is a 400 with a reason, as the real API answers), `forecast_days`
+days and `forecast_hours` hours from the current hour (the location's local time is
+2026-11-23T12:00 UTC plus its offset, one hour per 15° of longitude).
+
 Modes: ok; nulls (temperature null for every second location, humidity and wind null
-everywhere, one daily maximum null); error (400 with the error object); 429 (the first
-request answers 429 with Retry-After: 1, then ok); 429-always; slow:SECONDS (each answer
-waits); wrong-length (an array one location short); fail-after:N (requests after the Nth
-answer 400); html (200 text/html).
-Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request),
+everywhere, one daily maximum null, every second hour's values null, no sunrise); error (400
+with the error object); 429 (the first request answers 429 with Retry-After: 1, then ok);
+429-always; slow:SECONDS (each answer waits); wrong-length (an array one location short);
+fail-after:N (requests after the Nth answer 400); html (200 text/html); huge:MB (the first
+location also holds a member "padding", an array of MB megabytes of zeros, sent in pieces);
+bad-time (the first location's current time holds an escape sequence); no-hourly (no
+`hourly` object).
+Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request,
+bytes of forecast and air-quality answers),
 /__stats?reset=1, /__sent (every location object sent, with the coordinates asked).
 
 Python 3.11 standard library only.
@@ -41,7 +50,49 @@ def snapped(v):
     return round(round(v / 0.25) * 0.25, 4)
 
 
-def weather(lat, lon, days, index, mode):
+CURRENT = {"temperature_2m", "relative_humidity_2m", "wind_speed_10m", "weather_code", "is_day",
+           "apparent_temperature", "precipitation", "wind_direction_10m", "wind_gusts_10m", "cloud_cover",
+           "pressure_msl"}
+DAILY = {"weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
+         "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max", "precipitation_sum", "precipitation_hours",
+         "wind_direction_10m_dominant", "wind_gusts_10m_max"}
+HOURLY = {"temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation", "weather_code",
+          "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "uv_index", "is_day", "relative_humidity_2m"}
+
+
+def asked(q, name):
+    return [v for v in q.get(name, [""])[0].split(",") if v]
+
+
+def hourly(lat, lon, local, hours, code, temp, nulls):
+    """`hours` hours from the local current hour: a daily cycle around `temp`."""
+    start = local.replace(minute=0)
+    out = {"time": [], "temperature_2m": [], "apparent_temperature": [], "precipitation_probability": [],
+           "precipitation": [], "weather_code": [], "wind_speed_10m": [], "wind_direction_10m": [],
+           "wind_gusts_10m": [], "uv_index": [], "is_day": []}
+    for k in range(hours):
+        t = start + datetime.timedelta(hours=k)
+        blank = nulls and k % 2 == 1
+        day = 7 <= t.hour < 17
+        swing = (-4, -5, -5, -4, -2, 0, 2, 4, 5, 6, 6, 5)[(t.hour // 2) % 12]
+
+        def v(x):
+            return None if blank else x
+        out["time"].append(t.strftime("%Y-%m-%dT%H:%M"))
+        out["temperature_2m"].append(v(round(temp + swing, 1)))
+        out["apparent_temperature"].append(v(round(temp + swing - 2.5, 1)))
+        out["precipitation_probability"].append(v((k * 7 + int(abs(lat))) % 101))
+        out["precipitation"].append(v(round(((k * 3) % 10) / 10, 1)))
+        out["weather_code"].append(v(CODES[(CODES.index(code) + k // 6) % len(CODES)]))
+        out["wind_speed_10m"].append(v(round(abs(lon) % 30 + k % 5, 1)))
+        out["wind_direction_10m"].append(v((int(abs(lon) * 10) + k * 15) % 360))
+        out["wind_gusts_10m"].append(v(round(abs(lon) % 30 + 10 + k % 5, 1)))
+        out["uv_index"].append(v(round(max(0, 6 - abs(t.hour - 12)) * 1.35, 2) if day else 0.0))
+        out["is_day"].append(v(1 if day else 0))
+    return out
+
+
+def weather(lat, lon, days, index, mode, q=None, hours=None):
     """The location object for (lat, lon) asked at position `index` of its request."""
     offset = int(round(lon / 15)) * 3600
     local = BASE + datetime.timedelta(seconds=offset)
@@ -52,6 +103,21 @@ def weather(lat, lon, days, index, mode):
     maxes = [round(temp + k, 1) for k in range(days)]
     if nulls and days > 1:
         maxes[1] = None
+    item = full_weather(lat, lon, local, offset, code, temp, nulls, dates, maxes, days, index)
+    if mode == "bad-time" and index == 0:
+        item["current"]["time"] = "2026-11-23T1\u001b[2J"
+    if q is not None:
+        # Only what was asked, as the real API answers.
+        item["current"] = {k: v for k, v in item["current"].items() if k in ("time", "interval") or k in asked(q, "current")}
+        item["daily"] = {k: v for k, v in item["daily"].items() if k == "time" or k in asked(q, "daily")}
+        if asked(q, "hourly") and mode != "no-hourly":
+            item["hourly_units"] = {"time": "iso8601", "temperature_2m": "°C"}
+            h = hourly(lat, lon, local, hours if hours is not None else 24 * days, code, temp, nulls)
+            item["hourly"] = {k: v for k, v in h.items() if k == "time" or k in asked(q, "hourly")}
+    return item
+
+
+def full_weather(lat, lon, local, offset, code, temp, nulls, dates, maxes, days, index):
     return {
         "latitude": snapped(lat), "longitude": snapped(lon), "generationtime_ms": 0.1,
         "utc_offset_seconds": offset, "timezone": "Etc/GMT", "timezone_abbreviation": "GMT",
@@ -63,6 +129,10 @@ def weather(lat, lon, days, index, mode):
             "relative_humidity_2m": None if nulls else 40 + int(abs(lat)) % 50,
             "wind_speed_10m": None if nulls else round(abs(lon) % 30, 1),
             "weather_code": code, "is_day": 1,
+            "apparent_temperature": None if nulls else round(temp - 2.5, 1),
+            "precipitation": None if nulls else round((index % 4) / 10, 1),
+            "wind_direction_10m": None if nulls else int(abs(lon) * 10) % 360,
+            "wind_gusts_10m": None if nulls else round(abs(lon) % 30 + 10, 1),
         },
         "daily_units": {"time": "iso8601", "temperature_2m_max": "°C"},
         "daily": {
@@ -72,6 +142,11 @@ def weather(lat, lon, days, index, mode):
             "temperature_2m_min": [round(temp - 8 + k, 1) for k in range(days)],
             "precipitation_probability_max": [10 * k for k in range(days)],
             "wind_speed_10m_max": [round(abs(lon) % 30 + 5, 1) for _ in range(days)],
+            "sunrise": [None if nulls else f"{d}T07:{(k * 2) % 60:02d}" for k, d in enumerate(dates)],
+            "sunset": [None if nulls else f"{d}T16:{(40 - k) % 60:02d}" for k, d in enumerate(dates)],
+            "uv_index_max": [round(1.5 + k * 0.45, 2) for k in range(days)],
+            "precipitation_sum": [round(k * 1.3, 1) for k in range(days)],
+            "wind_direction_10m_dominant": [(200 + 10 * k) % 360 for k in range(days)],
         },
     }
 
@@ -94,6 +169,7 @@ class State:
         self.peak = 0
         self.sizes = []
         self.sent = []
+        self.bytes = 0
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -104,6 +180,9 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, status, body, ctype=JSON_CT, headers=()):
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        if getattr(self, "tracked", False):
+            with self.server.state.lock:
+                self.server.state.bytes += len(data)
         self.done()  # answered: no longer in flight, before the client can read it and ask again
         self.send_response(status)
         self.send_header("Content-Type", ctype)
@@ -124,9 +203,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"mode": st.mode})
         if url.path == "/__stats":
             with st.lock:
-                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes}
+                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes, "bytes": st.bytes}
                 if "reset" in q:
-                    st.requests, st.peak, st.sizes = 0, 0, []
+                    st.requests, st.peak, st.sizes, st.bytes = 0, 0, [], 0
             return self.send(200, out)
         if url.path == "/__sent":
             with st.lock:
@@ -176,16 +255,48 @@ class Handler(BaseHTTPRequestHandler):
         days = int(q.get("forecast_days", ["7"])[0])
         if not 0 <= days <= 16:
             return self.send(400, {"error": True, "reason": "Forecast days is invalid. Allowed range 0 to 16."})
+        hours = int(q["forecast_hours"][0]) if "forecast_hours" in q else None
+        if hours is not None and not 0 <= hours <= 384:
+            return self.send(400, {"error": True, "reason": "Forecast hours is invalid."})
+        if url.path.endswith("/forecast"):
+            for name, known in (("current", CURRENT), ("daily", DAILY), ("hourly", HOURLY)):
+                for v in asked(q, name):
+                    if v not in known:
+                        return self.send(400, {"error": True, "reason": f"Cannot initialize SurfaceAndPressureVariable from invalid String value {v}."})
         if url.path.endswith("/air-quality"):
             items = [air(a, b) for a, b in coords]
         else:
-            items = [weather(a, b, days, i, mode) for i, (a, b) in enumerate(coords)]
+            items = [weather(a, b, days, i, mode, q, hours) for i, (a, b) in enumerate(coords)]
         with st.lock:
             for (a, b), item in zip(coords, items):
                 st.sent.append({"latitude": a, "longitude": b, "kind": url.path.rsplit("/", 1)[1], "item": item})
         if mode == "wrong-length" and len(items) > 1:
             items = items[:-1]
+        if mode.startswith("huge:"):
+            return self.send_huge(items, int(float(mode[5:]) * (1 << 20)))
         self.send(200, items[0] if len(items) == 1 else items)
+
+    def send_huge(self, items, size):
+        """The answer with a member of `size` bytes of zeros in the first location, written
+        in 1 MiB pieces (never held whole here either)."""
+        first = dict(items[0])
+        first["padding"] = "@PAD@"
+        doc = json.dumps(first if len(items) == 1 else [first] + items[1:]).encode()
+        head, tail = doc.split(b'"@PAD@"')
+        zeros = max(1, size // 2)
+        self.done()
+        self.send_response(200)
+        self.send_header("Content-Type", JSON_CT)
+        self.send_header("Content-Length", str(len(head) + 2 * zeros + 1 + len(tail)))
+        self.end_headers()
+        self.wfile.write(head + b"[")
+        piece = b"0," * (1 << 19)
+        left = zeros - 1
+        while left > 0:
+            n = min(left, 1 << 19)
+            self.wfile.write(piece if n == 1 << 19 else b"0," * n)
+            left -= n
+        self.wfile.write(b"0]" + tail)
 
 
 class Server(ThreadingHTTPServer):

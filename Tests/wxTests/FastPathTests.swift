@@ -18,6 +18,11 @@ import Testing
     ["top", "x"], ["top", "--hottest"],
     ["forecast"], ["forecast", "London"], ["forecast", "London", "--hottest", "--json"], ["forecast", "--hottest", "paris"],
     ["forecast", "Nowhere"], ["forecast", "London", "--count", "2"], ["forecast", "--hottest", "--hottest"],
+    ["forecast", "London", "--hourly"], ["forecast", "London", "--hourly", "--hours", "3", "--json"],
+    ["forecast", "London", "--hours", "3"], ["forecast", "--hourly", "--hottest"], ["forecast", "--hourly", "--hours=49"],
+    ["show", "London", "--wind", "knots", "--json"], ["list", "--wind", "bft"], ["show", "--wind", "furlongs"],
+    ["show", "London", "--format", "%l: %c %t %w"], ["show", "--format=%t"], ["show", "London", "--format", "%x"],
+    ["show", "London", "--format", "%t", "--json"],
     ["hottest"], ["hottest", "--page", "2", "--per-page", "5"], ["hottest", "--page", "99"],
     ["hottest", "--json", "--color", "always"], ["hottest", "London"],
     ["fav"], ["fav", "list"], ["fav", "--sort", "name"], ["fav", "list", "--sort", "temperature", "--json"],
@@ -45,6 +50,8 @@ import Testing
       (["show", "Oslo", "--ascii"], "ShowRequest"), (["show", "New", "York"], "ShowRequest"),
       (["search", "winston", "sa"], "SearchRequest"), (["search", "par", "--unit", "f"], "SearchRequest"),
       (["forecast", "London", "--hottest"], "ForecastRequest"), (["top"], "TopRequest"),
+      (["forecast", "Oslo", "--hourly", "--hours", "48"], "ForecastRequest"), (["show", "--wind", "ms"], "ShowRequest"),
+      (["show", "Oslo", "--format", "%c %t"], "ShowRequest"),
       (["top", "--count", "1000"], "TopRequest"), (["hottest", "--page", "2"], "HottestRequest"), (["fav"], "FavListRequest"),
       (["fav", "list", "--sort", "name", "--json"], "FavListRequest"),
     ]
@@ -117,6 +124,7 @@ import Testing
 
   static let farAndWords = ["5000", "99999", "1e3", "0x10", "+5", " 5", "", "bogus"]
     + ["c", "f", "celsius", "fahrenheit", "auto", "always", "never", "name", "added", "temperature", "catalogue"]
+    + ["kmh", "km/h", "mph", "ms", "m/s", "knots", "kn", "beaufort", "bft", "Bft"]
 
   /// Every option's value as `--help` would show it, plus the words and the output options.
   static func described(_ request: any Request) -> [String] {

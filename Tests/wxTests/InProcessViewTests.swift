@@ -18,8 +18,12 @@ import WXCore
     #expect(TemperatureUnit.fahrenheit.format(18) == "64 °F")
     #expect(TemperatureUnit.celsius.format(18) == "18 °C")
     #expect(TemperatureUnit.celsius.format(-2.5) == "-3 °C")
-    #expect(TemperatureUnit.fahrenheit.formatWind(16.09344) == "10 mph")
-    #expect(TemperatureUnit.celsius.formatWind(12.25) == "12.3 km/h")
+    #expect(Units.fahrenheit.formatWind(16.09344) == "10 mph")
+    #expect(Units.celsius.formatWind(12.25) == "12.3 km/h")
+    #expect(Units(.celsius, wind: .ms).formatWind(36) == "10 m/s" && Units(.fahrenheit, wind: .knots).formatWind(18.52) == "10 kn")
+    #expect(Units(.celsius, wind: .beaufort).formatWind(15) == "3 Bft" && Units(.celsius, wind: .beaufort).jsonWind(200) == 12)
+    #expect([0.0, 2, 7, 13, 21, 30, 40, 51, 63, 76, 90, 104, 119].map(WindUnit.beaufort) == Array(0...12))
+    #expect(Units.fahrenheit.formatPrecipitation(0.5) == "0.02 in" && Units.celsius.formatPrecipitation(0.25) == "0.3 mm")
     #expect(Number.oneDecimal(0.04) == "0" && Number.oneDecimal(2.0) == "2" && Number.oneDecimal(-0.25) == "-0.3")
   }
 

@@ -7,6 +7,10 @@ package struct OpenMeteoAirQuality: Sendable {
   package static let defaultURL = "https://air-quality-api.open-meteo.com/v1/air-quality"
   package let config: ProviderConfig
   package let cities: [City]
+  /// What an answer's location keeps (``OpenMeteoStream``).
+  static let shape = OpenMeteoStream.Shape.object([
+    ("current", .object([("us_aqi", .scalar), ("european_aqi", .scalar), ("pm2_5", .scalar)]))
+  ])
 
   package init(config: ProviderConfig, cities: [City]) {
     self.config = config
@@ -28,13 +32,14 @@ package struct OpenMeteoAirQuality: Sendable {
       let asked = batches[b]
       let url = OpenMeteoProvider.url(config.url, asked, query: "current=us_aqi,european_aqi,pm2_5,pm10")
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
-      let body = try await Fetcher.get(url, shown: shown, config: config)
-      do throws(PayloadError) {
+      return try await Fetcher.onWorker { () throws(SyncError) -> [AQIReading] in
         var out: [AQIReading] = []
-        for (city, item) in zip(asked, try OpenMeteoDecoder.locations(body, count: asked.count)) {
+        try OpenMeteoProvider.locations(url, shown: shown, config: config, count: asked.count, shape: Self.shape) {
+          (i, item) throws(PayloadError) in
+          let city = asked[i]
           let label = "location \(JSONWriter.quote(city.name))"
           let current = item["current"]
-          guard let us = try OpenMeteoDecoder.number(current?["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { continue }
+          guard let us = try OpenMeteoDecoder.number(current?["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
           let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name
           out.append(
             AQIReading(
@@ -43,8 +48,6 @@ package struct OpenMeteoAirQuality: Sendable {
               pm25: try OpenMeteoDecoder.number(current?["pm2_5"], "\(label) pm2_5", 0...10_000)))
         }
         return out
-      } catch {
-        throw .badPayload(url: shown, reason: error.reason)
       }
     }
     return results.flatMap { $0 }

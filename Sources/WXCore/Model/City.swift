@@ -22,6 +22,17 @@ package struct City: Equatable, Sendable {
   package var forecast: [ForecastDay]
   /// Where and when the current conditions were observed, when the provider says.
   package var observation: Observation?
+  /// Apparent ("feels like") temperature, °C (Open-Meteo only, as are the next four).
+  package var feelsLikeC: Double? = nil
+  /// Where the wind blows from, degrees clockwise from north.
+  package var windDirection: Double? = nil
+  /// Wind gusts, km/h.
+  package var gustsKmh: Double? = nil
+  /// Precipitation now, mm (the last interval's).
+  package var precipitationMm: Double? = nil
+  /// The next hours from the observation's hour on (at most ``ForecastHour/maxHours``), in
+  /// time order; empty when the provider sends none (freetestapi, AccuWeather).
+  package var hourly: [ForecastHour] = []
 
   package init(
     id: Int, name: String, country: String, latitude: Double, longitude: Double, temperatureC: Double?,
@@ -83,6 +94,18 @@ package struct ForecastDay: Equatable, Sendable {
   package var humidity: Double?
   /// The day's wind (Open-Meteo: its maximum), km/h.
   package var windKmh: Double?
+  /// Sunrise and sunset, minutes past local midnight (Open-Meteo only, as are the next four;
+  /// nil in a polar day or night, or when unknown).
+  package var sunrise: Int? = nil
+  package var sunset: Int? = nil
+  /// The day's highest UV index.
+  package var uvIndexMax: Double? = nil
+  /// The day's precipitation, mm.
+  package var precipitationMm: Double? = nil
+  /// The day's highest chance of precipitation, percent.
+  package var precipitationProbability: Double? = nil
+  /// The day's dominant wind direction, degrees clockwise from north.
+  package var windDirection: Double? = nil
 
   package init(date: String, temperatureC: Double?, description: String, humidity: Double?, windKmh: Double?) {
     self.date = date

@@ -1,5 +1,5 @@
-/// The temperature unit a person reads in. Wind follows it: km/h with Celsius, mph with
-/// Fahrenheit. Values are stored metric and converted only here, as numbers: the words and
+/// The temperature unit a person reads in. Wind follows it unless chosen apart (``Units``):
+/// km/h with Celsius, mph with Fahrenheit. Values are stored metric and converted only here, as numbers: the words and
 /// symbols they print with belong to the front end (wx's Views/UnitText.swift).
 package enum TemperatureUnit: String, CaseIterable, Sendable {
   case celsius
@@ -71,4 +71,82 @@ package enum Condition: String, CaseIterable, Sendable {
 
   /// Rain, showers or a thunderstorm now.
   package var isRainy: Bool { self == .rain || self == .showers || self == .thunder }
+}
+
+/// The wind unit a person reads in. Without one saved, wind follows the temperature unit
+/// (km/h with Celsius, mph with Fahrenheit).
+package enum WindUnit: String, CaseIterable, Sendable {
+  case kmh, mph, ms, knots, beaufort
+
+  /// Accepts the names and `km/h`, `kph`, `m/s`, `kn`, `kt`, `kts`, `bft`, in any case.
+  package init?(argument: String) {
+    switch argument.lowercased() {
+    case "kmh", "km/h", "kph": self = .kmh
+    case "mph": self = .mph
+    case "ms", "m/s": self = .ms
+    case "knots", "kn", "kt", "kts": self = .knots
+    case "beaufort", "bft": self = .beaufort
+    default: return nil
+    }
+  }
+
+  /// `kmh` → the value in this unit (Beaufort: the force number, ``beaufort(_:)``).
+  package func wind(_ kmh: Double) -> Double {
+    switch self {
+    case .kmh: kmh
+    case .mph: kmh / 1.609344
+    case .ms: kmh / 3.6
+    case .knots: kmh / 1.852
+    case .beaufort: Double(Self.beaufort(kmh))
+    }
+  }
+
+  /// The Beaufort force 0–12 of a wind speed, by the WMO's upper limits in m/s (0.2, 1.5,
+  /// 3.3, 5.4, 7.9, 10.7, 13.8, 17.1, 20.7, 24.4, 28.4, 32.6), a speed at a limit's tenth
+  /// and above being the next force.
+  package static func beaufort(_ kmh: Double) -> Int {
+    let limits = [0.3, 1.6, 3.4, 5.5, 8.0, 10.8, 13.9, 17.2, 20.8, 24.5, 28.5, 32.7]
+    let ms = kmh / 3.6
+    return limits.firstIndex { ms < $0 } ?? 12
+  }
+
+  /// The value carried in JSON: km/h as stored, a Beaufort force whole, others to one decimal.
+  package func json(_ kmh: Double) -> Double {
+    switch self {
+    case .kmh: kmh
+    case .beaufort: wind(kmh)
+    default: (wind(kmh) * 10).rounded(.toNearestOrAwayFromZero) / 10
+    }
+  }
+}
+
+/// The units a value is shown in: temperature, and wind, which follows the temperature unit
+/// unless chosen apart. Precipitation follows the temperature's system: mm with Celsius,
+/// inches with Fahrenheit.
+package struct Units: Equatable, Sendable {
+  package var temperature: TemperatureUnit
+  /// The wind unit chosen apart from the temperature unit, if any.
+  package var chosenWind: WindUnit?
+
+  package init(_ temperature: TemperatureUnit, wind: WindUnit? = nil) {
+    self.temperature = temperature
+    chosenWind = wind
+  }
+
+  package static let celsius = Units(.celsius)
+  package static let fahrenheit = Units(.fahrenheit)
+
+  /// The wind unit chosen, else km/h with Celsius and mph with Fahrenheit.
+  package var wind: WindUnit { chosenWind ?? (temperature == .celsius ? .kmh : .mph) }
+
+  /// Whether precipitation is shown in inches.
+  package var inches: Bool { temperature == .fahrenheit }
+
+  /// `mm` → mm or inches.
+  package func precipitation(_ mm: Double) -> Double { inches ? mm / 25.4 : mm }
+
+  /// The value carried in JSON: mm as stored, inches to two decimals.
+  package func jsonPrecipitation(_ mm: Double) -> Double {
+    inches ? (precipitation(mm) * 100).rounded(.toNearestOrAwayFromZero) / 100 : mm
+  }
 }

@@ -1,15 +1,19 @@
-/// What wx remembers between runs: the temperature unit and the last city shown.
+/// What wx remembers between runs: the temperature unit, the wind unit (nil: it follows the
+/// temperature unit) and the last city shown.
 package struct Preferences: Equatable, Sendable {
   package var unit: TemperatureUnit = .celsius
+  package var wind: WindUnit?
   package var lastCity: CityIdentity?
 
-  package init(unit: TemperatureUnit = .celsius, lastCity: CityIdentity? = nil) {
+  package init(unit: TemperatureUnit = .celsius, wind: WindUnit? = nil, lastCity: CityIdentity? = nil) {
     self.unit = unit
+    self.wind = wind
     self.lastCity = lastCity
   }
 }
 
-/// Preferences in `prefs.gdbm`: key `unit` → `celsius`/`fahrenheit`, key `last` → name and country.
+/// Preferences in `prefs.gdbm`: key `unit` → `celsius`/`fahrenheit`, key `wind` → a
+/// ``WindUnit`` name (absent: wind follows the unit), key `last` → name and country.
 package struct PreferencesStore: Sendable {
   package let store: SmallStore
   package let writers: WriterLock.Policy
@@ -20,31 +24,34 @@ package struct PreferencesStore: Sendable {
   }
 
   static let unitKey = Array("unit".utf8)
+  static let windKey = Array("wind".utf8)
   static let lastKey = Array("last".utf8)
 
   /// The key a salvaged payload is filed under, or nil if it is not a setting (repair).
   package static func key(salvaging payload: [UInt8]) -> [UInt8]? {
     if TemperatureUnit(rawValue: String(decoding: payload, as: UTF8.self)) != nil { return unitKey }
+    if WindUnit(rawValue: String(decoding: payload, as: UTF8.self)) != nil { return windKey }
     var r = ByteReader(payload)
     guard let name = try? r.string(), (try? r.string()) != nil, r.isAtEnd, !name.isEmpty else { return nil }
     return lastKey
   }
 
-  /// Reads the two settings directly (no whole-store read on the read path).
+  /// Reads the settings directly (no whole-store read on the read path).
   package func load() throws(StoreError) -> Preferences {
-    let v = try store.values([Self.unitKey, Self.lastKey])
-    return Self.decode(unit: v[0], last: v[1])
+    let v = try store.values([Self.unitKey, Self.windKey, Self.lastKey])
+    return Self.decode(unit: v[0], wind: v[1], last: v[2])
   }
 
   static func decode(_ map: [[UInt8]: [UInt8]], path: String) -> Preferences {
-    decode(unit: map[unitKey], last: map[lastKey])
+    decode(unit: map[unitKey], wind: map[windKey], last: map[lastKey])
   }
 
-  static func decode(unit: [UInt8]?, last: [UInt8]?) -> Preferences {
+  static func decode(unit: [UInt8]?, wind: [UInt8]?, last: [UInt8]?) -> Preferences {
     var prefs = Preferences()
     if let raw = unit, let unit = TemperatureUnit(rawValue: String(decoding: raw, as: UTF8.self)) {
       prefs.unit = unit
     }
+    if let raw = wind { prefs.wind = WindUnit(rawValue: String(decoding: raw, as: UTF8.self)) }
     if let raw = last {
       var r = ByteReader(raw)
       if let name = try? r.string(), let country = try? r.string(), !name.isEmpty {
@@ -60,6 +67,7 @@ package struct PreferencesStore: Sendable {
       var prefs = Self.decode(map, path: store.path)
       change(&prefs)
       map[Self.unitKey] = Array(prefs.unit.rawValue.utf8)
+      map[Self.windKey] = prefs.wind.map { Array($0.rawValue.utf8) }
       if let last = prefs.lastCity {
         var w = ByteWriter()
         w.string(last.name)

@@ -48,6 +48,13 @@ extension JSON {
   }
 }
 
+extension JSONError {
+  /// A byte as the parser's messages show it: itself when printable ASCII, else `\x1b`.
+  static func show(_ b: UInt8) -> String {
+    b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + (b < 0x10 ? "0" : "") + String(b, radix: 16)
+  }
+}
+
 private struct Parser {
   let buf: UnsafeBufferPointer<UInt8>
   var i = 0
@@ -83,9 +90,7 @@ private struct Parser {
     }
   }
 
-  static func show(_ b: UInt8) -> String {
-    b >= 0x20 && b < 0x7F ? String(UnicodeScalar(b)) : "\\x" + (b < 0x10 ? "0" : "") + String(b, radix: 16)
-  }
+  static func show(_ b: UInt8) -> String { JSONError.show(b) }
 
   mutating func literal(_ word: StaticString) throws(JSONError) {
     let n = word.utf8CodeUnitCount

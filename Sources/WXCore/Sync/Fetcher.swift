@@ -210,10 +210,15 @@ package final class Fetcher: @unchecked Sendable {
   package static func get(
     _ url: String, shown: String? = nil, config: ProviderConfig
   ) async throws(SyncError) -> [UInt8] {
-    let result: Result<[UInt8], SyncError> = await withCheckedContinuation { cont in
+    try await onWorker { () throws(SyncError) in try Fetcher(config).get(url, shown: shown) }
+  }
+
+  /// `work` (blocking network calls) on a Dispatch worker, so concurrent calls overlap.
+  package static func onWorker<T: Sendable>(_ work: @escaping @Sendable () throws(SyncError) -> T) async throws(SyncError) -> T {
+    let result: Result<T, SyncError> = await withCheckedContinuation { cont in
       DispatchQueue.global().async {
         do throws(SyncError) {
-          cont.resume(returning: .success(try Fetcher(config).get(url, shown: shown)))
+          cont.resume(returning: .success(try work()))
         } catch {
           cont.resume(returning: .failure(error))
         }

@@ -6,23 +6,51 @@
 package enum OpenMeteoDecoder {
   package static let source = "Open-Meteo"
 
-  /// The objects of an answer for `count` locations, in order.
-  package static func locations(_ body: [UInt8], count: Int) throws(PayloadError) -> [JSON] {
-    let json: JSON
-    do throws(JSONError) {
-      json = try JSON.parse(body)
+  /// The `current` variables asked for and stored.
+  package static let current = [
+    "temperature_2m", "relative_humidity_2m", "wind_speed_10m", "weather_code", "apparent_temperature",
+    "wind_direction_10m", "wind_gusts_10m", "precipitation",
+  ]
+  /// The `daily` variables.
+  package static let daily = [
+    "weather_code", "temperature_2m_max", "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max",
+    "precipitation_sum", "precipitation_probability_max", "wind_direction_10m_dominant",
+  ]
+  /// The `hourly` variables.
+  package static let hourly = [
+    "temperature_2m", "apparent_temperature", "precipitation_probability", "precipitation", "weather_code",
+    "wind_speed_10m", "wind_direction_10m", "wind_gusts_10m", "uv_index", "is_day",
+  ]
+
+  /// What a forecast answer's location keeps (``OpenMeteoStream``): the variables above, the
+  /// times and the UTC offset; nothing else is built.
+  package static let shape = OpenMeteoStream.Shape.object([
+    ("utc_offset_seconds", .scalar),
+    ("current", .object([("time", .scalar)] + current.map { ($0, .scalar) })),
+    ("daily", .object([("time", .list)] + daily.map { ($0, .list) })),
+    ("hourly", .object([("time", .list)] + hourly.map { ($0, .list) })),
+  ])
+
+  /// The objects of an answer for `count` locations, in order, each holding only the members
+  /// of `shape`: the whole body at once (tests; syncs stream it, ``OpenMeteoStream``).
+  package static func locations(_ body: [UInt8], count: Int, shape: OpenMeteoStream.Shape = shape) throws(PayloadError)
+    -> [JSON]
+  {
+    var out: [JSON] = []
+    var stream = OpenMeteoStream(count: count, location: shape) { _, item in out.append(item) }
+    do {
+      try body.withUnsafeBytes { try stream.feed($0) }
+      try stream.finish()
+    } catch let error as PayloadError {
+      throw error
     } catch {
-      throw PayloadError("invalid JSON: \(error)")
+      throw PayloadError("\(error)")  // unreachable: appending throws nothing
     }
-    switch json {
-    case .object where count == 1: return [json]
-    case .array(let items) where items.count == count: return items
-    case .array(let items): throw PayloadError("\(items.count) locations in the answer for \(count) asked")
-    default: throw PayloadError("expected \(count == 1 ? "an object" : "an array of \(count) locations"), found \(json.typeName)")
-    }
+    return out
   }
 
-  /// `city` with the weather of `item`: current conditions, at most `days` days, observation.
+  /// `city` with the weather of `item`: current conditions, at most `days` days and
+  /// ``ForecastHour/maxHours`` hours, observation.
   package static func city(_ city: City, from item: JSON, days: Int) throws(PayloadError) -> City {
     let label = "location \(JSONWriter.quote(city.name))"
     guard case .object = item, let current = item["current"], case .object = current else {
@@ -33,30 +61,49 @@ package enum OpenMeteoDecoder {
     out.humidity = try number(current["relative_humidity_2m"], "\(label) relative_humidity_2m", 0...100)
     out.windKmh = try number(current["wind_speed_10m"], "\(label) wind_speed_10m", 0...500)
     out.description = try code(current["weather_code"], "\(label) weather_code")
-    guard case .string(let time)? = current["time"], let local = try? StoredText.clean(time), local.count >= 16 else {
-      throw PayloadError("\(label) has no current \"time\"")
+    out.feelsLikeC = try number(current["apparent_temperature"], "\(label) apparent_temperature", -100...70)
+    out.windDirection = try number(current["wind_direction_10m"], "\(label) wind_direction_10m", 0...360)
+    out.gustsKmh = try number(current["wind_gusts_10m"], "\(label) wind_gusts_10m", 0...500)
+    out.precipitationMm = try number(current["precipitation"], "\(label) precipitation", 0...2000)
+    guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
+    guard LocalTime.minutes(time) != nil else {
+      throw PayloadError("\(label) current time \(quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")
     }
     var offset = 0
     if case .number(let s, true)? = item["utc_offset_seconds"], abs(s) <= 18 * 3600 { offset = Int(s) }
-    out.observation = Observation(localTime: String(local.prefix(16)), utcOffsetSeconds: offset, source: source)
+    out.observation = Observation(localTime: time, utcOffsetSeconds: offset, source: source)
     out.forecast = try forecast(item["daily"], label: label, days: days)
+    out.hourly = try hours(item["hourly"], label: label)
     return out
   }
 
-  static func forecast(_ daily: JSON?, label: String, days: Int) throws(PayloadError) -> [ForecastDay] {
-    guard let daily, case .object = daily, case .array(let dates)? = daily["time"] else {
-      throw PayloadError("\(label) has no \"daily\" time list")
+  /// A text the answer sent, cut and quoted for a message (JSON escapes its controls).
+  static func quoted(_ s: String) -> String { JSONWriter.quote(String(s.prefix(40))) }
+
+  /// The lists of a `daily` or `hourly` object: `time` and each variable, all as long as `time`
+  /// (a variable missing or null is a list of nulls).
+  static func lists(_ block: JSON?, _ name: String, label: String) throws(PayloadError) -> ([JSON], (String) throws(PayloadError) -> [JSON]) {
+    guard let block, case .object = block, case .array(let times)? = block["time"] else {
+      throw PayloadError("\(label) has no \"\(name)\" time list")
     }
-    func list(_ key: String) throws(PayloadError) -> [JSON] {
-      switch daily[key] {
-      case nil, .null?: return Array(repeating: .null, count: dates.count)
-      case .array(let values)? where values.count == dates.count: return values
-      default: throw PayloadError("\(label) daily \(key) is not a list of \(dates.count) values")
+    return (times, { (key: String) throws(PayloadError) -> [JSON] in
+      switch block[key] {
+      case nil, .null?: return Array(repeating: .null, count: times.count)
+      case .array(let values)? where values.count == times.count: return values
+      default: throw PayloadError("\(label) \(name) \(key) is not a list of \(times.count) values")
       }
-    }
+    })
+  }
+
+  static func forecast(_ daily: JSON?, label: String, days: Int) throws(PayloadError) -> [ForecastDay] {
+    let (dates, list) = try lists(daily, "daily", label: label)
     let codes = try list("weather_code")
     let highs = try list("temperature_2m_max")
     let winds = try list("wind_speed_10m_max")
+    let (rises, sets) = (try list("sunrise"), try list("sunset"))
+    let uv = try list("uv_index_max")
+    let (rain, chance) = (try list("precipitation_sum"), try list("precipitation_probability_max"))
+    let direction = try list("wind_direction_10m_dominant")
     var out: [ForecastDay] = []
     for k in 0..<min(days, dates.count) {
       let what = "\(label) day \(k + 1)"
@@ -64,15 +111,75 @@ package enum OpenMeteoDecoder {
         throw PayloadError("\(what) has no date")
       }
       guard ForecastDay.isDate(date) else {
-        throw PayloadError("\(what): \(JSONWriter.quote(String(date.prefix(40)))) is not a date (YYYY-MM-DD)")
+        throw PayloadError("\(what): \(quoted(date)) is not a date (YYYY-MM-DD)")
       }
-      out.append(
-        ForecastDay(
-          date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70),
-          description: try code(codes[k], "\(what) weather_code"), humidity: nil,
-          windKmh: try number(winds[k], "\(what) wind_speed_10m_max", 0...500)))
+      var day = ForecastDay(
+        date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70),
+        description: try code(codes[k], "\(what) weather_code"), humidity: nil,
+        windKmh: try number(winds[k], "\(what) wind_speed_10m_max", 0...500))
+      day.sunrise = try clock(rises[k], "\(what) sunrise")
+      day.sunset = try clock(sets[k], "\(what) sunset")
+      day.uvIndexMax = try number(uv[k], "\(what) uv_index_max", 0...30)
+      day.precipitationMm = try number(rain[k], "\(what) precipitation_sum", 0...2000)
+      day.precipitationProbability = try number(chance[k], "\(what) precipitation_probability_max", 0...100)
+      day.windDirection = try number(direction[k], "\(what) wind_direction_10m_dominant", 0...360)
+      out.append(day)
     }
     return out
+  }
+
+  /// The first ``ForecastHour/maxHours`` hours, in strictly increasing local times; none when
+  /// the answer has no `hourly` object.
+  static func hours(_ hourly: JSON?, label: String) throws(PayloadError) -> [ForecastHour] {
+    switch hourly {
+    case nil, .null?: return []
+    default: break
+    }
+    let (times, list) = try lists(hourly, "hourly", label: label)
+    let temps = try list("temperature_2m"), feels = try list("apparent_temperature")
+    let chance = try list("precipitation_probability"), rain = try list("precipitation")
+    let codes = try list("weather_code"), winds = try list("wind_speed_10m")
+    let directions = try list("wind_direction_10m"), gusts = try list("wind_gusts_10m")
+    let uv = try list("uv_index"), day = try list("is_day")
+    var out: [ForecastHour] = []
+    var previous: Int64?
+    for k in 0..<min(ForecastHour.maxHours, times.count) {
+      let what = "\(label) hour \(k + 1)"
+      guard case .string(let time) = times[k], let minutes = LocalTime.minutes(time) else {
+        let shown = if case .string(let t) = times[k] { quoted(t) } else { times[k].typeName }
+        throw PayloadError("\(what): \(shown) is not a local time (YYYY-MM-DDTHH:MM)")
+      }
+      if let previous, minutes <= previous || minutes - previous > 24 * 60 {
+        throw PayloadError("\(what): \(quoted(time)) does not follow the hour before")
+      }
+      previous = minutes
+      let isDay = try number(day[k], "\(what) is_day", 0...1)
+      out.append(
+        ForecastHour(
+          minutes: minutes, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70),
+          feelsLikeC: try number(feels[k], "\(what) apparent_temperature", -100...70),
+          precipitationProbability: try number(chance[k], "\(what) precipitation_probability", 0...100),
+          precipitationMm: try number(rain[k], "\(what) precipitation", 0...2000),
+          weatherCode: try wmo(codes[k], "\(what) weather_code"),
+          windKmh: try number(winds[k], "\(what) wind_speed_10m", 0...500),
+          windDirection: try number(directions[k], "\(what) wind_direction_10m", 0...360),
+          gustsKmh: try number(gusts[k], "\(what) wind_gusts_10m", 0...500),
+          uvIndex: try number(uv[k], "\(what) uv_index", 0...30), isDay: isDay.map { $0 != 0 }))
+    }
+    return out
+  }
+
+  /// Minutes past midnight of a local time (sunrise, sunset); nil for null.
+  static func clock(_ v: JSON, _ what: @autoclosure () -> String) throws(PayloadError) -> Int? {
+    switch v {
+    case .null: return nil
+    case .string(let s):
+      guard let m = LocalTime.clockMinutes(s) else {
+        throw PayloadError("\(what()): \(quoted(s)) is not a local time (YYYY-MM-DDTHH:MM)")
+      }
+      return m
+    default: throw PayloadError("\(what()) must be a local time, found \(v.typeName)")
+    }
   }
 
   static func number(_ v: JSON?, _ what: @autoclosure () -> String, _ range: ClosedRange<Double>) throws(PayloadError)
@@ -88,9 +195,14 @@ package enum OpenMeteoDecoder {
 
   /// A WMO code's description; "" for null.
   static func code(_ v: JSON?, _ what: @autoclosure () -> String) throws(PayloadError) -> String {
+    try wmo(v, what()).map(WMOCode.description) ?? ""
+  }
+
+  /// A WMO code 0…99; nil for null.
+  static func wmo(_ v: JSON?, _ what: @autoclosure () -> String) throws(PayloadError) -> Int? {
     switch v {
-    case nil, .null?: return ""
-    case .number(let d, _)? where d == d.rounded() && (0...99).contains(d): return WMOCode.description(Int(d))
+    case nil, .null?: return nil
+    case .number(let d, _)? where d == d.rounded() && (0...99).contains(d): return Int(d)
     case let other?: throw PayloadError("\(what()) must be a WMO code 0…99, found \(other.typeName == "a number" ? "another number" : other.typeName)")
     }
   }

@@ -10,8 +10,8 @@ package struct OpenMeteoProvider: WeatherProvider {
   package static let maxInFlight = 3
   /// Forecast days the API serves.
   package static let days = 1...16
-  package static let current = "temperature_2m,relative_humidity_2m,wind_speed_10m,weather_code"
-  package static let daily = "weather_code,temperature_2m_max,wind_speed_10m_max"
+  /// The hours asked for, from the current hour on.
+  package static let hours = ForecastHour.maxHours
 
   package let config: ProviderConfig
   /// The catalogue's cities, in catalogue order.
@@ -40,27 +40,49 @@ package struct OpenMeteoProvider: WeatherProvider {
     let batches = self.batches
     let (config, cities) = (self.config, self.cities)
     let days = min(max(config.days, Self.days.lowerBound), Self.days.upperBound)
+    let query = "current=\(OpenMeteoDecoder.current.joined(separator: ","))"
+      + "&daily=\(OpenMeteoDecoder.daily.joined(separator: ","))&forecast_days=\(days)"
+      + "&hourly=\(OpenMeteoDecoder.hourly.joined(separator: ","))&forecast_hours=\(Self.hours)"
     let results = try await Fetcher.inParallel(batches.count, limit: Self.maxInFlight, url: config.url) {
       (b: Int) async throws(SyncError) -> [City] in
       let asked = batches[b].map { cities[$0] }
-      let url = Self.url(config.url, asked, query: "current=\(Self.current)&daily=\(Self.daily)&forecast_days=\(days)")
+      let url = Self.url(config.url, asked, query: query)
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
-      let body = try await Fetcher.get(url, shown: shown, config: config)
-      do throws(PayloadError) {
-        let items = try OpenMeteoDecoder.locations(body, count: asked.count)
+      let out = try await Fetcher.onWorker { () throws(SyncError) -> [City] in
         var out: [City] = []
-        for (city, item) in zip(asked, items) { out.append(try OpenMeteoDecoder.city(city, from: item, days: days)) }
-        config.progress?(b + 1, out.count)
+        try Self.locations(url, shown: shown, config: config, count: asked.count, shape: OpenMeteoDecoder.shape) {
+          (i, item) throws(PayloadError) in out.append(try OpenMeteoDecoder.city(asked[i], from: item, days: days))
+        }
         return out
-      } catch {
-        throw .badPayload(url: shown, reason: error.reason)
       }
+      config.progress?(b + 1, out.count)
+      return out
     }
     var out = cities
     for (batch, fetched) in zip(batches, results) {
       for (i, city) in zip(batch, fetched) { out[i] = city }
     }
     return out
+  }
+
+  /// One batch's answer streamed (``OpenMeteoStream``): each location of `shape` goes to
+  /// `location` with its position as soon as it has arrived; the body is never held.
+  package static func locations(
+    _ url: String, shown: String, config: ProviderConfig, count: Int, shape: OpenMeteoStream.Shape,
+    _ location: @escaping (Int, JSON) throws(PayloadError) -> Void
+  ) throws(SyncError) {
+    var stream = OpenMeteoStream(count: count, location: shape) { i, item in try location(i, item) }
+    var failure: (any Error)?
+    try Fetcher(config).stream(url, shown: shown) { chunk in
+      do { try stream.feed(chunk) } catch { failure = error }
+      return failure == nil
+    }
+    if failure == nil {
+      do { try stream.finish() } catch { failure = error }
+    }
+    if let failure {
+      throw .badPayload(url: shown, reason: (failure as? PayloadError)?.reason ?? "\(failure)")
+    }
   }
 
   /// `base?latitude=a,b&longitude=c,d&timezone=auto&…`: coordinates in the order of `cities`.

@@ -9,7 +9,7 @@ import WXCore
 final class BrowseSession {
   private let ctx: Context
   private let data: BrowseData
-  private var unit: TemperatureUnit
+  private var unit: Units
   private var model = BrowseModel()
   private var decoder = KeyDecoder()
   private let screen = BrowseScreen()
@@ -18,8 +18,10 @@ final class BrowseSession {
   /// The city opened last, recorded as the last city once keys pause (or on the way out):
   /// flicking through cities in the detail view costs no write (and fsync) per key.
   private var opened: City?
+  /// When the session began (monotonic), so the clock advances from `ctx.now` while it runs.
+  private let started = Clock.monotonic()
 
-  init(ctx: Context, data: BrowseData, unit: TemperatureUnit) {
+  init(ctx: Context, data: BrowseData, unit: Units) {
     self.ctx = ctx
     self.data = data
     self.unit = unit
@@ -60,7 +62,7 @@ final class BrowseSession {
             after.append(.saveFavourite(row, adding: adding))
           }
         case .toggleUnit:
-          unit = unit == .celsius ? .fahrenheit : .celsius
+          unit.temperature = unit.temperature == .celsius ? .fahrenheit : .celsius
           after.append(.saveUnit)
         case .opened: after.append(.open)
         case .suspend: TTY.suspend()
@@ -142,7 +144,7 @@ final class BrowseSession {
     case .saveUnit:
       do {
         try ctx.home.prepare()
-        try ctx.home.preferences.modify { [unit] in $0.unit = unit }
+        try ctx.home.preferences.modify { [unit] in $0.unit = unit.temperature }
       } catch {
         status = "the unit was not saved: " + ExitStatus.of(error).1
       }

@@ -7,10 +7,11 @@ struct BrowseView {
   var width: Int
   var height: Int
   var term: Terminal
-  var unit: TemperatureUnit
+  var unit: Units
   /// Source and age of the catalogue, for the header (already escaped).
   var about: String
-  /// Now, for which forecast days are past.
+  /// Now (seconds since the epoch): which forecast days are past, and the hour the detail's
+  /// 24-hour strip starts at.
   var now: Int64
   var isFavourite: (CityIdentity) -> Bool
 
@@ -200,6 +201,9 @@ struct BrowseView {
     let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
     var out = ["", title + term.dim("  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
+    if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
+      out += [""] + HourStrip.render(hours, unit, term, width: width - 1).map { " " + $0 }
+    }
     // The table of `wx show`, fitted to the window beside a one-column margin: its columns
     // line up whatever the widths of the values.
     let table = Terminal(color: term.color, unicode: term.unicode, width: width - 1)

@@ -4,7 +4,9 @@ import WXCore
 /// `wx forecast`: a city's forecast days in date order, or rain-free days hottest first.
 struct ForecastRequest: CatalogueRequest {
   static let command = ["forecast"]
-  static var options: [RequestOption<Self>] { [.flag("hottest", \.hottest)] + outputOptions }
+  static var options: [RequestOption<Self>] {
+    [.flag("hottest", \.hottest), .flag("hourly", \.hourly), .parsed("hours", \.hours, { Int($0) })] + outputOptions
+  }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
@@ -12,12 +14,26 @@ struct ForecastRequest: CatalogueRequest {
   /// Without CITY, the last city shown; a CITY given must name something.
   func validate() throws(UsageError) {
     if let city { try TypedName.check(city, as: "CITY") }
+    if hourly && hottest { throw UsageError("--hourly and --hottest cannot be combined") }
+    if let hours {
+      if !hourly { throw UsageError("--hours applies to --hourly only") }
+      if !Self.hourRange.contains(hours) { throw UsageError("--hours must be between 1 and 48") }
+    }
   }
   var hottest = false
+  /// A row per hour from the current local hour (`--hours`, 24 by default).
+  var hourly = false
+  var hours: Int?
+  static let hourRange = 1...ForecastHour.maxHours
   var output = Output()
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let found = try ctx.resolveCity(city, in: catalogue)
+    if hourly {
+      return HourlyView(
+        city: found, window: found.hours(at: ctx.now, limit: hours ?? 24), provider: catalogue.meta.provider,
+        unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    }
     let forecast = found.datedForecast(at: ctx.now)
     // Only the days from the city's today on; each keeps its date's label in any order.
     var days = forecast.upcoming
@@ -42,14 +58,14 @@ struct ForecastView: View {
   /// The days to show, in their order (date, or hottest first).
   var days: [DatedForecast.Day]
   var hottest: Bool
-  var unit: TemperatureUnit
+  var unit: Units
   var freshness: String
 
   func json() -> JSON {
     .object(
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
-        ("unit", .string(unit.rawValue)),
+        ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
       ] + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
@@ -69,16 +85,23 @@ struct ForecastView: View {
 extension WX {
   struct Forecast: RequestCommand {
     static let configuration = CommandConfiguration(
-      abstract: "A city's forecast days in date order.",
-      discussion: "With --hottest, only the days without rain or showers, hottest first.")
+      abstract: "A city's forecast days in date order, or its next hours.",
+      discussion: """
+        With --hottest, only the days without rain or showers, hottest first. With --hourly, a row \
+        per hour from the city's current local hour (Open-Meteo records: 48 hours are stored).
+        """)
 
     @Argument(
       help: "City name, \"Name, Country\" or id (default: the last city shown).", completion: .custom(cityCompletions))
     var city: [String] = []
     @Flag(help: "Only rain-free days, hottest first.") var hottest = false
+    @Flag(help: "A row per hour from the current local hour.") var hourly = false
+    @Option(parsing: .unconditional, help: "Hours to show with --hourly (1–48, default 24).") var hours: Int?
     @OptionGroup var output: OutputOptions
 
-    var request: ForecastRequest { ForecastRequest(city: city.joinedName, hottest: hottest, output: output.value) }
+    var request: ForecastRequest {
+      ForecastRequest(city: city.joinedName, hottest: hottest, hourly: hourly, hours: hours, output: output.value)
+    }
     func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }

@@ -4,7 +4,7 @@ import WXCore
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
 struct ShowRequest: CatalogueRequest {
   static let command = ["show"]
-  static var options: [RequestOption<Self>] { outputOptions }
+  static var options: [RequestOption<Self>] { [.parsed("format", \.format, { $0 })] + outputOptions }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
@@ -12,12 +12,20 @@ struct ShowRequest: CatalogueRequest {
   /// Without CITY, the last city shown; a CITY given must name something.
   func validate() throws(UsageError) {
     if let city { try TypedName.check(city, as: "CITY") }
+    if let format {
+      if output.json { throw UsageError("--format and --json cannot be combined") }
+      try FormatLine.check(format)
+    }
   }
+  /// One line of wttr.in's specifiers instead of the view (status bars: the last city shown
+  /// is not changed by it).
+  var format: String?
   var output = Output()
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
-    let found = try ctx.resolveCity(city, in: catalogue)
-    return CityView(city: found, now: ctx.now, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    let found = try ctx.resolveCity(city, in: catalogue, remembering: format == nil)
+    if let format { return FormatLine(city: found, unit: ctx.unit(output.display), format: format) }
+    return CityView(city: found, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
   }
 }
 
@@ -36,9 +44,11 @@ extension WX {
       help: "City name, \"Name, Country\" or id (the words of an unquoted name are joined).",
       completion: .custom(cityCompletions))
     var city: [String] = []
+    @Option(help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %% (see wx(1)).")
+    var format: String?
     @OptionGroup var output: OutputOptions
 
-    var request: ShowRequest { ShowRequest(city: city.joinedName, output: output.value) }
+    var request: ShowRequest { ShowRequest(city: city.joinedName, format: format, output: output.value) }
     func validate() throws { try check(request) }
     func execute() async throws { try request.perform() }
   }

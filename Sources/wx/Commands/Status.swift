@@ -28,7 +28,7 @@ extension WX {
 struct StatusView: View {
   var home: String
   var meta: CatalogueMeta
-  var unit: TemperatureUnit
+  var unit: Units
   var now: Int64
   var files: [(name: String, path: String, size: Int64?)]
   var airUpdated: Int64?

@@ -22,7 +22,7 @@ struct TopRequest: CatalogueRequest {
 /// "Weather" and City | Temperature rows; `{"unit", "items": [{id, city, country, temperature}]}`.
 struct TopView: View {
   var cities: [City]
-  var unit: TemperatureUnit
+  var unit: Units
   var freshness: String
 
   func json() -> JSON {

@@ -4,18 +4,69 @@ import WXCore
 extension WX {
   struct Unit: WXCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Show or set the temperature unit (celsius or fahrenheit).",
-      discussion: "Wind follows the unit: km/h with celsius, mph with fahrenheit. --unit on a read command overrides it once.")
+      abstract: "Show or set the temperature unit (celsius or fahrenheit), or the wind unit.",
+      discussion: """
+        `wx unit f` saves the temperature unit only. Wind follows it (km/h with celsius, mph with \
+        fahrenheit) unless `wx unit wind UNIT` saved one of its own: kmh, mph, ms, knots or beaufort \
+        (`wx unit wind auto` follows the temperature unit again). Precipitation follows the \
+        temperature unit: mm with celsius, inches with fahrenheit. --unit and --wind on a read \
+        command override them once.
+        """)
 
-    @Argument(help: "celsius (c) or fahrenheit (f); omit to show the current unit.") var unit: UnitArgument?
+    @Argument(
+      help: "celsius (c) or fahrenheit (f); or wind, then kmh, mph, ms, knots, beaufort or auto; omit to show the units.",
+      completion: .list(UnitArgument.allValueStrings + ["wind"]))
+    var words: [String] = []
+
+    /// What the words ask: set the temperature unit, set (nil: follow) the wind unit, or show.
+    enum Change {
+      case temperature(TemperatureUnit)
+      case wind(WindUnit?)
+      case show, showWind
+    }
+
+    var change: Change {
+      get throws {
+        switch words.count {
+        case 0: return .show
+        case 1 where words[0] == "wind": return .showWind
+        case 1:
+          guard let unit = TemperatureUnit(argument: words[0]) else {
+            throw ValidationError("\(words[0].quoted(limit: 40)) is not a unit: use celsius (c) or fahrenheit (f), or wind and a wind unit")
+          }
+          return .temperature(unit)
+        case 2 where words[0] == "wind":
+          if words[1] == "auto" { return .wind(nil) }
+          guard let wind = WindUnit(argument: words[1]) else {
+            throw ValidationError("\(words[1].quoted(limit: 40)) is not a wind unit: use kmh, mph, ms, knots, beaufort or auto")
+          }
+          return .wind(wind)
+        default: throw ValidationError("give one unit, or wind and a wind unit")
+        }
+      }
+    }
+
+    func validate() throws { _ = try change }
 
     func execute() async throws {
       let ctx = try Context.make()
-      if let unit = unit?.unit {
+      let change = try change
+      switch change {
+      case .temperature(let unit):
         try ctx.home.prepare()
         try ctx.home.preferences.modify { $0.unit = unit }
+      case .wind(let wind):
+        try ctx.home.prepare()
+        try ctx.home.preferences.modify { $0.wind = wind }
+      case .show, .showWind: break
       }
-      Terminal.out((try ctx.home.preferences.load()).unit.rawValue)
+      let saved = try ctx.home.preferences.load()
+      switch change {
+      case .wind, .showWind: Terminal.out(Units(saved.unit, wind: saved.wind).wind.rawValue)
+      case .temperature, .show:
+        // The temperature unit, and a wind unit saved apart on a line of its own.
+        Terminal.out(saved.unit.rawValue + (saved.wind.map { "\nwind \($0.rawValue)" } ?? ""))
+      }
     }
   }
 }

@@ -65,7 +65,7 @@ struct CompletionCommand {
 enum CompletionGrammar {
   static let json = CompletionOption.flag("--json")
   static let display: [CompletionOption] = [
-    .option("--unit", .words(UnitArgument.allValueStrings)),
+    .option("--unit", .words(UnitArgument.allValueStrings)), .option("--wind", .words(WindArgument.allValueStrings)),
     .option("--color", .words(ColorMode.allCases.map(\.rawValue))), .flag("--ascii"),
   ]
   static let paging: [CompletionOption] = [.option("--page"), .option("--per-page")]
@@ -76,10 +76,11 @@ enum CompletionGrammar {
     subcommands: [
       CompletionCommand(
         name: "list", options: paging + [.option("--sort", .words(ListOrder.allCases.map(\.rawValue))), json] + display),
-      CompletionCommand(name: "show", options: [json] + display, arguments: [.cities], joinsWords: true),
+      CompletionCommand(name: "show", options: [.option("--format"), json] + display, arguments: [.cities], joinsWords: true),
       CompletionCommand(name: "search", options: paging + [json] + display),
       CompletionCommand(
-        name: "forecast", options: [.flag("--hottest"), json] + display, arguments: [.cities], joinsWords: true),
+        name: "forecast", options: [.flag("--hottest"), .flag("--hourly"), .option("--hours"), json] + display,
+        arguments: [.cities], joinsWords: true),
       CompletionCommand(name: "top", options: [.option("--count"), json] + display),
       CompletionCommand(name: "hottest", options: paging + [json] + display),
       CompletionCommand(name: "browse", options: display),
@@ -91,7 +92,9 @@ enum CompletionGrammar {
           .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
           .option("--max-cities"), .option("--days"),
         ]),
-      CompletionCommand(name: "unit", arguments: [.words(UnitArgument.allValueStrings)]),
+      CompletionCommand(
+        name: "unit",
+        arguments: [.words(UnitArgument.allValueStrings + ["wind"]), .words(WindArgument.allValueStrings + ["auto"])]),
       CompletionCommand(
         name: "fav",
         subcommands: [

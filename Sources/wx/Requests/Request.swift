@@ -78,7 +78,7 @@ struct RequestOption<R> {
   }
 }
 
-/// `--json`, `--unit`, `--color` and `--ascii`: how a request's view is printed.
+/// `--json`, `--unit`, `--wind`, `--color` and `--ascii`: how a request's view is printed.
 struct Output {
   var json = false
   var display = Display()
@@ -99,6 +99,7 @@ extension OutputRequest {
   static var outputOptions: [RequestOption<Self>] {
     [
       .flag("json", \.output.json), .parsed("unit", \.output.display.unit, TemperatureUnit.init(argument:)),
+      .parsed("wind", \.output.display.wind, WindUnit.init(argument:)),
       .choice("color", \.output.display.color), .flag("ascii", \.output.display.ascii),
     ]
   }

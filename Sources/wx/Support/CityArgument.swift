@@ -29,8 +29,8 @@ extension [String] {
 }
 
 extension Context {
-  /// CITY, or the last city shown; remembers the result as the last city.
-  func resolveCity(_ argument: String?, in catalogue: Catalogue) throws -> City {
+  /// CITY, or the last city shown; remembers the result as the last city unless told not to.
+  func resolveCity(_ argument: String?, in catalogue: Catalogue, remembering: Bool = true) throws -> City {
     let city: City
     if let argument {
       city = try catalogue.lookup(argument).city
@@ -41,7 +41,7 @@ extension Context {
       }
       city = found
     }
-    remember(city)
+    if remembering { remember(city) }
     return city
   }
 

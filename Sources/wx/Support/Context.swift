@@ -6,13 +6,18 @@ struct DisplayOptions: ParsableArguments {
   @Option(name: .customLong("unit"), help: "Temperature unit for this run only: c or f (default: the saved unit).")
   var unit: UnitArgument?
 
+  @Option(
+    name: .customLong("wind"),
+    help: "Wind unit for this run only: kmh, mph, ms, knots or beaufort (default: the saved wind unit).")
+  var wind: WindArgument?
+
   @Option(help: "Colour output: auto, always or never. NO_COLOR turns auto off.")
   var color: ColorMode = .auto
 
   @Flag(help: "Draw pictures and charts with plain ASCII.")
   var ascii = false
 
-  var value: Display { Display(unit: unit?.unit, color: color, ascii: ascii) }
+  var value: Display { Display(unit: unit?.unit, wind: wind?.unit, color: color, ascii: ascii) }
 }
 
 /// `--json` and the display options, as ArgumentParser declares them.
@@ -26,6 +31,7 @@ struct OutputOptions: ParsableArguments {
 /// How to show results: the one-off unit, colour and ASCII choices.
 struct Display {
   var unit: TemperatureUnit?
+  var wind: WindUnit?
   var color: ColorMode = .auto
   var ascii = false
 }
@@ -37,6 +43,15 @@ struct UnitArgument: ExpressibleByArgument {
     unit = u
   }
   static var allValueStrings: [String] { ["c", "f", "celsius", "fahrenheit"] }
+}
+
+struct WindArgument: ExpressibleByArgument {
+  var unit: WindUnit
+  init?(argument: String) {
+    guard let u = WindUnit(argument: argument) else { return nil }
+    unit = u
+  }
+  static var allValueStrings: [String] { WindUnit.allCases.map(\.rawValue) }
 }
 
 extension ColorMode: ExpressibleByArgument {}
@@ -119,10 +134,12 @@ struct Context {
     return v
   }
 
-  /// The unit to show: the one-off `--unit`, else the saved preference (°C when the saved
-  /// preferences cannot be read: see ``savedPreferences()``).
-  func unit(_ display: Display) -> TemperatureUnit {
-    display.unit ?? savedPreferences().unit
+  /// The units to show: the one-off `--unit` and `--wind`, else the saved preferences (°C,
+  /// wind following it, when the saved preferences cannot be read: see ``savedPreferences()``).
+  func unit(_ display: Display) -> Units {
+    if let unit = display.unit, let wind = display.wind { return Units(unit, wind: wind) }
+    let saved = savedPreferences()
+    return Units(display.unit ?? saved.unit, wind: display.wind ?? saved.wind)
   }
 
   /// The catalogue, seeded from the sample on first use (with a note on stderr).

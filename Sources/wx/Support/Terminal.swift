@@ -89,7 +89,7 @@ struct Terminal {
     return "35"
   }
 
-  func temperature(_ celsius: Double, _ unit: TemperatureUnit) -> String {
+  func temperature(_ celsius: Double, _ unit: Units) -> String {
     paint(unit.format(celsius), Self.band(celsius))
   }
 

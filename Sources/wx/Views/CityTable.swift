@@ -5,7 +5,7 @@ import WXCore
 struct CityPage: View {
   var paging: Paging
   var cities: [City]
-  var unit: TemperatureUnit
+  var unit: Units
   /// `synced … (3h ago)`, the footer's tail.
   var freshness: String
   var query: String? = nil
@@ -25,7 +25,7 @@ struct CityPage: View {
   }
 
   /// The item object shared by `list`, `search` and `hottest` JSON.
-  static func item(_ c: City, _ unit: TemperatureUnit) -> JSON {
+  static func item(_ c: City, _ unit: Units) -> JSON {
     .object([
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
     ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
@@ -44,7 +44,7 @@ struct CityPage: View {
   /// City · Country · Temp · Conditions · Humidity · Wind rows, numbered from `first`.
   /// On a narrow screen Humidity, Wind and # go first, then City, Country and Conditions are
   /// shortened (to 10, 8 and 8 columns), then Conditions and Country go.
-  static func table(_ cities: [City], first: Int, _ unit: TemperatureUnit, _ term: Terminal) -> String {
+  static func table(_ cities: [City], first: Int, _ unit: Units, _ term: Terminal) -> String {
     var t = Table(headers: ["#", "City", "Country", "Temp", "Conditions", "Humidity", "Wind"])
     t.rightAligned = [0, 3, 5, 6]
     t.maxWidths = [(1, 28), (2, 24), (4, 20)]

@@ -1,28 +1,40 @@
 import WXCore
 
 /// One city in detail, as `wx show` prints it: a picture of the conditions beside the facts,
-/// then the forecast; `{"id", "city", …, "forecast": [...]}`.
+/// the full forecast's extras and the next 24 hours (Open-Meteo records), then the forecast
+/// days; `{"id", "city", …, "hourly": [...], "forecast": [...]}`.
 struct CityView: View {
   var city: City
-  /// Now, for which forecast days are past (``City/datedForecast(at:)``).
-  var now: Int64
-  var unit: TemperatureUnit
+  var unit: Units
   var freshness: String
+  /// The time now (seconds since the epoch): which stored hours are past.
+  var now: Int64
 
   func json() -> JSON {
     let c = city
-    return .object([
+    let hour = c.observedHour, day = c.observedDay
+    let head: [(String, JSON)] = [
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
       ("latitude", .number(c.latitude)), ("longitude", .number(c.longitude)),
-    ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit) + [
+    ]
+    let weather = Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit)
+    let hours: [JSON] = Self.upcoming(c, now).map { Self.hourItem($0, unit) }
+    let full: [(String, JSON)] = [
+      ("feels_like", Fields.temperature(c.feelsLikeC, unit)), ("wind_direction", Fields.number(c.windDirection)),
+      ("wind_gusts", Fields.wind(c.gustsKmh, unit)),
+      ("uv_index", Fields.number(hour?.uvIndex)), ("precipitation_probability", Fields.number(hour?.precipitationProbability)),
+      ("precipitation", Fields.precipitation(c.precipitationMm, unit)),
+      ("sunrise", Fields.clock(day?.sunrise)), ("sunset", Fields.clock(day?.sunset)),
       ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
       ("source", c.observation.map { .string($0.source) } ?? .null),
-    ] + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast"))
+      ("hourly", .array(hours)),
+    ]
+    return .object(head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast"))
   }
 
   /// The forecast from the city's today on (`key`), its date today and the days already past:
   /// `"today"`, `key`, `"past_days"`.
-  static func forecastJSON(_ f: DatedForecast, _ unit: TemperatureUnit, key: String, days: [DatedForecast.Day]? = nil)
+  static func forecastJSON(_ f: DatedForecast, _ unit: Units, key: String, days: [DatedForecast.Day]? = nil)
     -> [(String, JSON)]
   {
     [
@@ -31,20 +43,46 @@ struct CityView: View {
     ]
   }
 
-  static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSON {
-    .object([("date", .string(d.date))] + Fields.weather(d.temperatureC, d.description, d.humidity, d.windKmh, unit, unitKey: false))
+  static func forecastItem(_ d: ForecastDay, _ unit: Units) -> JSON {
+    let weather = Fields.weather(d.temperatureC, d.description, d.humidity, d.windKmh, unit, unitKey: false)
+    let full: [(String, JSON)] = [
+      ("wind_direction", Fields.number(d.windDirection)), ("uv_index_max", Fields.number(d.uvIndexMax)),
+      ("precipitation", Fields.precipitation(d.precipitationMm, unit)),
+      ("precipitation_probability", Fields.number(d.precipitationProbability)),
+      ("sunrise", Fields.clock(d.sunrise)), ("sunset", Fields.clock(d.sunset)),
+    ]
+    return .object([("date", .string(d.date))] + weather + full)
+  }
+
+  /// `{time (local ISO), temperature, feels_like, precipitation_probability, precipitation,
+  /// description, wind_speed, wind_direction, uv_index}` (`show` and `forecast --hourly`).
+  static func hourItem(_ h: ForecastHour, _ unit: Units) -> JSON {
+    .object([
+      ("time", .string(h.time)), ("temperature", Fields.temperature(h.temperatureC, unit)),
+      ("feels_like", Fields.temperature(h.feelsLikeC, unit)),
+      ("precipitation_probability", Fields.number(h.precipitationProbability)),
+      ("precipitation", Fields.precipitation(h.precipitationMm, unit)),
+      ("description", h.weatherCode == nil ? .null : .string(h.description)), ("wind_speed", Fields.wind(h.windKmh, unit)),
+      ("wind_direction", Fields.number(h.windDirection)), ("uv_index", Fields.number(h.uvIndex)),
+    ])
+  }
+
+  /// The stored hours from the current one on (none when every one is past).
+  static func upcoming(_ c: City, _ now: Int64) -> [ForecastHour] {
+    if case .hours(let hours) = c.hours(at: now) { return hours }
+    return []
   }
 
   func text(_ term: Terminal) -> String {
     var out = ""
-    for line in Self.summary(city, unit, term) { out += line + "\n" }
+    for line in Self.summary(city, unit, term) + Self.extras(city, unit, now, term) { out += line + "\n" }
     let observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
     return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term) + term.dim(observed + freshness)
   }
 
   /// The forecast table from the city's today on, then how many days before it were left
   /// out as past; a forecast wholly in the past says so instead of a table.
-  static func forecast(_ f: DatedForecast, _ unit: TemperatureUnit, _ term: Terminal) -> String {
+  static func forecast(_ f: DatedForecast, _ unit: Units, _ term: Terminal) -> String {
     guard !f.isWhollyPast else { return wordsForPast(f, term) }
     return forecastTable(f.upcoming, unit, term) + wordsForPast(f, term)
   }
@@ -69,18 +107,42 @@ struct CityView: View {
     }
   }
 
+  /// Rain, gusts, UV and the sun's times, then the next 24 hours, each block after a blank
+  /// line: Open-Meteo records only (``City/hasFullForecast``); nothing for others.
+  static func extras(_ c: City, _ unit: Units, _ now: Int64, _ term: Terminal) -> [String] {
+    guard c.hasFullForecast else { return [] }
+    let hour = c.observedHour, day = c.observedDay
+    var out = [
+      "",
+      "rain \(Fields.percent(hour?.precipitationProbability) as String) · \(Fields.precipitation(c.precipitationMm, unit) as String)"
+        + " · gusts \(Fields.wind(c.gustsKmh, unit) as String)",
+      "UV \(Fields.uv(hour?.uvIndex)) · sunrise \(Fields.clock(day?.sunrise) as String) · sunset \(Fields.clock(day?.sunset) as String)",
+    ]
+    switch c.hours(at: now, limit: HourStrip.hours) {
+    case .hours(let hours): out += [""] + HourStrip.render(hours, unit, term)
+    case .ended(let last): out += ["", term.dim("The hourly forecast ended \(last.visible) local: sync again for the next hours.")]
+    case .none: break
+    }
+    return out
+  }
+
   /// The picture and the facts, side by side: five lines.
-  static func summary(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
+  static func summary(_ c: City, _ unit: Units, _ term: Terminal) -> [String] {
     var facts = weather(c, unit, term)
     facts[3] = term.dim(facts[3])
     return beside(c, [term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)")] + facts, term)
   }
 
-  /// Description, temperature, humidity and wind, coordinates: four lines (`wx show`, `wx browse`).
-  static func weather(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
-    [
-      c.description.visible, term.temperature(c.temperatureC, unit),
-      "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)", coordinates(c),
+  /// Description, temperature (and feels-like), humidity and wind (and its direction),
+  /// coordinates: four lines (`wx show`, `wx browse`).
+  static func weather(_ c: City, _ unit: Units, _ term: Terminal) -> [String] {
+    let full = c.hasFullForecast
+    let feels = full ? " · feels like \(term.temperature(c.feelsLikeC, unit))" : ""
+    let direction = full ? " \(Fields.direction(c.windDirection, unicode: term.unicode))" : ""
+    return [
+      c.description.visible, term.temperature(c.temperatureC, unit) + feels,
+      "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)\(direction)",
+      coordinates(c),
     ]
   }
 
@@ -101,7 +163,7 @@ struct CityView: View {
   /// `Today  2026-11-23  Partly cloudy  17 °C  62%  10 km/h` rows, each labelled by its date
   /// (``label(_:)``) in whatever order they come. On a narrow screen Humidity, Day and Wind
   /// go, then Conditions is shortened.
-  static func forecastTable(_ days: [DatedForecast.Day], _ unit: TemperatureUnit, _ term: Terminal) -> String {
+  static func forecastTable(_ days: [DatedForecast.Day], _ unit: Units, _ term: Terminal) -> String {
     guard !days.isEmpty else { return "No forecast in the catalogue for this city.\n" }
     var t = Table(headers: ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
     t.rightAligned = [3, 4, 5]

@@ -9,26 +9,52 @@ enum Fields {
   static func country(_ c: City) -> JSON { c.country.isEmpty ? .null : .string(c.country) }
 
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
-  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> String { kmh.map(unit.formatWind) ?? unknown }
+  static func wind(_ kmh: Double?, _ unit: Units) -> String { kmh.map(unit.formatWind) ?? unknown }
 
-  static func temperature(_ c: Double?, _ unit: TemperatureUnit) -> JSON {
+  static func percent(_ p: Double?) -> String { p.map { "\(TemperatureUnit.round($0))%" } ?? unknown }
+  static func precipitation(_ mm: Double?, _ unit: Units) -> String { mm.map(unit.formatPrecipitation) ?? unknown }
+  static func clock(_ minutes: Int?) -> String { minutes.map(LocalTime.clock) ?? unknown }
+
+  /// `3 moderate` (the WHO category), or "–".
+  static func uv(_ uv: Double?) -> String {
+    uv.map { "\(TemperatureUnit.round($0)) \(UVCategory($0).name)" } ?? unknown
+  }
+
+  static let compassPoints = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]
+  /// Where the wind blows to, from where it comes from (north: ↓), eight ways.
+  static let arrows = ["↓", "↙", "←", "↖", "↑", "↗", "→", "↘"]
+
+  /// The wind's compass point (16 points: `SW`), with an arrow where it blows to when the
+  /// terminal has Unicode (`SW ↗`).
+  static func direction(_ degrees: Double?, unicode: Bool) -> String {
+    guard let d = degrees else { return unknown }
+    let point = compassPoints[Int((d / 22.5).rounded(.toNearestOrAwayFromZero)) % 16]
+    return unicode ? point + " " + arrows[Int((d / 45).rounded(.toNearestOrAwayFromZero)) % 8] : point
+  }
+
+  static func temperature(_ c: Double?, _ unit: Units) -> JSON {
     c.map { .number(unit.jsonTemperature($0)) } ?? .null
   }
   static func humidity(_ h: Double?) -> JSON { h.map(JSON.number) ?? .null }
-  static func wind(_ kmh: Double?, _ unit: TemperatureUnit) -> JSON { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
+  static func number(_ v: Double?) -> JSON { v.map(JSON.number) ?? .null }
+  static func precipitation(_ mm: Double?, _ unit: Units) -> JSON { mm.map { .number(unit.jsonPrecipitation($0)) } ?? .null }
+  static func clock(_ minutes: Int?) -> JSON { minutes.map { .string(LocalTime.clock($0)) } ?? .null }
+  static func wind(_ kmh: Double?, _ unit: Units) -> JSON { kmh.map { .number(unit.jsonWind($0)) } ?? .null }
 
-  /// `temperature`, `unit` (a city's, not a day's), `description`, `humidity` and `wind_speed`.
+  /// `temperature`, `unit` and `wind_unit` (a city's, not a day's), `description`, `humidity`
+  /// and `wind_speed`.
   static func weather(
-    _ c: Double?, _ description: String, _ h: Double?, _ w: Double?, _ unit: TemperatureUnit, unitKey: Bool = true
+    _ c: Double?, _ description: String, _ h: Double?, _ w: Double?, _ unit: Units, unitKey: Bool = true
   ) -> [(String, JSON)] {
-    [("temperature", temperature(c, unit))] + (unitKey ? [("unit", .string(unit.rawValue))] : [])
+    [("temperature", temperature(c, unit))]
+      + (unitKey ? [("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue))] : [])
       + [("description", .string(description)), ("humidity", humidity(h)), ("wind_speed", wind(w, unit))]
   }
 }
 
 extension Terminal {
   /// A temperature in its colour band, or "–" when unknown.
-  func temperature(_ celsius: Double?, _ unit: TemperatureUnit) -> String {
+  func temperature(_ celsius: Double?, _ unit: Units) -> String {
     celsius.map { temperature($0, unit) } ?? Fields.unknown
   }
 }

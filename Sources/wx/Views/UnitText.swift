@@ -1,23 +1,61 @@
 import WXCore
 
 /// How measured values read in text: the symbols, whole degrees, one decimal. WXCore only
-/// converts the numbers (``TemperatureUnit/temperature(_:)``, ``TemperatureUnit/wind(_:)``).
+/// converts the numbers (``TemperatureUnit/temperature(_:)``, ``WindUnit/wind(_:)``).
 extension TemperatureUnit {
   var symbol: String { self == .celsius ? "°C" : "°F" }
-  var windSymbol: String { self == .celsius ? "km/h" : "mph" }
 
   /// Whole degrees with the unit: `18 °C`, `64 °F`.
   func format(_ celsius: Double) -> String { "\(Self.round(temperature(celsius))) \(symbol)" }
+}
 
-  /// One decimal with the unit: `12.2 km/h`, `10 mph`.
-  func formatWind(_ kmh: Double) -> String { "\(Number.oneDecimal(wind(kmh))) \(windSymbol)" }
+extension WindUnit {
+  var symbol: String {
+    switch self {
+    case .kmh: "km/h"
+    case .mph: "mph"
+    case .ms: "m/s"
+    case .knots: "kn"
+    case .beaufort: "Bft"
+    }
+  }
+}
+
+extension Units {
+  /// The temperature unit's name (JSON `unit`).
+  var rawValue: String { temperature.rawValue }
+  var symbol: String { temperature.symbol }
+  func format(_ celsius: Double) -> String { temperature.format(celsius) }
+  func jsonTemperature(_ celsius: Double) -> Double { temperature.jsonTemperature(celsius) }
+
+  /// One decimal with the unit: `12.2 km/h`, `10 mph`, `3.4 m/s`; a Beaufort force whole: `4 Bft`.
+  func formatWind(_ kmh: Double) -> String {
+    let v = wind.wind(kmh)
+    return "\(wind == .beaufort ? String(Int(v)) : Number.oneDecimal(v)) \(wind.symbol)"
+  }
+
+  func jsonWind(_ kmh: Double) -> Double { wind.json(kmh) }
+
+  /// `0.4 mm`, or inches to two decimals: `0.02 in`.
+  func formatPrecipitation(_ mm: Double) -> String {
+    inches ? "\(Number.decimals(precipitation(mm), 2)) in" : "\(Number.oneDecimal(mm)) mm"
+  }
 }
 
 /// Numbers in text.
 enum Number {
   /// `12`, `12.5`: one decimal, none when whole (half away from zero).
-  static func oneDecimal(_ v: Double) -> String {
-    let r = (v * 10).rounded(.toNearestOrAwayFromZero) / 10
-    return r == r.rounded() ? String(Int(r)) : String(r)
+  static func oneDecimal(_ v: Double) -> String { decimals(v, 1) }
+
+  /// At most `places` decimals, trailing zeros dropped: `0.02`, `1.5`, `3`.
+  static func decimals(_ v: Double, _ places: Int) -> String {
+    let scale = places == 1 ? 10.0 : 100.0
+    let r = (v * scale).rounded(.toNearestOrAwayFromZero) / scale
+    if r == r.rounded() { return String(Int(r)) }
+    if places == 1 { return String(r) }
+    let cents = Int((abs(r) * 100).rounded())
+    let frac = cents % 100
+    let digits = frac % 10 == 0 ? String(frac / 10) : (frac < 10 ? "0" : "") + String(frac)
+    return (r < 0 ? "-" : "") + "\(cents / 100).\(digits)"
   }
 }

@@ -29,7 +29,7 @@ struct FavListRequest: OutputRequest {
 /// Favourites and, for those still in the catalogue, their weather.
 struct FavouritesView: View {
   var rows: [(favourite: Favourite, city: City?)]
-  var unit: TemperatureUnit
+  var unit: Units
   var freshness: String
 
   func json() -> JSON {

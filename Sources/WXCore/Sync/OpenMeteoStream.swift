@@ -1,0 +1,438 @@
+/// An Open-Meteo answer read as its bytes arrive, keeping only what the decoder asks for.
+///
+/// The answer for n locations is one object (n = 1) or an array of n objects. Each location
+/// comes out, as soon as its last byte has arrived, as a small ``JSON`` tree holding only the
+/// members its ``Shape`` names; everything else (an unknown member, a location past the n
+/// asked, a list inside a number's place) is checked for JSON syntax and skipped without being
+/// built or held. So memory is one location's wanted values, whatever the answer's size: a
+/// member holding a 100 MB array costs nothing, and a wanted list longer than ``maxValues``
+/// is bad data as soon as it is. A wanted member that is not the kind asked for (a list where
+/// a number belongs) is kept as an empty value of its kind, so the decoder names what it found.
+///
+/// The grammar is the strict parser's (``JSON/parse(_:)``): numbers and kept strings are read
+/// by it, with its messages and byte offsets; strings that are skipped are checked for control
+/// characters and escapes, not for UTF-8. The first of a repeated member name counts, as for
+/// ``JSON/subscript(_:)``.
+package struct OpenMeteoStream {
+  /// What to keep of a value.
+  package indirect enum Shape: Sendable {
+    /// A number, string, boolean or null.
+    case scalar
+    /// An array of scalars, at most ``OpenMeteoStream/maxValues``.
+    case list
+    /// An object of which these members are kept.
+    case object([(String, Shape)])
+  }
+
+  /// The longest list kept: 16 days of hours is 384.
+  package static let maxValues = 400
+  /// The longest string kept (raw bytes, escapes included) and the longest member name read.
+  static let maxText = 8192
+  static let maxKey = 256
+  static let maxNumber = 512
+  static let maxDepth = 64
+
+  private enum Expect { case value, valueOrEnd, keyOrEnd, key, colon, commaOrEnd, done }
+  private enum Token { case none, value, key, number, literal }
+
+  private struct Frame {
+    var isObject: Bool
+    /// nil: skipped; `.scalar`: a container where a scalar belongs (kept empty).
+    var shape: Shape?
+    var members: [JSON.Member] = []
+    var items: [JSON] = []
+    /// The member being read (objects); nil for a name too long to be one asked for.
+    var key: String?
+    /// Elements begun (arrays).
+    var count = 0
+    /// Where it is, for messages: `location 3 daily temperature_2m_max`.
+    var path: String
+  }
+
+  private let expected: Int
+  private let location: Shape
+  private let deliver: (Int, JSON) throws -> Void
+
+  private var expect = Expect.value
+  private var token = Token.none
+  private var text: [UInt8] = []
+  private var keeping = false
+  private var tooLong = false
+  /// 0: none; 1: after a backslash; 2–5: hex digits of `\u` read so far + 2.
+  private var escape = 0
+  private var tokenStart = 0
+  private var frames: [Frame] = []
+  /// Whether the document is an array of locations (else one location object).
+  private var rootIsArray = false
+  /// Bytes read so far.
+  package private(set) var total = 0
+
+  /// A reader of an answer for `count` locations; `deliver` gets each location's position
+  /// (from 0) and its kept members, in order, for positions below `count` only.
+  package init(count: Int, location: Shape, deliver: @escaping (Int, JSON) throws -> Void) {
+    expected = count
+    self.location = location
+    self.deliver = deliver
+    text.reserveCapacity(64)
+  }
+
+  /// Reads a chunk. Throws a ``PayloadError`` for bad data, or what `deliver` threw.
+  package mutating func feed(_ chunk: UnsafeRawBufferPointer) throws {
+    var i = 0
+    while i < chunk.count {
+      // What is skipped is mostly long runs of numbers or text: read those in a tight loop.
+      if token == .none && inSkippedArray {
+        i = skipNumbers(chunk, from: i)
+        if i == chunk.count { break }
+      } else if (token == .value || token == .key) && !keeping && escape == 0 {
+        let start = i
+        while i < chunk.count, chunk[i] >= 0x20, chunk[i] != UInt8(ascii: "\""), chunk[i] != UInt8(ascii: "\\") { i += 1 }
+        total += i - start
+        if i == chunk.count { break }
+      }
+      if try step(chunk[i]) { i += 1 }
+    }
+  }
+
+  /// Whether values here are skipped array elements (not the document's locations).
+  private var inSkippedArray: Bool {
+    guard let top = frames.last, !top.isObject, frames.count > 1 || !rootIsArray else { return false }
+    guard let shape = top.shape else { return true }
+    if case .scalar = shape { return true }
+    return false
+  }
+
+  /// Reads numbers, commas and white space of a skipped array from `chunk[i...]` while they
+  /// are whole in the chunk and valid; returns where the byte-by-byte reader takes over (a
+  /// number cut by the chunk's end, anything else, or an error it will report).
+  private mutating func skipNumbers(_ chunk: UnsafeRawBufferPointer, from i: Int) -> Int {
+    let n = chunk.count
+    func digit(_ j: Int) -> Bool { j < n && chunk[j] >= UInt8(ascii: "0") && chunk[j] <= UInt8(ascii: "9") }
+    var k = i
+    loop: while k < n {
+      switch chunk[k] {
+      case 0x20, 0x0A, 0x0D, 0x09: k += 1
+      case UInt8(ascii: ","):
+        guard expect == .commaOrEnd else { break loop }
+        expect = .value
+        k += 1
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        guard expect == .value || expect == .valueOrEnd else { break loop }
+        var j = k
+        if chunk[j] == UInt8(ascii: "-") { j += 1 }
+        if j < n && chunk[j] == UInt8(ascii: "0") {
+          j += 1
+        } else {
+          guard digit(j) else { break loop }
+          while digit(j) { j += 1 }
+        }
+        if j < n && chunk[j] == UInt8(ascii: ".") {
+          j += 1
+          guard digit(j) else { break loop }
+          while digit(j) { j += 1 }
+        }
+        if j < n && (chunk[j] == UInt8(ascii: "e") || chunk[j] == UInt8(ascii: "E")) {
+          j += 1
+          if j < n && (chunk[j] == UInt8(ascii: "+") || chunk[j] == UInt8(ascii: "-")) { j += 1 }
+          guard digit(j) else { break loop }
+          while digit(j) { j += 1 }
+        }
+        // Cut by the chunk, or followed by what cannot follow a number: the slow reader decides.
+        guard j < n, !digit(j), chunk[j] != UInt8(ascii: "."), chunk[j] | 0x20 != UInt8(ascii: "e"),
+          chunk[j] != UInt8(ascii: "+"), chunk[j] != UInt8(ascii: "-")
+        else { break loop }
+        k = j
+        expect = .commaOrEnd
+      default: break loop
+      }
+    }
+    total += k - i
+    return k
+  }
+
+  /// The answer ended: throws what is wrong with it as a whole, if anything.
+  package mutating func finish() throws {
+    if total == 0 { throw PayloadError("the response body is empty") }
+    if token == .number || token == .literal { try endToken() }
+    guard expect == .done, token == .none else {
+      throw PayloadError("the JSON ends early (\(total) bytes, truncated?)")
+    }
+    if rootIsArray, let root = rootCount, root != expected {
+      throw PayloadError("\(root) locations in the answer for \(expected) asked")
+    }
+  }
+
+  private var rootCount: Int?
+
+  private func fail(_ reason: String, at offset: Int? = nil) -> PayloadError {
+    PayloadError("invalid JSON: \(reason) at byte \(offset ?? total)")
+  }
+
+  /// One byte; false when it must be read again in the state the byte left (the end of a
+  /// number or literal, which only the next byte shows).
+  private mutating func step(_ b: UInt8) throws -> Bool {
+    switch token {
+    case .value, .key:
+      try stringByte(b)
+      total += 1
+      return true
+    case .number:
+      if (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9")) || b == UInt8(ascii: ".") || b == UInt8(ascii: "e")
+        || b == UInt8(ascii: "E") || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+      {
+        guard text.count < Self.maxNumber else { throw fail("a number longer than \(Self.maxNumber) characters", at: tokenStart) }
+        text.append(b)
+        total += 1
+        return true
+      }
+      try endToken()
+      return false
+    case .literal:
+      if b >= UInt8(ascii: "a") && b <= UInt8(ascii: "z") && text.count < 5 {
+        text.append(b)
+        total += 1
+        return true
+      }
+      try endToken()
+      return false
+    case .none:
+      try structure(b)
+      total += 1
+      return true
+    }
+  }
+
+  private mutating func structure(_ b: UInt8) throws {
+    if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { return }
+    switch expect {
+    case .value, .valueOrEnd:
+      switch b {
+      case UInt8(ascii: "{"), UInt8(ascii: "["): try open(object: b == UInt8(ascii: "{"))
+      case UInt8(ascii: "]") where expect == .valueOrEnd: try close()
+      case UInt8(ascii: "\""):
+        keeping = try childShape() != nil
+        begin(.value)
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        begin(.number)
+        text.append(b)
+      case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+        begin(.literal)
+        text.append(b)
+      case UInt8(ascii: "N"), UInt8(ascii: "I"): throw fail("NaN and Infinity are not JSON numbers")
+      case UInt8(ascii: "<"): throw fail("found HTML or XML instead of JSON")
+      default: throw fail("unexpected character '\(Self.show(b))'")
+      }
+    case .keyOrEnd, .key:
+      if b == UInt8(ascii: "\"") {
+        keeping = frames.last.map { $0.shape.map(Self.isObject) ?? false } ?? false
+        begin(.key)
+      } else if b == UInt8(ascii: "}") && expect == .keyOrEnd {
+        try close()
+      } else {
+        throw fail("expected a member name in quotes")
+      }
+    case .colon:
+      guard b == UInt8(ascii: ":") else { throw fail("expected ':' after a member name") }
+      expect = .value
+    case .commaOrEnd:
+      let object = frames.last?.isObject ?? false
+      if b == UInt8(ascii: ",") {
+        expect = object ? .key : .value
+      } else if b == UInt8(ascii: object ? "}" : "]") {
+        try close()
+      } else {
+        throw fail(object ? "expected ',' or '}' in an object" : "expected ',' or ']' in an array")
+      }
+    case .done:
+      throw fail("unexpected data after the JSON value")
+    }
+  }
+
+  private static func isObject(_ s: Shape) -> Bool {
+    if case .object = s { return true }
+    return false
+  }
+
+  private mutating func begin(_ t: Token) {
+    token = t
+    tokenStart = total
+    text.removeAll(keepingCapacity: true)
+    tooLong = false
+    escape = 0
+  }
+
+  private mutating func stringByte(_ b: UInt8) throws {
+    if escape == 1 {
+      switch b {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+        escape = 0
+      case UInt8(ascii: "u"): escape = 2
+      default: throw fail("invalid escape '\\\(Self.show(b))'")
+      }
+    } else if escape >= 2 {
+      let hex = (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
+      guard hex else { throw fail("invalid \\u escape") }
+      escape = escape == 5 ? 0 : escape + 1
+    } else if b == UInt8(ascii: "\"") {
+      return try endToken()
+    } else if b == UInt8(ascii: "\\") {
+      escape = 1
+    } else if b < 0x20 {
+      throw fail("control character in a string")
+    }
+    if keeping && !tooLong {
+      text.append(b)
+      if text.count > (token == .key ? Self.maxKey : Self.maxText) {
+        tooLong = true
+        text.removeAll()
+      }
+    }
+  }
+
+  /// A string, number or literal has ended: it is read and kept where it belongs.
+  private mutating func endToken() throws {
+    let t = token
+    token = .none
+    switch t {
+    case .key:
+      if !frames.isEmpty { frames[frames.count - 1].key = keeping && !tooLong ? try string() : nil }
+      expect = .colon
+      return
+    case .value:
+      if keeping {
+        if tooLong {
+          throw PayloadError("\(path(of: frames.last)) holds a string longer than \(Self.maxText) bytes")
+        }
+        try value(.string(try string()))
+      } else {
+        try value(nil)
+      }
+    case .number:
+      let read = text.withUnsafeBufferPointer { JSON.number(in: $0, at: 0) }
+      guard let (d, end) = read, end == text.count else { throw fail("invalid number", at: tokenStart) }
+      let integer = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
+      try value(try childShape() != nil ? .number(d, integer: integer) : nil)
+    case .literal:
+      let literal: JSON
+      switch text {
+      case Array("true".utf8): literal = .bool(true)
+      case Array("false".utf8): literal = .bool(false)
+      case Array("null".utf8): literal = .null
+      default: throw fail(text.count < 4 ? "unexpected end of data" : "invalid literal", at: tokenStart)
+      }
+      try value(try childShape() != nil ? literal : nil)
+    case .none: return
+    }
+  }
+
+  /// The kept string's bytes read by the parser (its escapes and UTF-8 checks, its words).
+  private func string() throws -> String {
+    let quoted = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
+    do throws(JSONError) {
+      return try quoted.withUnsafeBufferPointer { (buf) throws(JSONError) -> String in
+        guard case .string(let s) = try JSON.parsePrefix(buf, depth: 0).0 else { return "" }
+        return s
+      }
+    } catch {
+      throw fail(error.reason, at: tokenStart + error.offset)
+    }
+  }
+
+  /// What to keep of a value starting here, or nil to skip it. Throws when a kept list is full.
+  private func childShape() throws -> Shape? {
+    guard let top = frames.last else { return location }  // the document: a location object
+    if frames.count == 1 && rootIsArray { return top.count < expected ? location : nil }
+    guard let shape = top.shape else { return nil }
+    switch shape {
+    case .scalar: return nil
+    case .list:
+      if top.items.count >= Self.maxValues {
+        throw PayloadError("\(path(of: top)) has more than \(Self.maxValues) values")
+      }
+      return .scalar
+    case .object(let fields):
+      guard let key = top.key, !top.members.contains(where: { $0.key == key }) else { return nil }
+      return fields.first { $0.0 == key }?.1
+    }
+  }
+
+  private func path(of frame: Frame?) -> String {
+    guard let frame else { return "the answer" }
+    return frame.isObject && frame.key != nil ? "\(frame.path) \(frame.key!)" : frame.path
+  }
+
+  private mutating func open(object: Bool) throws {
+    guard frames.count < Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth) levels") }
+    if frames.isEmpty && !object {
+      rootIsArray = true
+      rootCount = 0
+      frames.append(Frame(isObject: false, shape: nil, path: "the answer"))
+      expect = .valueOrEnd
+      return
+    }
+    if frames.isEmpty && expected != 1 {
+      throw PayloadError("expected an array of \(expected) locations, found an object")
+    }
+    let parent = frames.last
+    let shape = try childShape()
+    if frames.count == 1 && rootIsArray { frames[0].count += 1 }
+    var kept = shape
+    if let s = shape {
+      switch s {
+      case .scalar: kept = .scalar
+      case .list: kept = object ? .scalar : .list
+      case .object: kept = object ? s : .scalar
+      }
+    }
+    let name = parent == nil || (frames.count == 1 && rootIsArray) ? "location \(frames.first?.count ?? 1)" : path(of: parent)
+    frames.append(Frame(isObject: object, shape: kept, path: name))
+    expect = object ? .keyOrEnd : .valueOrEnd
+  }
+
+  private mutating func close() throws {
+    let frame = frames.removeLast()
+    if frames.isEmpty && rootIsArray {
+      rootCount = frame.count
+      expect = .done
+      return
+    }
+    guard let shape = frame.shape else { return try value(nil, counted: false) }
+    let json: JSON
+    switch shape {
+    case .scalar: json = frame.isObject ? JSON.object([JSON.Member]()) : JSON.array([])
+    case .list: json = .array(frame.items)
+    case .object: json = .object(frame.members)
+    }
+    try value(json, counted: false)
+  }
+
+  /// A value has ended: kept (`json`) where its parent keeps it, delivered when it is a
+  /// location, skipped when nil.
+  private mutating func value(_ json: JSON?, counted: Bool = true) throws {
+    expect = frames.isEmpty ? .done : .commaOrEnd
+    guard let top = frames.last else {
+      if let json {
+        guard case .object = json else {
+          throw PayloadError(
+            "expected \(expected == 1 ? "an object" : "an array of \(expected) locations"), found \(json.typeName)")
+        }
+        try deliver(0, json)
+      }
+      return
+    }
+    if frames.count == 1 && rootIsArray {
+      if counted { frames[0].count += 1 }
+      if let json, frames[0].count <= expected { try deliver(frames[0].count - 1, json) }
+      return
+    }
+    guard let json else { return }
+    if top.isObject {
+      frames[frames.count - 1].members.append(JSON.Member(key: top.key ?? "", value: json))
+    } else {
+      frames[frames.count - 1].items.append(json)
+    }
+  }
+
+  static func show(_ b: UInt8) -> String { JSONError.show(b) }
+}

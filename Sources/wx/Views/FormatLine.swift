@@ -1,0 +1,82 @@
+import WXCore
+
+/// `wx show --format FMT`: one line for status bars and prompts, with the specifiers of
+/// wttr.in's `format=`: `%l` place, `%c` condition symbol, `%C` condition words, `%t`
+/// temperature, `%f` feels-like, `%h` humidity, `%w` wind (and its direction), `%p`
+/// precipitation, `%u` UV index, `%S` sunrise, `%s` sunset, `%%` a percent sign. Unknown
+/// values are "–"; text from the catalogue is escaped like every other view's.
+struct FormatLine: View {
+  var city: City
+  var unit: Units
+  var format: String
+
+  static let specifiers = "lcCtfhwpuSs%"
+
+  /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
+  static func check(_ format: String) throws(UsageError) {
+    var rest = Substring(format)
+    while let p = rest.firstIndex(of: "%") {
+      let next = rest.index(after: p)
+      guard next < rest.endIndex, specifiers.contains(rest[next]) else {
+        let shown = next < rest.endIndex ? "%" + String(rest[next]) : "a lone %"
+        throw UsageError("--format: \(shown.quoted(limit: 20)) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %%)")
+      }
+      rest = rest[rest.index(after: next)...]
+    }
+  }
+
+  func json() -> JSON { .string(line(unicode: true)) }
+
+  func text(_ term: Terminal) -> String { line(unicode: term.unicode) }
+
+  func line(unicode: Bool) -> String {
+    var out = ""
+    var percent = false
+    for ch in format {
+      if percent {
+        out += value(ch, unicode: unicode)
+        percent = false
+      } else if ch == "%" {
+        percent = true
+      } else {
+        out.append(ch)
+      }
+    }
+    return out
+  }
+
+  private func value(_ specifier: Character, unicode: Bool) -> String {
+    let c = city
+    switch specifier {
+    case "l": return "\(c.name.visible), \(c.country.visible)"
+    case "c": return Self.symbol(Condition(description: c.description), unicode: unicode)
+    case "C": return c.description.isEmpty ? Fields.unknown : c.description.visible
+    case "t": return c.temperatureC.map(unit.format) ?? Fields.unknown
+    case "f": return c.feelsLikeC.map(unit.format) ?? Fields.unknown
+    case "h": return Fields.humidity(c.humidity)
+    case "w":
+      let wind: String = Fields.wind(c.windKmh, unit)
+      return c.windDirection == nil ? wind : wind + " " + Fields.direction(c.windDirection, unicode: unicode)
+    case "p": return Fields.precipitation(c.precipitationMm, unit)
+    case "u": return c.observedHour?.uvIndex.map { String(TemperatureUnit.round($0)) } ?? Fields.unknown
+    case "S": return Fields.clock(c.observedDay?.sunrise)
+    case "s": return Fields.clock(c.observedDay?.sunset)
+    default: return "%"
+    }
+  }
+
+  /// wttr.in's symbols (without emoji variation selectors); a word without Unicode.
+  static func symbol(_ condition: Condition, unicode: Bool) -> String {
+    switch condition {
+    case .sunny, .clear: unicode ? "☀" : "sun"
+    case .partlyCloudy, .scatteredClouds: unicode ? "⛅" : "partly"
+    case .cloudy: unicode ? "☁" : "clouds"
+    case .rain: unicode ? "🌧" : "rain"
+    case .showers: unicode ? "🌦" : "showers"
+    case .snow: unicode ? "❄" : "snow"
+    case .fog: unicode ? "🌫" : "fog"
+    case .thunder: unicode ? "⛈" : "thunder"
+    case .unknown: unicode ? "✨" : "?"
+    }
+  }
+}

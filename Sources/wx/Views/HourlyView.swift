@@ -1,0 +1,70 @@
+import WXCore
+
+/// `wx forecast --hourly`: a row per hour from the city's current local hour;
+/// `{"id", "city", "country", "unit", "wind_unit", "hourly": [...]}` (the items of `wx show`).
+/// A record without hours, or whose hours are all past, says so once, and its list is empty.
+struct HourlyView: View {
+  var city: City
+  var window: HourWindow
+  /// The catalogue's provider, to say why a record has no hours.
+  var provider: String
+  var unit: Units
+  var freshness: String
+
+  var hours: [ForecastHour] {
+    if case .hours(let h) = window { return h }
+    return []
+  }
+
+  func json() -> JSON {
+    .object([
+      ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
+      ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
+      ("hourly", .array(hours.map { CityView.hourItem($0, unit) })),
+    ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    var out = term.bold("\(city.name.visible), \(city.country.visible)")
+    switch window {
+    case .none:
+      let what = switch provider {
+      case "freetestapi": "freetestapi's data has"
+      case "accuweather": "AccuWeather's data has"
+      case "sample": "the bundled sample has"
+      default: "this record has"
+      }
+      return out + "\nNo hourly forecast: \(what) none.\n`wx sync --provider open-meteo` stores 48 hours.\n"
+        + term.dim(freshness)
+    case .ended(let last):
+      return out + "\nThe hourly forecast ended \(last.visible) local: sync again for the next hours.\n" + term.dim(freshness)
+    case .hours(let hours):
+      out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
+      return out + Self.table(hours, unit, term) + term.dim(freshness)
+    }
+  }
+
+  /// `2026-11-23  13:00  Slight rain  12 °C  10 °C  52%  0.3 mm  13.4 km/h  SE ↖  23.4 km/h  7 high`
+  /// rows, the date only where it changes. On a narrow screen Gusts, Feels, Dir, Precip, UV and
+  /// Date go, then Conditions is shortened.
+  static func table(_ hours: [ForecastHour], _ unit: Units, _ term: Terminal) -> String {
+    var t = Table(headers: ["Date", "Time", "Conditions", "Temp", "Feels", "Rain", "Precip", "Wind", "Dir", "Gusts", "UV"])
+    t.rightAligned = [3, 4, 5, 6, 7, 9]
+    t.maxWidths = [(2, 24)]
+    t.minWidths = [(2, 8)]
+    t.fitting = [.drop(9), .drop(4), .drop(8), .drop(6), .drop(10), .drop(0), .shrink]
+    var day = ""
+    for h in hours {
+      let date = String(h.time.prefix(10))
+      t.rows.append([
+        date == day ? "" : date.visible, String(h.time.dropFirst(11)).visible,
+        h.weatherCode == nil ? Fields.unknown : h.description.visible, term.temperature(h.temperatureC, unit),
+        term.temperature(h.feelsLikeC, unit), Fields.percent(h.precipitationProbability),
+        Fields.precipitation(h.precipitationMm, unit), Fields.wind(h.windKmh, unit),
+        Fields.direction(h.windDirection, unicode: term.unicode), Fields.wind(h.gustsKmh, unit), Fields.uv(h.uvIndex),
+      ])
+      day = date
+    }
+    return t.render(term)
+  }
+}

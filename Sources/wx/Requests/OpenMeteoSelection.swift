@@ -47,8 +47,8 @@ struct OpenMeteoSelection {
     return (cities, refresh, catalogue.meta, skipped)
   }
 
-  /// How a summary says that cities were skipped for having no coordinates ("" when none were).
-  static func skippedWords(_ n: Int) -> String {
-    n == 0 ? "" : "; skipped \(n) \(n == 1 ? "city" : "cities") without coordinates"
+  /// How a summary says that cities were skipped for having no coordinates (nil when none were).
+  static func skippedWords(_ n: Int) -> String? {
+    n == 0 ? nil : "skipped \(n) \(n == 1 ? "city" : "cities") without coordinates (Open-Meteo is asked by coordinates)"
   }
 }

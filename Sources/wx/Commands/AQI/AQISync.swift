@@ -34,9 +34,8 @@ extension WX.AQI {
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {
-        Terminal.err(
-          "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
-            + OpenMeteoSelection.skippedWords(skipped))
+        if let skipped = OpenMeteoSelection.skippedWords(skipped) { Terminal.err("wx: " + skipped) }
+        Terminal.err("wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))")
       }
     }
   }

@@ -27,7 +27,8 @@ extension WX.AQI {
     func execute() async throws {
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let (cities, refresh, _, skipped) = try selection.cities(ctx)
+      let (cities, chosen, _) = try selection.cities(ctx)
+      let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
       let readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()

@@ -34,7 +34,7 @@ struct CityView: View {
   static func summary(_ c: City, _ unit: TemperatureUnit, _ term: Terminal) -> [String] {
     var facts = weather(c, unit, term)
     facts[3] = term.dim(facts[3])
-    return beside(c, [term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)")] + facts, term)
+    return beside(c, [term.bold(Fields.place(c)) + term.dim("  id \(c.id)")] + facts, term)
   }
 
   /// Description, temperature, humidity and wind, coordinates: four lines (`wx show`, `wx browse`).

@@ -66,6 +66,7 @@ import Testing
     #expect(b["country"] is NSNull, "\(b)")
     let text = try home.wx("show", unlocated)
     #expect(text.stdout.contains("coordinates unknown") && !text.stdout.contains("Unknown"), "\(text)")
+    #expect(!text.stdout.contains("\(unlocated),"), "no empty country after the name: \(text)")
     #expect(!text.stdout.contains("0.0°N 0.0°E"), "\(text)")
   }
 

@@ -23,8 +23,9 @@ package struct SmallStoreFile: Sendable {
 ///
 /// A check reads every key and every value and validates each value's envelope; GDBM itself
 /// has no checksums, so this is the only full check. Repair keeps a copy of the damaged file
-/// as `<file>.broken-<time>` and publishes, over it, a clean store with every intact record a raw scan of the
-/// file finds (``Salvage``: it does not need GDBM's structures), counting the damaged ones.
+/// as `<file>.broken-<time>` and publishes over it a clean store with every intact record a
+/// raw scan of the file finds (``Salvage``: it does not need GDBM's structures), counting the
+/// damaged ones.
 package struct Doctor: Sendable {
   package let home: Home
 

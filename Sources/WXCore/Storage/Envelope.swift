@@ -28,26 +28,6 @@ package enum Envelope {
     case preference = 0x50  // P
     case favourite = 0x46  // F
     case aqi = 0x41  // A
-
-    /// What values of this kind are, in messages ("favourites", "a catalogue").
-    package var contents: String {
-      switch self {
-      case .preference: return "preferences"
-      case .favourite: return "favourites"
-      case .aqi: return "air-quality readings"
-      case .manifest: return "a store's list of keys"
-      case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
-      default: return "another store's data"
-      }
-    }
-  }
-
-  /// The kind of an intact value, whatever kind was expected; nil when the frame or CRC is off.
-  package static func kind(of value: [UInt8]) -> Kind? {
-    guard value.count > headerSize, value[0] == magic, let kind = Kind(rawValue: value[2]),
-      (try? open(kind, value, versions: 0...255)) != nil
-    else { return nil }
-    return kind
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
@@ -82,5 +62,29 @@ package enum Envelope {
     let crc = UInt32(value[3]) | UInt32(value[4]) << 8 | UInt32(value[5]) << 16 | UInt32(value[6]) << 24
     guard CRC32.checksum(value[headerSize...]) == crc else { throw MalformedValue() }
     return (ByteReader(value, offset: headerSize), value[1])
+  }
+}
+
+extension Envelope.Kind {
+  /// What values of this kind are, in messages ("favourites", "a catalogue").
+  package var contents: String {
+    switch self {
+    case .preference: return "preferences"
+    case .favourite: return "favourites"
+    case .aqi: return "air-quality readings"
+    case .manifest: return "a store's list of keys"
+    case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
+    default: return "another store's data"
+    }
+  }
+}
+
+extension Envelope {
+  /// The kind of an intact value, whatever kind was expected; nil when the frame or CRC is off.
+  package static func kind(of value: [UInt8]) -> Kind? {
+    guard value.count > headerSize, value[0] == magic, let kind = Kind(rawValue: value[2]),
+      (try? open(kind, value, versions: 0...255)) != nil
+    else { return nil }
+    return kind
   }
 }

@@ -138,7 +138,6 @@ package final class HTTPSession: @unchecked Sendable {
     case 16: return "HTTP/2 protocol error"
     case 18, 56: return "the connection broke before the whole answer arrived"
     case 23: return "the answer could not be taken in"
-    case 27: return "out of memory while receiving the answer"
     case 35: return "the TLS handshake failed"
     case 51, 60: return "the server's TLS certificate is not trusted"
     case 52: return "the server closed the connection without answering"

@@ -19,7 +19,7 @@ struct SearchRequest: PagedRequest {
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let query = query ?? ""
-    let result = try catalogue.search(query, offset: Paging(pages, total: 0).offset, limit: pages.perPage)
+    let result = try catalogue.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
     let paging = Paging(pages, total: result.total)
     let view = CityPage(
       paging: paging, cities: result.cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),

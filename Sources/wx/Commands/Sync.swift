@@ -83,12 +83,11 @@ extension WX {
       }
       if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
       if !quiet {
+        if let skipped = OpenMeteoSelection.skippedWords(plan.skipped) { Terminal.err("wx: " + skipped) }
         let elapsed = Clock.monotonic() - started
         let seconds = elapsed < 0.05 ? "under 0.1" : Number.oneDecimal(elapsed)  // never "in 0 s"
         let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
-        Terminal.err(
-          "wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s"
-            + OpenMeteoSelection.skippedWords(plan.skipped))
+        Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
       }
     }
   }

@@ -32,7 +32,8 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
       guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
       return Plan(provider: AccuWeatherProvider(config: config))
     case .openMeteo:
-      let (cities, refresh, meta, skipped) = try selection.cities(ctx)
+      let (cities, chosen, meta) = try selection.cities(ctx)
+      let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
       return Plan(
         provider: OpenMeteoProvider(config: config, cities: cities, refresh: refresh), basis: meta, refreshed: refresh.count,
         skipped: skipped)

@@ -17,10 +17,8 @@ struct OpenMeteoSelection {
   }
 
   /// The current catalogue's cities, the positions the call covers (all, the favourites, or
-  /// the first `maxCities`; more than ``cap`` only when asked), the catalogue's header, and
-  /// how many cities it skips for having no coordinates (Open-Meteo asks by coordinates:
-  /// such a city is never fetched at 0°N 0°E, and keeps its record).
-  func cities(_ ctx: Context) throws -> (cities: [City], refresh: [Int], meta: CatalogueMeta, skipped: Int) {
+  /// the first `maxCities`; more than ``cap`` only when asked), and the catalogue's header.
+  func cities(_ ctx: Context) throws -> (cities: [City], refresh: [Int], meta: CatalogueMeta) {
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
     let cities = try catalogue.all()
@@ -31,12 +29,6 @@ struct OpenMeteoSelection {
       refresh = refresh.filter { wanted.contains(cities[$0].identity.key) }
       guard !refresh.isEmpty else { throw UsageError("none of the favourites is in the current catalogue") }
     }
-    let located = refresh.filter { cities[$0].hasCoordinates }
-    let skipped = refresh.count - located.count
-    guard !located.isEmpty else {
-      throw UsageError("none of the \(refresh.count) cities has coordinates, which Open-Meteo needs; sync a list of cities with them first")
-    }
-    refresh = located
     if let maxCities {
       refresh = Array(refresh.prefix(maxCities))
     } else if refresh.count > Self.cap {
@@ -44,11 +36,6 @@ struct OpenMeteoSelection {
         "the catalogue has \(refresh.count) cities, more than the \(Self.cap) Open-Meteo is asked for by default "
           + "(one API call each); pass --favourites or --max-cities N")
     }
-    return (cities, refresh, catalogue.meta, skipped)
-  }
-
-  /// How a summary says that cities were skipped for having no coordinates ("" when none were).
-  static func skippedWords(_ n: Int) -> String {
-    n == 0 ? "" : "; skipped \(n) \(n == 1 ? "city" : "cities") without coordinates"
+    return (cities, refresh, catalogue.meta)
   }
 }

@@ -124,6 +124,11 @@ struct Pages {
   func validate() throws(UsageError) {
     if page < 1 { throw UsageError("--page must be 1 or more") }
     if !Self.perPageRange.contains(perPage) { throw UsageError("--per-page must be between 1 and 1000") }
+    // Every page arithmetic is checked: a page whose first row lies past any number is past the
+    // end of any catalogue (as a page past the end is for `list`), never a trap.
+    if (page - 1).multipliedReportingOverflow(by: perPage).overflow {
+      throw UsageError("page \(page) is past the end of any catalogue")
+    }
   }
 }
 

@@ -130,7 +130,7 @@ struct CityView: View {
   static func summary(_ c: City, _ unit: Units, _ term: Terminal) -> [String] {
     var facts = weather(c, unit, term)
     facts[3] = term.dim(facts[3])
-    return beside(c, [term.bold("\(c.name.visible), \(c.country.visible)") + term.dim("  id \(c.id)")] + facts, term)
+    return beside(c, [term.bold(Fields.place(c)) + term.dim("  id \(c.id)")] + facts, term)
   }
 
   /// Description, temperature (and feels-like), humidity and wind (and its direction),

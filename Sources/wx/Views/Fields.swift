@@ -8,6 +8,9 @@ enum Fields {
   /// A city's country in JSON: `null` when the provider named none (AccuWeather may not).
   static func country(_ c: City) -> JSON { c.country.isEmpty ? .null : .string(c.country) }
 
+  /// "Name, Country", or the name alone when the country is unknown; escaped.
+  static func place(_ c: City) -> String { c.country.isEmpty ? c.name.visible : "\(c.name.visible), \(c.country.visible)" }
+
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: Units) -> String { kmh.map(unit.formatWind) ?? unknown }
 

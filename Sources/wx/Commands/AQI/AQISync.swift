@@ -28,7 +28,8 @@ extension WX.AQI {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let (cities, refresh, _, skipped) = try selection.cities(ctx)
+      let (cities, chosen, _) = try selection.cities(ctx)
+      let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
       let readings: [AQIReading]
@@ -40,9 +41,8 @@ extension WX.AQI {
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {
-        Terminal.err(
-          "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
-            + OpenMeteoSelection.skippedWords(skipped))
+        if let skipped = OpenMeteoSelection.skippedWords(skipped) { Terminal.err("wx: " + skipped) }
+        Terminal.err("wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))")
       }
     }
   }

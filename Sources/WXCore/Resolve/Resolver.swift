@@ -391,11 +391,12 @@ package struct Resolver<Source: NameSource> {
 
   // MARK: Suggestions
 
-  /// The closest names to `query`: names within a small edit distance of its folded form
-  /// (of similar length, among ``NameSource/typoCandidates(for:_:)``), nearest first and, at
-  /// one distance, names more places share first, then names of the typed length; then the places matching the longest
-  /// prefix of `query` that matches anything. `sameLetters`: the places whose name has the
-  /// very letters typed, spaces aside (a hyphen typed as nothing: `winstonsalem`).
+  /// The closest names to `query`: names within a small edit distance of its folded form (1
+  /// up to 4 bytes, else 2; of similar length, among ``NameSource/typoCandidates(for:_:)``),
+  /// nearest first and, at one distance, names more places share first, then names of the
+  /// typed length; then the places matching the longest prefix of `query` that matches
+  /// anything. `sameLetters`: the places whose name has the very letters typed, spaces aside
+  /// (a hyphen typed as nothing: `winstonsalem`).
   func closest(_ query: String) throws(StoreError) -> (places: [Source.Place], sameLetters: [Source.Place]) {
     let key = fold(query)
     let squashed = key.filter { $0 != 0x20 }

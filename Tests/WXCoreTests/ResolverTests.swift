@@ -107,6 +107,7 @@ import Testing
     #expect(try names("New York Tokyo New York") == ["New York", "Tokyo"])
     #expect(try names("Paris, FR London, GB") == ["Paris", "London"])
     #expect(try names("Paris, United States London") == ["Paris", "London"])
+    #expect(try names("London,") == ["London"], "nothing after the comma")
     #expect(try c.resolver.split(["Kuala", "Lumpur,", "MY", "Salaam"]) == ["Kuala Lumpur, MY", "Salaam"])
     // Where no city is called New York itself (as at 170k), the answer is about "New York".
     let s2 = Scratch()

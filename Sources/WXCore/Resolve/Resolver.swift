@@ -130,7 +130,10 @@ package struct Resolver<Source: NameSource> {
       return literal.count == 1 ? .one(literal[0]) : .several(exact)
     }
     if let comma = query.lastIndex(of: ",") {
-      let (fitting, named) = try qualified(String(query[..<comma]), String(query[query.index(after: comma)...]))
+      let qualifier = String(query[query.index(after: comma)...])
+      // `Paris,` with nothing after the comma is `Paris`.
+      if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) { return try resolve(String(query[..<comma])) }
+      let (fitting, named) = try qualified(String(query[..<comma]), qualifier)
       if fitting.count == 1 { return .one(fitting[0]) }
       if fitting.count > 1 { return .several(fitting) }
       if !named.isEmpty { return .none(closest: named) }

@@ -169,7 +169,8 @@ struct BrowseView {
     var out = ["", title + term.dim("  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
-      out += [""] + HourStrip.render(hours, unit, term, width: width - 1).map { " " + $0 }
+      let strip = HourStrip.render(hours, unit, term, width: width - 1)
+      if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }
     }
     out += ["", term.bold(" Forecast")]
     if c.forecast.isEmpty { out.append(" No forecast in the catalogue for this city.") }

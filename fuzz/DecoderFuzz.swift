@@ -11,6 +11,10 @@
 //   (City.encoded / City(decoding:)) reads back as the same city.
 // - Streaming decoder (FreeTestAPIStream): the same cities or the same message as the
 //   whole-body decoder, fed in chunks of 1 to 64 bytes.
+// - Open-Meteo stream reader (OpenMeteoStream, for 1 to 3 locations): the same locations or
+//   the same message whole and in chunks of 1 to 64 bytes; what it accepts, the strict parser
+//   accepts (for UTF-8 input: skipped text is not checked for it); every location that
+//   decodes gives a city whose catalogue encoding reads back as the same city.
 //
 // A broken property is reported with `fatalError`, which libFuzzer records as a crash.
 
@@ -29,7 +33,29 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     whole = .failure(error)
   }
   checkStreamed(body, whole)
+  checkOpenMeteo(body)
   return 0
+}
+
+private func checkOpenMeteo(_ body: [UInt8]) {
+  let count = 1 + Int(body.last ?? 0) % 3
+  func read(_ chunk: Int) -> Result<[JSON], PayloadError> {
+    Result { () throws(PayloadError) in try OpenMeteoDecoder.locations(body, count: count, chunk: chunk) }
+  }
+  let whole = read(max(1, body.count))
+  let chunk = 1 + Int(body.first ?? 0) % 64
+  let cut = read(chunk)
+  guard cut == whole else { fatalError("Open-Meteo: \(cut) in \(chunk)-byte chunks but \(whole) whole") }
+  guard case .success(let items) = whole else { return }
+  if String(validating: body, as: UTF8.self) != nil && (try? JSON.parse(body)) == nil {
+    fatalError("the Open-Meteo stream accepted what the parser refuses")
+  }
+  let asked = City(
+    id: 1, name: "Fuzz", country: "Fuzzland", latitude: 0, longitude: 0, temperatureC: nil, description: "",
+    humidity: nil, windKmh: nil, forecast: [])
+  for item in items {
+    if let city = try? OpenMeteoDecoder.city(asked, from: item, days: 16) { checkCity(city) }
+  }
 }
 
 /// The streaming decoder must give the same cities or the same message, fed in chunks of a

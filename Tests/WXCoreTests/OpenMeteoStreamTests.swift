@@ -26,6 +26,10 @@ import Testing
     "{\"skip\":[1, -0.5e+3,0 ,12E2,\n3e-2, \"x\", [1,2], -0],\"a\":1}", "{\"skip\":[1,01]}", "{\"skip\":[1,,2]}",
     "{\"skip\":[-]}", "{\"skip\":[1.e5]}", "{\"skip\":[1e]}", "{\"skip\":[1-2]}", "{\"skip\":[2x]}", "{\"skip\":[,1]}",
     "[{\"skip\":[\"\\\"]\", 1]}, 2, 3]",
+    // What only the strict parser would catch in skipped parts: range, surrogates.
+    "{\"skip\":[1e400]}", "{\"skip\":[1e2, 12345678901234567890123, 0.5]}", "{\"skip\":[" + String(repeating: "9", count: 400) + "]}",
+    "{\"skip\":\"\\ud800\"}", "{\"skip\":\"\\udc00\"}", "{\"skip\":\"\\ud800x\"}", "{\"skip\":\"\\ud800\\n\"}",
+    "{\"skip\":\"\\ud83d\\ude00 ok\"}", "{\"skip\":\"\\ud83d\\ud83d\"}", "{\"s\":\"\\ud83d\\ude00\"}",
   ]
 
   /// What the stream should keep, from the parsed tree.
@@ -59,19 +63,7 @@ import Testing
   }
 
   static func streamed(_ body: [UInt8], count: Int, chunk: Int) -> Result<[JSON], PayloadError> {
-    var out: [JSON] = []
-    var stream = OpenMeteoStream(count: count, location: shape) { _, item in out.append(item) }
-    do {
-      var k = 0
-      while k < body.count {
-        try Array(body[k..<min(body.count, k + chunk)]).withUnsafeBytes { try stream.feed($0) }
-        k += chunk
-      }
-      try stream.finish()
-      return .success(out)
-    } catch {
-      return .failure(error as? PayloadError ?? PayloadError("\(error)"))
-    }
+    Result { () throws(PayloadError) in try OpenMeteoDecoder.locations(body, count: count, shape: shape, chunk: chunk) }
   }
 
   @Test(arguments: bodies)
@@ -79,8 +71,11 @@ import Testing
     let bytes = Array(body.utf8)
     for count in 1...3 {
       let expected = Self.whole(bytes, count: count)
+      let all = Self.streamed(bytes, count: count, chunk: max(1, bytes.count))
       for chunk in [1, 2, 3, 7, 64, max(1, bytes.count)] {
-        switch Self.streamed(bytes, count: count, chunk: chunk) {
+        let got = Self.streamed(bytes, count: count, chunk: chunk)
+        #expect(got == all, "\(body) ×\(count) in \(chunk)-byte chunks: the same result or message as whole")
+        switch got {
         case .success(let got): #expect(got == expected, "\(body) ×\(count) in \(chunk)-byte chunks")
         case .failure(let e): #expect(expected == nil, "\(body) ×\(count) in \(chunk)-byte chunks: \(e)")
         }

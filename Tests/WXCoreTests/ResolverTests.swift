@@ -107,15 +107,30 @@ import Testing
     #expect(try names("New York Tokyo New York") == ["New York", "Tokyo"])
     #expect(try names("Paris, FR London, GB") == ["Paris", "London"])
     #expect(try names("Paris, United States London") == ["Paris", "London"])
+    #expect(try names("London,") == ["London"], "nothing after the comma")
     #expect(try c.resolver.split(["Kuala", "Lumpur,", "MY", "Salaam"]) == ["Kuala Lumpur, MY", "Salaam"])
     // Where no city is called New York itself (as at 170k), the answer is about "New York".
     let s2 = Scratch()
     let big = try CityIndexTests.build(
       [Self.city(1, "New York City", "United States"), Self.city(2, "New York Mills", "United States"),
-       Self.city(3, "Newark", "United States"), Self.city(4, "Tokyo", "Japan")], in: s2)
+       Self.city(3, "Newark", "United States"), Self.city(4, "Tokyo", "Japan"), Self.city(5, "23 August", "Romania")],
+      in: s2)
+    #expect(try big.resolver.split(["2", "3"]) == ["2", "3"], "ids, not the start of 23 August")
     #expect(try big.resolver.split(["Tokyo", "New", "York"]) == ["Tokyo", "New York"])
     #expect(throws: LookupError.self) { try big.lookup(words: ["Tokyo", "New", "York"]) }
     #expect(try big.lookup(words: ["Tokyo", "New", "York", "City"]).map(\.id) == [4, 1])
+  }
+
+  /// Thousands of cities named at once: each resolved once, and the catalogue holds a few
+  /// record blocks, not every block it read.
+  @Test func manyNamesAtOnceKeepFewBlocks() throws {
+    let s = Scratch()
+    let cities = CityIndexTests.generated(4000, seed: 8)
+    let c = try CityIndexTests.build(cities, in: s)
+    let ids = stride(from: 1, through: 4000, by: 3).map(String.init)
+    let found = try c.lookup(words: ids)
+    #expect(found.map(\.id) == ids.compactMap { Int($0) })
+    #expect(c.blocksRead <= 64, "\(c.blocksRead) blocks held")
   }
 
   /// Apostrophes and hyphens typed as nothing, as a space or as themselves, at every prefix.

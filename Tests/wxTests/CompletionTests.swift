@@ -199,6 +199,9 @@ extension CompletionBench {
       #expect(line.dropFirst(8).lowercased().hasPrefix(word.lowercased()), "\(shell) \(lang) \(word): \(line)")
     }
     #expect(try bench.typed(shell, "wx show Zu\t") == "wx show Zu")
+    // Inside a quote the user opened, too.
+    #expect(try bench.typed(shell, "wx show \"Zu\t") == "wx show \"Zu")
+    #expect(try bench.typed(shell, "wx show 'Zu\t") == "wx show 'Zu")
   }
 
   /// Completion is as wide as search: later words, unquoted names of several words, a

@@ -130,6 +130,9 @@ import Testing
       #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= columns }, "\(narrow)")
       #expect(narrow.stdout.contains("temp  ") && narrow.stdout.contains("wind 13.4") && !narrow.stdout.contains("↖"), "\(narrow)")
     }
+    // Too narrow for six hours: no strip, and no empty space left for it.
+    let tiny = try home.wx("show", "Berlin", env: env.merging(["COLUMNS": "20"]) { $1 })
+    #expect(!tiny.stdout.contains("temp ") && !tiny.stdout.contains("\n\n\n"), "\(tiny)")
   }
 
   /// Nulls stay unknown: "–" and null, never 0; records without hours (freetestapi, an old

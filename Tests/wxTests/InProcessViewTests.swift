@@ -87,9 +87,9 @@ import WXCore
     let text = view.text(Self.plain).split(separator: "\n").map(String.init)
     #expect(text.first == "Delhi · air quality (US AQI), 2 readings")
     #expect(text[1].hasPrefix("90.00 ┤") && text[8].hasPrefix("80.00 ┤"), "\(text)")
-    #expect(text.last == "also 1 NAQI reading, not charted here: --scale naqi")
+    #expect(text.last == "also 1 NAQI reading (--scale naqi)")
     let naqi = AQIShowView(city: history.city, series: try #require(history.series(on: .naqi)), now: 180)
-    #expect(naqi.json()["min"]?.text == "400" && naqi.text(Self.plain).hasSuffix("also 2 US AQI readings, not charted here: --scale us"))
+    #expect(naqi.json()["min"]?.text == "400" && naqi.text(Self.plain).hasSuffix("also 2 US AQI readings (--scale us)"))
   }
 
   static func days(_ dated: [(String, Double?, String)], today: String) -> DatedForecast {

@@ -376,7 +376,7 @@ final class OpenMeteoAPI: @unchecked Sendable {
     #expect(naqi["scale"] as? String == "NAQI" && naqi["min"] as? Double == 420 && naqi["max"] as? Double == 450, "\(naqi)")
     let text = try home.wx("aqi", "show", "London")
     #expect(text.stdout.hasPrefix("London · air quality (US AQI), 1 reading\n"), "\(text)")
-    #expect(text.stdout.hasSuffix("also 2 NAQI readings, not charted here: --scale naqi\n"), "\(text)")
+    #expect(text.stdout.hasSuffix("also 2 NAQI readings (--scale naqi)\n"), "\(text)")
     let none = try home.wx("aqi", "show", "Berlin", "--scale", "us")
     #expect(none.status == 66, "\(none)")
     try home.wx("fav", "add", "Oslo")

@@ -74,6 +74,9 @@ package final class Catalogue {
       (records, version) = (cached.records, cached.version)
     } else {
       (records, version) = try loadBlock(b)
+      // A reader that wanders (`wx fav add` of thousands of cities) keeps a few blocks, not
+      // every block it has read: the cache is searched linearly.
+      if blocks.count >= 64 { blocks.removeAll(keepingCapacity: true) }
       blocks.append((b, records, version))
     }
     guard index - b * per < records.count else {
@@ -251,7 +254,7 @@ package final class Catalogue {
   // MARK: Search
 
   /// Cities whose name, or a later word of it, starts with `query` (folded). A query that
-  /// matches nothing as typed is tried with spaces left out (``Resolver/keys(_:)``): an
+  /// matches nothing as typed is tried with spaces left out (``Resolver/keys(_:insertions:)``): an
   /// apostrophe or hyphen typed as a space (`val d is` finds Val-d'Isère).
   package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> SearchPage {
     let q = fold(query)

@@ -47,6 +47,10 @@ package struct CatalogueNames: NameSource {
     Qualifiers(country: try catalogue.countryOf(e))
   }
 
+  package func identity(of e: CityIndex.Entry) throws(StoreError) -> CityIdentity {
+    try catalogue.city(e.ref).identity
+  }
+
   /// Name, country and coordinates; the id only when no other city has it.
   package func candidate(_ e: CityIndex.Entry) throws(StoreError) -> Candidate {
     let c = try catalogue.city(e.ref)

@@ -106,6 +106,8 @@ package struct PlaceList: NameSource {
 
   package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country) }
 
+  package func identity(of i: Int) -> CityIdentity { CityIdentity(name: items[i].name, country: items[i].country) }
+
   package func candidate(_ i: Int) -> Candidate {
     let item = items[i]
     return Candidate(name: item.name, country: item.country, id: item.id.flatMap { repeatedIDs.contains($0) ? nil : $0 })
@@ -130,7 +132,8 @@ extension PlaceList {
   }
 
   /// The positions, in list order, whose folded name or a later word of it starts with
-  /// `query` as search matches (``Resolver/keys(_:)``): the browse favourites filter.
+  /// `query` as search matches (``Resolver/keys(_:insertions:)``): the browse favourites
+  /// filter.
   package func matching(_ query: String) -> [Int] {
     let q = Fold.key(query)
     guard !q.isEmpty else { return [] }

@@ -24,6 +24,9 @@ package protocol NameSource {
   func typoCandidates(for key: [UInt8], _ body: ([UInt8], Place) -> Void) throws(StoreError)
   /// What the words after a comma are matched against.
   func qualifiers(of place: Place) throws(StoreError) -> Qualifiers
+  /// The place's name and country as stored (what completion offers, what spelling ties
+  /// compare).
+  func identity(of place: Place) throws(StoreError) -> CityIdentity
   /// How the place is shown to a person choosing between candidates.
   func candidate(_ place: Place) throws(StoreError) -> Candidate
 }
@@ -78,8 +81,9 @@ package struct Candidate: Equatable, Sendable {
 ///
 /// - **Ids.** Digits alone are an id first (several places may share one).
 /// - **Names.** Folded (case, accents, apostrophes, periods and hyphens do not matter); an
-///   apostrophe or hyphen typed as a space also matches (``keys(_:)``). Of places that share
-///   the folded name, the one spelled exactly as typed, case aside, is taken.
+///   apostrophe or hyphen typed as a space or as nothing also matches
+///   (``keys(_:insertions:)``). Of places that share the folded name, the one spelled exactly
+///   as typed, case aside, is taken.
 /// - **"Name, Qualifier".** The qualifier fits the country (name, prefix, ISO code, short
 ///   name) or the region; exact fits win over prefixes (`Sydney, AU` is not Austria).
 /// - **Prefixes.** A prefix (of the name or of a later word) that fits one place names it.
@@ -122,11 +126,14 @@ package struct Resolver<Source: NameSource> {
       // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
       let typed = query.lowercased()
       var literal: [Source.Place] = []
-      for p in exact where try source.candidate(p).name.lowercased() == typed { literal.append(p) }
+      for p in exact where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
       return literal.count == 1 ? .one(literal[0]) : .several(exact)
     }
     if let comma = query.lastIndex(of: ",") {
-      let (fitting, named) = try qualified(String(query[..<comma]), String(query[query.index(after: comma)...]))
+      let qualifier = String(query[query.index(after: comma)...])
+      // `Paris,` with nothing after the comma is `Paris`.
+      if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) { return try resolve(String(query[..<comma])) }
+      let (fitting, named) = try qualified(String(query[..<comma]), qualifier)
       if fitting.count == 1 { return .one(fitting[0]) }
       if fitting.count > 1 { return .several(fitting) }
       if !named.isEmpty { return .none(closest: named) }
@@ -141,9 +148,10 @@ package struct Resolver<Source: NameSource> {
     return .none(closest: typos.places)
   }
 
-  /// The places whose folded name is `text`'s (or, failing that, one of its ``keys(_:)``).
-  package func named(_ text: String) throws(StoreError) -> [Source.Place] {
-    for key in Self.keys(fold(text)) {
+  /// The places whose folded name is `text`'s (or, failing that, one of its
+  /// ``keys(_:insertions:)``).
+  package func named(_ text: String, insertions: Bool = true) throws(StoreError) -> [Source.Place] {
+    for key in Self.keys(fold(text), insertions: insertions) {
       let hits = try source.places(named: key)
       if !hits.isEmpty { return hits }
     }
@@ -182,10 +190,13 @@ package struct Resolver<Source: NameSource> {
   /// in (a hyphen typed as nothing: `winstonsalem` is Winston-Salem), between two letters, for
   /// keys up to 40 bytes, also once all spaces are left out. At most 16 + 78 keys, each one
   /// lookup, and only as many as it takes to find something.
-  package static func keys(_ folded: [UInt8]) -> KeyVariants { KeyVariants(folded: folded) }
+  package static func keys(_ folded: [UInt8], insertions: Bool = true) -> KeyVariants {
+    KeyVariants(folded: folded, insertions: insertions)
+  }
 
-  /// ``keys(_:)`` after the first: made only when the key as typed has matched nothing.
-  static func variants(_ folded: [UInt8]) -> [[UInt8]] {
+  /// ``keys(_:insertions:)`` after the first: made only when the key as typed has matched
+  /// nothing.
+  static func variants(_ folded: [UInt8], insertions: Bool) -> [[UInt8]] {
     let spaces = folded.indices.filter { folded[$0] == 0x20 }.prefix(4)
     var out: [[UInt8]] = []
     let masks = (1..<(1 << spaces.count)).sorted { $0.nonzeroBitCount < $1.nonzeroBitCount }
@@ -201,7 +212,7 @@ package struct Resolver<Source: NameSource> {
     }
     // One space put in, into the key as typed and into the key without its spaces (a hyphen
     // typed as nothing beside an apostrophe typed as a space: `vald isere`).
-    for base in spaces.isEmpty ? [folded] : [folded, folded.filter { $0 != 0x20 }] where base.count <= 40 {
+    for base in spaces.isEmpty ? [folded] : [folded, folded.filter { $0 != 0x20 }] where insertions && base.count <= 40 {
       for i in base.indices.dropFirst() where base[i - 1] != 0x20 && base[i] != 0x20 && base[i] & 0xC0 != 0x80 {
         let key = Array(base[..<i]) + [0x20] + base[i...]
         if key != folded && !out.contains(key) { out.append(key) }
@@ -242,10 +253,10 @@ package struct Resolver<Source: NameSource> {
         } else if text.contains(",") {
           break  // after the comma, the qualifier grows only while it fits
         }
-        var grows = try mayGrow(text)
-        if !grows, let other { grows = try other.mayGrow(text) }
+        var (grows, literally) = try growth(text)
+        if !literally, let other { (grows, literally) = try other.growth(text) }
         guard grows else { break }
-        if !text.contains(",") { begun = j }
+        if literally && !text.contains(",") { begun = j }
       }
       // No run names a place exactly: the longest run that names begin with (`New York`
       // where only New York City and New York Mills are, so that the answer is about them,
@@ -262,15 +273,25 @@ package struct Resolver<Source: NameSource> {
     if let comma = text.lastIndex(of: ",") {
       return try !qualified(String(text[..<comma]), String(text[text.index(after: comma)...])).fitting.isEmpty
     }
-    return try !named(text).isEmpty
+    // Across words, only spaces left out (an apostrophe typed as a space); a space put in
+    // (a hyphen typed as nothing) is for one word, and costs a lookup per letter.
+    return try !named(text, insertions: !text.contains(" ")).isEmpty
   }
 
-  /// Whether a run of words may grow into a name: some name starts with it, or, after a
-  /// comma, it still names a place (`Paris, United` fits, as does `Paris, United States`).
-  func mayGrow(_ text: String) throws(StoreError) -> Bool {
-    if text.contains(",") { return try namesSomething(text) }
-    for k in Self.keys(fold(text)) where try source.hasName(startingWith: k) { return true }
-    return false
+  /// Whether a run of words may grow into a name: some name starts with it (`literally`:
+  /// as typed, not only with an apostrophe typed as a space), or, after a comma, it still
+  /// names a place (`Paris, United` fits, as does `Paris, United States`).
+  func growth(_ text: String) throws(StoreError) -> (grows: Bool, literally: Bool) {
+    if text.contains(",") {
+      let names = try namesSomething(text)
+      return (names, names)
+    }
+    let folded = fold(text)
+    if try source.hasName(startingWith: folded) { return (true, true) }
+    for k in Self.keys(folded, insertions: false).dropFirst() where try source.hasName(startingWith: k) {
+      return (true, false)
+    }
+    return (false, false)
   }
 
   // MARK: Completion
@@ -288,17 +309,17 @@ package struct Resolver<Source: NameSource> {
       var out: [String] = []
       for p in try named(name) {
         if !rest.isEmpty, fit(rest, try source.qualifiers(of: p), lines: lines) == .none { continue }
-        let c = try source.candidate(p)
+        let c = try source.identity(of: p)
         let text = "\(c.name), \(c.country)"
         if seen.insert(text).inserted { out.append(text) }
       }
       return out
     }
-    var found: [Candidate] = []
+    var found: [CityIdentity] = []
     for key in Self.keys(fold(typed)) {
       let r = try source.places(startingWith: key, limit: limit)
       guard r.total > 0 else { continue }
-      for p in r.places { found.append(try source.candidate(p)) }
+      for p in r.places { found.append(try source.identity(of: p)) }
       // Names that start with the word, when some do: a TAB then goes on to the name ("pa"
       // to "Paris, "), where São Paulo would stop it.
       let starting = found.filter { fold($0.name).starts(with: key) }
@@ -373,11 +394,12 @@ package struct Resolver<Source: NameSource> {
 
   // MARK: Suggestions
 
-  /// The closest names to `query`: names within a small edit distance of its folded form
-  /// (of similar length, among ``NameSource/typoCandidates(for:_:)``), nearest first and, at
-  /// one distance, names more places share first, then names of the typed length; then the places matching the longest
-  /// prefix of `query` that matches anything. `sameLetters`: the places whose name has the
-  /// very letters typed, spaces aside (a hyphen typed as nothing: `winstonsalem`).
+  /// The closest names to `query`: names within a small edit distance of its folded form (1
+  /// up to 4 bytes, else 2; of similar length, among ``NameSource/typoCandidates(for:_:)``),
+  /// nearest first and, at one distance, names more places share first, then names of the
+  /// typed length; then the places matching the longest prefix of `query` that matches
+  /// anything. `sameLetters`: the places whose name has the very letters typed, spaces aside
+  /// (a hyphen typed as nothing: `winstonsalem`).
   func closest(_ query: String) throws(StoreError) -> (places: [Source.Place], sameLetters: [Source.Place]) {
     let key = fold(query)
     let squashed = key.filter { $0 != 0x20 }
@@ -502,19 +524,24 @@ extension Resolver {
   }
 }
 
-/// The keys a folded query may stand for (``Resolver/keys(_:)``): the key as typed first, the
-/// variants made only if asked for, so the usual lookup (the first key matches) allocates none.
+/// The keys a folded query may stand for (``Resolver/keys(_:insertions:)``): the key as typed
+/// first, the variants made only if asked for, so the usual lookup (the first key matches)
+/// allocates none.
 package struct KeyVariants: Sequence, IteratorProtocol {
   let folded: [UInt8]
+  let insertions: Bool
   private var rest: [[UInt8]]?
   private var k = 0
 
-  init(folded: [UInt8]) { self.folded = folded }
+  init(folded: [UInt8], insertions: Bool) {
+    self.folded = folded
+    self.insertions = insertions
+  }
 
   package mutating func next() -> [UInt8]? {
     defer { k += 1 }
     if k == 0 { return folded }
-    if rest == nil { rest = Resolver<PlaceList>.variants(folded) }
+    if rest == nil { rest = Resolver<PlaceList>.variants(folded, insertions: insertions) }
     return k - 1 < rest!.count ? rest![k - 1] : nil
   }
 }

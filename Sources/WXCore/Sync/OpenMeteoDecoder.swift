@@ -32,14 +32,20 @@ package enum OpenMeteoDecoder {
   ])
 
   /// The objects of an answer for `count` locations, in order, each holding only the members
-  /// of `shape`: the whole body at once (tests; syncs stream it, ``OpenMeteoStream``).
-  package static func locations(_ body: [UInt8], count: Int, shape: OpenMeteoStream.Shape = shape) throws(PayloadError)
-    -> [JSON]
-  {
+  /// of `shape`, from a body in hand fed `chunk` bytes at a time (tests and the fuzzer; syncs
+  /// stream it as it arrives, ``OpenMeteoProvider/locations(_:shown:config:count:shape:_:)``).
+  package static func locations(
+    _ body: [UInt8], count: Int, shape: OpenMeteoStream.Shape = shape, chunk: Int = .max
+  ) throws(PayloadError) -> [JSON] {
     var out: [JSON] = []
     var stream = OpenMeteoStream(count: count, location: shape) { _, item in out.append(item) }
     do {
-      try body.withUnsafeBytes { try stream.feed($0) }
+      var k = 0
+      while k < body.count {
+        let end = body.count - k > chunk ? k + chunk : body.count
+        try body[k..<end].withUnsafeBytes { try stream.feed($0) }
+        k = end
+      }
       try stream.finish()
     } catch let error as PayloadError {
       throw error

@@ -60,6 +60,9 @@ package struct OpenMeteoStream {
   private var tooLong = false
   /// 0: none; 1: after a backslash; 2–5: hex digits of `\u` read so far + 2.
   private var escape = 0
+  /// The `\u` escape's value so far, and whether a high surrogate waits for its low half.
+  private var hex: UInt32 = 0
+  private var pendingHigh = false
   private var tokenStart = 0
   private var frames: [Frame] = []
   /// Whether the document is an array of locations (else one location object).
@@ -84,7 +87,7 @@ package struct OpenMeteoStream {
       if token == .none && inSkippedArray {
         i = skipNumbers(chunk, from: i)
         if i == chunk.count { break }
-      } else if (token == .value || token == .key) && !keeping && escape == 0 {
+      } else if (token == .value || token == .key) && !keeping && escape == 0 && !pendingHigh {
         let start = i
         while i < chunk.count, chunk[i] >= 0x20, chunk[i] != UInt8(ascii: "\""), chunk[i] != UInt8(ascii: "\\") { i += 1 }
         total += i - start
@@ -131,14 +134,9 @@ package struct OpenMeteoStream {
           guard digit(j) else { break loop }
           while digit(j) { j += 1 }
         }
-        if j < n && (chunk[j] == UInt8(ascii: "e") || chunk[j] == UInt8(ascii: "E")) {
-          j += 1
-          if j < n && (chunk[j] == UInt8(ascii: "+") || chunk[j] == UInt8(ascii: "-")) { j += 1 }
-          guard digit(j) else { break loop }
-          while digit(j) { j += 1 }
-        }
-        // Cut by the chunk, or followed by what cannot follow a number: the slow reader decides.
-        guard j < n, !digit(j), chunk[j] != UInt8(ascii: "."), chunk[j] | 0x20 != UInt8(ascii: "e"),
+        // Cut by the chunk, followed by what cannot follow a plain number (an exponent too),
+        // or long enough to be out of range: the slow reader decides, with the parser.
+        guard j < n, j - k <= 15, !digit(j), chunk[j] != UInt8(ascii: "."), chunk[j] | 0x20 != UInt8(ascii: "e"),
           chunk[j] != UInt8(ascii: "+"), chunk[j] != UInt8(ascii: "-")
         else { break loop }
         k = j
@@ -259,21 +257,39 @@ package struct OpenMeteoStream {
     text.removeAll(keepingCapacity: true)
     tooLong = false
     escape = 0
+    pendingHigh = false
   }
 
   private mutating func stringByte(_ b: UInt8) throws {
+    // The parser's rule: a high surrogate escape is followed at once by a low one.
+    if pendingHigh && ((escape == 0 && b != UInt8(ascii: "\\")) || (escape == 1 && b != UInt8(ascii: "u"))) {
+      throw fail("unpaired surrogate in a string")
+    }
     if escape == 1 {
       switch b {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
         UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
         escape = 0
-      case UInt8(ascii: "u"): escape = 2
+      case UInt8(ascii: "u"):
+        escape = 2
+        hex = 0
       default: throw fail("invalid escape '\\\(Self.show(b))'")
       }
     } else if escape >= 2 {
-      let hex = (b >= 48 && b <= 57) || (b >= 65 && b <= 70) || (b >= 97 && b <= 102)
-      guard hex else { throw fail("invalid \\u escape") }
+      let digit: UInt32? = switch b {
+      case 48...57: UInt32(b - 48)
+      case 65...70: UInt32(b - 55)
+      case 97...102: UInt32(b - 87)
+      default: nil
+      }
+      guard let digit else { throw fail("invalid \\u escape") }
+      hex = hex << 4 | digit
       escape = escape == 5 ? 0 : escape + 1
+      if escape == 0 {
+        let high = (0xD800..<0xDC00).contains(hex), low = (0xDC00..<0xE000).contains(hex)
+        if pendingHigh ? !low : low { throw fail("unpaired surrogate in a string") }
+        pendingHigh = high && !pendingHigh
+      }
     } else if b == UInt8(ascii: "\"") {
       return try endToken()
     } else if b == UInt8(ascii: "\\") {

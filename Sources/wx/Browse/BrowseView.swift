@@ -202,7 +202,8 @@ struct BrowseView {
     var out = ["", title + term.dim("  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
-      out += [""] + HourStrip.render(hours, unit, term, width: width - 1).map { " " + $0 }
+      let strip = HourStrip.render(hours, unit, term, width: width - 1)
+      if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }
     }
     // The table of `wx show`, fitted to the window beside a one-column margin: its columns
     // line up whatever the widths of the values.

@@ -119,7 +119,9 @@ struct CityView: View {
       "UV \(Fields.uv(hour?.uvIndex)) · sunrise \(Fields.clock(day?.sunrise) as String) · sunset \(Fields.clock(day?.sunset) as String)",
     ]
     switch c.hours(at: now, limit: HourStrip.hours) {
-    case .hours(let hours): out += [""] + HourStrip.render(hours, unit, term)
+    case .hours(let hours):
+      let strip = HourStrip.render(hours, unit, term)
+      if !strip.isEmpty { out += [""] + strip }
     case .ended(let last): out += ["", term.dim("The hourly forecast ended \(last.visible) local: sync again for the next hours.")]
     case .none: break
     }

@@ -317,6 +317,7 @@ final class UnmaskedFramesOnly: ChannelInboundHandler {
     code.writeInteger(UInt16(1002))
     let close = WebSocketFrame(fin: true, opcode: .connectionClose, maskKey: .random(), data: code)
     context.fireErrorCaught(WebSocketError.failed("the server sent a masked frame, which servers must not"))
-    context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in context.close(promise: nil) }
+    let channel = context.channel  // Sendable, unlike the context
+    context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in channel.close(promise: nil) }
   }
 }

@@ -74,7 +74,6 @@ extension Envelope.Kind {
     case .aqi: return "air-quality readings"
     case .manifest: return "a store's list of keys"
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
-    default: return "another store's data"
     }
   }
 }

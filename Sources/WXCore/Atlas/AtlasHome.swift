@@ -45,3 +45,30 @@ extension Home {
     return meta
   }
 }
+
+/// `wx doctor`'s atlas check and repair (the atlas is derived data: a repair rebuilds it).
+extension Doctor {
+  /// Absent (built on first use), healthy (every value's checksum, every place, every index
+  /// entry), or what is wrong.
+  package func checkAtlas() -> Health {
+    guard FileSystem.exists(home.atlasPath) else { return .absent }
+    do throws(StoreError) {
+      let atlas = try Atlas(path: home.atlasPath)
+      defer { atlas.close() }
+      guard atlas.meta.version == AtlasWriter.version else {
+        return .healthy(records: atlas.meta.count, detail: "from an older wx: rebuilt on first use")
+      }
+      try atlas.check()
+      return withMode(.healthy(records: atlas.meta.count, detail: "GeoNames places"), home.atlasPath)
+    } catch {
+      return .broken(error)
+    }
+  }
+
+  /// Sets a damaged atlas aside and builds it again from the shipped data, under `lock`.
+  package func repairAtlas(holding lock: WriterLock) throws -> Repair {
+    let backup = try moveAside(home.atlasPath)
+    let meta = try home.buildAtlas(holding: lock)
+    return Repair(recovered: meta.count, lost: 0, backup: backup, note: "rebuilt from the shipped data (\(meta.count) places)")
+  }
+}

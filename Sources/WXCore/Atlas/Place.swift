@@ -99,3 +99,28 @@ package struct Place: Equatable, Sendable {
 private func sin2(_ x: Double) -> Double { let s = sin(x); return s * s }
 private func cosine(_ x: Double) -> Double { cos(x) }
 private func asinSqrt(_ a: Double) -> Double { asin(min(1, a.squareRoot())) }
+
+extension Place {
+  /// The place's local time at `seconds` (`2026-11-25 07:58`) from the system's time-zone
+  /// data, or nil when its zone is not installed. The zone is checked to be a plain IANA name
+  /// (`Area/City`) before it is given to the C library.
+  package func localTime(at seconds: Int64, _ pattern: String = "%Y-%m-%d %H:%M") -> String? {
+    guard Self.isZoneName(timeZone), FileSystem.exists("/usr/share/zoneinfo/" + timeZone) else { return nil }
+    let previous = getenv("TZ").map { String(cString: $0) }
+    setenv("TZ", timeZone, 1)
+    tzset()
+    defer {
+      if let previous { setenv("TZ", previous, 1) } else { unsetenv("TZ") }
+      tzset()
+    }
+    return Clock.format(seconds, pattern)
+  }
+
+  static func isZoneName(_ zone: String) -> Bool {
+    !zone.isEmpty && zone.count < 64 && !zone.hasPrefix("/") && !zone.contains("..")
+      && zone.utf8.allSatisfy { b in
+        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+          || b == UInt8(ascii: "/") || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+      }
+  }
+}

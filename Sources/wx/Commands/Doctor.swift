@@ -53,6 +53,7 @@ extension WX {
           report.repaired("mode set to 0600")
         }
       }
+      try Self.atlas(doctor, lock, &report)
       for store in doctor.smallStores {
         let health = doctor.check(path: store.path, kind: store.kind)
         report.add(store.name, health)
@@ -75,6 +76,22 @@ extension WX {
       }
       Terminal.out(report.text + (report.unhealthy > 0 && !repair ? "run `wx doctor --repair` to repair" : "all stores healthy"))
       if report.unhealthy > 0 && !repair { throw ExitCode(ExitStatus.ioError.rawValue) }
+    }
+  }
+}
+
+extension WX.Doctor {
+  /// The atlas's line, and its repair: rebuilt from the shipped data (it is derived data).
+  static func atlas(_ doctor: WXCore.Doctor, _ lock: WriterLock?, _ report: inout DoctorReport) throws {
+    let health = doctor.checkAtlas()
+    report.add("atlas", health)
+    guard let lock else { return }
+    if case .exposed = health {
+      try doctor.tighten(doctor.home.atlasPath)
+      report.repaired("mode set to 0600")
+    } else if case .broken = health {
+      let r = try doctor.repairAtlas(holding: lock)
+      report.repaired(r.note + (r.backup.map { "; damaged file kept as \($0)" } ?? ""))
     }
   }
 }

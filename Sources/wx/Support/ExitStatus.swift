@@ -52,6 +52,16 @@ enum ExitStatus: Int32 {
       case .ambiguous: return (.usage, message(e))
       case .notFound, .noLastCity: return (.noSuchCity, message(e))
       }
+    case let e as PlaceLookupError:
+      switch e {
+      // Catalogue cities alone (no atlas): the words of before the atlas.
+      case .ambiguous(let query, let candidates) where candidates.allSatisfy({ $0.place == nil }):
+        return of(LookupError.ambiguous(query: query, candidates: candidates.map(\.asCity)))
+      case .notFound(let query, let suggestions) where suggestions.allSatisfy({ $0.place == nil }):
+        return of(LookupError.notFound(query: query, suggestions: suggestions.map(\.asCity)))
+      case .ambiguous: return (.usage, placeMessage(e))
+      case .notFound: return (.noSuchCity, placeMessage(e))
+      }
     case let e as FavouritesError:
       switch e {
       case .notAFavourite(let names):
@@ -91,6 +101,30 @@ private func message(_ e: LookupError) -> String {
     return "no city \(what); closest: " + list.joined(separator: "; ")
   case .noLastCity:
     return "no city given and none shown before; try `wx show London`"
+  }
+}
+
+/// The words for a city argument that names no place or several of the catalogue and the
+/// atlas: each candidate as "Name, Region, Country (people)", and how to pick one.
+private func placeMessage(_ e: PlaceLookupError) -> String {
+  func named(_ f: Found) -> String {
+    let text = String(PlaceText.full(f).prefix(80)).visible
+    if let n = f.population { return "\(text) (\(PlaceText.people(n)))" }
+    return f.city.map { "\(text) (id \($0.id))" } ?? text
+  }
+  switch e {
+  case .ambiguous(let query, let candidates):
+    let list = candidates.prefix(8).map(named).joined(separator: "; ")
+    let more = candidates.count > 8 ? "; …" : ""
+    let example = candidates.first { $0.place?.region != nil }.map { f in
+      " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
+    } ?? ""
+    let word = PlaceText.shellWord(String(query.trimmingSpaces.prefix(60))).visible
+    return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
+      + " — pick one with \"Name, Region\"\(example) or \"Name, Country\"; `wx search \(word)` lists them"
+  case .notFound(let query, let suggestions):
+    guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
+    return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
   }
 }
 

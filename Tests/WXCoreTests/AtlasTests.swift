@@ -93,6 +93,45 @@ import Testing
     #expect(throws: StoreError.self) { try Atlas(path: copy).check() }
   }
 
+  /// The data file's text is cleaned as sync cleans catalogue text: no control or bidi
+  /// character is ever stored.
+  @Test func textIsCleanedAsCatalogueTextIs() throws {
+    func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }
+    var w = ByteWriter()
+    w.raw(Array("WXATLAS1".utf8))
+    w.varint(1)
+    w.string("XX")
+    w.string("Evil\u{1B}]0;pwned\u{07}land")
+    w.varint(1)
+    w.string("Re\u{202E}gion")
+    w.varint(1)
+    w.string("Europe/Ljubljana")
+    w.varint(1)
+    w.varint(42)
+    w.string("Bad\u{1B}[2JTown\u{200B}")
+    for v in [0, 1, 0] { w.varint(UInt64(v)) }
+    w.varint(zigzag(4_605_108))
+    w.varint(zigzag(-1_450_513))
+    w.varint(5000)
+    w.string("")
+    w.varint(1)
+    w.string("Al\u{0}t")
+    w.u32(CRC32.checksum(w.bytes))
+    let s = Scratch()
+    s.write("atlas.bin", w.bytes)
+    var got: [AtlasData.Entry] = []
+    try AtlasData(path: s.file("atlas.bin")).forEach { got.append($0) }
+    let place = try #require(got.first?.place)
+    #expect(place.name == "Bad [2JTown")
+    #expect(place.country == "Evil ]0;pwned land")
+    #expect(place.region == "Region")
+    #expect(place.latitude == 46.05108 && place.longitude == -14.50513)
+    #expect(got.first?.alternateNames == ["Al t"])
+    // A time zone is handed to the C library only as a plain IANA name.
+    #expect(Place.isZoneName("Europe/Ljubljana") && Place.isZoneName("America/Argentina/Buenos_Aires"))
+    #expect(!Place.isZoneName("../../etc/passwd") && !Place.isZoneName("/etc/localtime") && !Place.isZoneName(""))
+  }
+
   @Test func aDamagedDataFileIsRefused() throws {
     let s = Scratch()
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.dataPath)))

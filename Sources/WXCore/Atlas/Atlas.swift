@@ -162,6 +162,17 @@ package final class Atlas {
   /// Positions of the places named `key` (folded), by their own or an alternate name,
   /// largest first, each once.
   func namedPositions(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    try namedPositions(key, country: nil)
+  }
+
+  /// The places named `name` (folded) in a country, by their own or an alternate name,
+  /// largest first: the index's country blocks rule out the others before their records are
+  /// read. `country` is asked of a country's name as the atlas writes it.
+  package func named(_ name: String, country: @escaping (String) -> Bool) throws(StoreError) -> [Place] {
+    try places(try namedPositions(fold(name), country: country))
+  }
+
+  private func namedPositions(_ key: [UInt8], country: ((String) -> Bool)?) throws(StoreError) -> [Int] {
     guard !key.isEmpty else { return [] }
     let alternates = try self.alternates(key)
     let reader = CityIndexReader(database: db)
@@ -169,9 +180,10 @@ package final class Atlas {
     var out: [Int] = []
     var k = match.names.lowerBound
     scan: while k < match.names.upperBound {
-      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize))
+      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize), countries: country != nil)
       for e in chunk {
         guard e.key == key else { break scan }
+        if let country, let name = e.country.flatMap({ ByteReader.utf8($0[...]) }), !country(name) { continue }
         out.append(e.ref)
       }
       k += chunk.count
@@ -340,5 +352,38 @@ package final class Atlas {
         k = end
       }
     }
+  }
+}
+
+extension Atlas {
+  /// Names of places starting with `prefix` for shell completion, largest places first: a
+  /// name that several places share is offered with each one's region ("Springfield,
+  /// Illinois"), as `wx show` takes it; "Name, Re" offers that name's places whose region,
+  /// US state code or country the rest begins.
+  package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
+    if let comma = prefix.lastIndex(of: ",") {
+      let typed = fold(String(prefix[prefix.index(after: comma)...]).trimmingSpaces)
+      let named = try named(String(prefix[..<comma]))
+      let fitting = typed.isEmpty ? named : PlaceFinder.qualified(named, typed, version: meta.foldVersion)
+      return Self.unique(fitting.prefix(limit).map(Self.qualifiedName))
+    }
+    let q = fold(prefix)
+    guard !q.isEmpty else { return [] }
+    let (_, names, positions) = try ranking(q, upTo: limit)
+    let places = try self.places(Array(positions.prefix(min(names, limit))))
+    var out: [String] = []
+    for p in places {
+      let shared = places.contains { $0.position != p.position && $0.name == p.name }
+      out.append(shared ? Self.qualifiedName(p) : p.name)
+    }
+    return Self.unique(out)
+  }
+
+  /// "Name, Region", else "Name, Country".
+  static func qualifiedName(_ p: Place) -> String { "\(p.name), \(p.region ?? p.country)" }
+
+  static func unique(_ list: [String]) -> [String] {
+    var seen = Set<String>()
+    return list.filter { seen.insert($0).inserted }
   }
 }

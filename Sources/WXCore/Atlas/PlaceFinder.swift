@@ -65,12 +65,22 @@ package struct PlaceFinder {
     return Countries.fit(catalogue.fold(place.countryCode), typed, version: catalogue.meta.foldVersion) == .exact
   }
 
+  /// Whether a catalogue city's country (a name or a code) may be the atlas's country `name`:
+  /// the same folded name, or a name or code of the same ISO line (a cheap first cut; the
+  /// place's code is checked after).
+  func mayBeCountry(_ name: String, _ country: String) -> Bool {
+    let (a, b) = (catalogue.fold(name), catalogue.fold(country))
+    if a == b { return true }
+    let lines = Countries.lines(naming: a, version: catalogue.meta.foldVersion)
+    return lines.isEmpty || Countries.fit(b, a, lines: Countries.lines(naming: b, version: catalogue.meta.foldVersion), version: catalogue.meta.foldVersion) == .exact
+  }
+
   /// The atlas place a catalogue city is: of its name (or an alternate name), its country,
   /// nearest within ``sameTown``.
   package func place(of city: City) throws(StoreError) -> Place? {
     guard let atlas else { return nil }
     var best: (place: Place, km: Double)? = nil
-    for p in try atlas.named(city.name) where sameCountry(p, city.country) {
+    for p in try atlas.named(city.name, country: { mayBeCountry($0, city.country) }) where sameCountry(p, city.country) {
       let km = Place.distance(p.latitude, p.longitude, city.latitude, city.longitude)
       if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (p, km) }
     }

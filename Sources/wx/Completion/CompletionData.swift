@@ -10,7 +10,13 @@ enum CompletionData {
   static func cities(_ prefix: String) -> [String] {
     guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
-    return (try? catalogue.completions(prefix, limit: limit)) ?? []
+    let names = (try? catalogue.completions(prefix, limit: limit)) ?? []
+    // Then the atlas's places (largest first) that the catalogue does not already offer.
+    guard let atlas = try? ctx.atlas() else { return names }
+    defer { atlas.close() }
+    let offered = Set(names.map { Fold.key($0) })
+    let places = ((try? atlas.completions(prefix, limit: limit)) ?? []).filter { !offered.contains(Fold.key($0)) }
+    return names + places.prefix(max(0, limit - names.count))
   }
 
   /// Favourites whose name starts with `prefix` (folded), in the order they were added;

@@ -106,6 +106,12 @@ import Testing
     #expect(add.stdout.contains("added Paris, Île-de-France, France") && add.stdout.contains("added Ljubljana, Slovenia"))
     #expect(try h.wx("fav", env: Self.on).stdout.contains("no weather yet"))
 
+    // Kept by name and country: a second Springfield of the United States is refused, and said so.
+    try h.wx("fav", "add", "Springfield, Illinois", env: Self.on)
+    let second = try h.wx("fav", "add", "Springfield, Missouri", env: Self.on)
+    #expect(second.stdout.contains("is not added: Springfield, Illinois, United States is the favourite"), "\(second)")
+    #expect(try h.wx("fav", "rm", "Springfield, Illinois", env: Self.on).status == 0)
+
     let sync = try h.wx("sync", "--provider", "open-meteo", "--favourites", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
     #expect(sync.status == 0, "\(sync)")
     #expect(sync.stderr.contains("the weather of 2 of 63 cities"))

@@ -102,8 +102,22 @@ struct PlaceView: View {
     lines.append("country      \(p.country.visible) (\(p.countryCode.visible))")
     lines.append("coordinates  \(CityView.coordinates(found.asCity))")
     lines.append("population   \(PlaceText.people(p.population))")
-    lines.append("time zone    \(p.timeZone.visible)" + (localTime.map { ", local time \($0)" } ?? ""))
-    return lines.joined(with: "\n") + "\n\nNo weather for this place yet. Get it (online) with\n  " + command.visible + "\n"
-      + term.dim("or add it to your favourites and run `wx sync --provider open-meteo --favourites` · place data: GeoNames")
+    lines.append("time zone    \(p.timeZone.visible)")
+    if let localTime { lines.append("local time   \(localTime)") }
+    lines += ["", "No weather for it yet; get it online:"]
+    lines += Self.shown(["wx sync --provider open-meteo", "--city \(PlaceText.shellWord(argument))"], term)
+    lines.append("or make it a favourite and refresh:")
+    lines += Self.shown(["wx sync --provider open-meteo", "--favourites"], term)
+    return lines.joined(with: "\n") + "\n" + term.dim("place data: GeoNames")
+  }
+
+  /// A command indented on one line, or, when the screen is narrower, on several joined by
+  /// the shell's `\` (a line cut to the width would lose the end of the command).
+  static func shown(_ parts: [String], _ term: Terminal) -> [String] {
+    let whole = "  " + parts.joined(with: " ")
+    guard let width = term.width, DisplayWidth.of(whole) > width else { return [whole.visible] }
+    return parts.enumerated().map { k, part in
+      (k == 0 ? "  " : "    ") + part.visible + (k == parts.count - 1 ? "" : " \\")
+    }
   }
 }

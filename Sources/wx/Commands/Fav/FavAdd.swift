@@ -73,8 +73,17 @@ extension WX.Fav {
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
       var out = ""
+      let kept = try ctx.home.favourites.list()
       for (city, new) in zip(found, added) {
         let name = PlaceText.full(city).visible
+        // Favourites are kept by name and country: another place of both may be the one kept.
+        if !new, let region = city.place?.region,
+          let other = kept.first(where: { $0.identity == city.asCity.identity && $0.region != nil && $0.region != region })
+        {
+          out += "\(name) is not added: \(city.name.visible), \(other.region!.visible), \(city.country.visible) is the favourite "
+            + "of that name in \(city.country.visible) (wx keeps one)\n"
+          continue
+        }
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
       Terminal.out(out)

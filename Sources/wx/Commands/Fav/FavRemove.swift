@@ -37,7 +37,10 @@ extension WX.Fav {
     /// then through the catalogue.
     static func match(_ query: String, favourites: [Favourite], ctx: Context) throws -> CityIdentity {
       let q = Fold.key(query)
-      var hits = favourites.filter { Fold.key($0.name) == q || Fold.key("\($0.name), \($0.country)") == q }
+      var hits = favourites.filter { f in
+        Fold.key(f.name) == q || Fold.key("\(f.name), \(f.country)") == q
+          || f.region.map { Fold.key("\(f.name), \($0)") == q } == true  // an atlas place: "Springfield, Illinois"
+      }
       if hits.isEmpty, let id = Int(query) { hits = favourites.filter { $0.id == id } }
       if hits.count == 1 { return hits[0].identity }
       if hits.count > 1 {

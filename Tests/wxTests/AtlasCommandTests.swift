@@ -173,6 +173,28 @@ import Testing
     #expect(try h.wx("search", "par", env: ["WX_ATLAS": "maybe"]).status == 78)
   }
 
+  @Test(arguments: ["bash", "zsh", "fish"]) func completionOffersAtlasPlaces(_ shell: String) throws {
+    let bench = try CompletionBench(atlas: true)
+    try FileManager.default.copyItem(atPath: Self.built.path + "/atlas.gdbm", toPath: bench.home.path + "/atlas.gdbm")
+    let ljubl = try bench.offers(shell, "wx show ljubl")
+    #expect(ljubl.contains { $0.contains("Ljubljana") }, "\(shell): \(ljubl)")
+    // A name several places share: each with its region, as `wx show` takes it.
+    let springs = try bench.offers(shell, "wx show springfield")
+    #expect(springs.contains { $0.contains("Illinois") } && springs.contains { $0.contains("Missouri") }, "\(shell): \(springs)")
+  }
+
+  @Test func browseSearchesTheAtlasAsYouType() throws {
+    let r = try BrowseTests().browse(
+      try home(),
+      [
+        BrowseTests.ready, BrowseTests.keys("ljub"), BrowseTests.wait("10 matches"), BrowseTests.snap("ljub"),
+        BrowseTests.keys(BrowseTests.esc), BrowseTests.wait("Type to search"), BrowseTests.keys(BrowseTests.esc), ["exit": true],
+      ], env: ["NO_COLOR": "1", "WX_ATLAS": "on"])
+    let rows = r.screen("ljub")
+    #expect(rows.first { $0.contains("Ljub") }?.contains("Ljubljana") == true, "\(r)")
+    #expect(r.status == ["code": 0], "\(r)")
+  }
+
   @Test func statusCreditsGeoNames() throws {
     let h = try home()
     let r = try h.wx("status", env: Self.on)

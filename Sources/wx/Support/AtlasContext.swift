@@ -15,7 +15,10 @@ extension Context {
   /// The atlas, built from the shipped data on first use; nil when it is off, not installed
   /// (`WX_DATA_DIR` names a folder without `atlas.bin`, or none is found), or cannot be read
   /// or built (a warning, once: the catalogue alone answers). A bad `WX_ATLAS` is an error.
-  func atlas() throws -> Atlas? {
+  func atlas() throws -> Atlas? { try Self.atlas(for: home) }
+
+  /// ``atlas()`` for a state folder (`wx browse` keeps one open).
+  static func atlas(for home: Home) throws -> Atlas? {
     guard try Self.atlasEnabled() else { return nil }
     if let data = Environment.get("WX_DATA_DIR"), !FileSystem.exists(data + "/" + AtlasData.fileName),
       !FileSystem.exists(home.atlasPath)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WXCore
 
 /// The world atlas through the commands: search, show, fav and sync over the catalogue and
 /// the atlas, doctor's check and repair, and a damaged or missing atlas never stopping a
@@ -193,6 +194,39 @@ import Testing
     let rows = r.screen("ljub")
     #expect(rows.first { $0.contains("Ljub") }?.contains("Ljubljana") == true, "\(r)")
     #expect(r.status == ["code": 0], "\(r)")
+  }
+
+  /// An atlas file of one place (`scripts/make-atlas.py`'s layout).
+  static func tinyAtlas(_ name: String) -> [UInt8] {
+    var w = ByteWriter()
+    w.raw(Array("WXATLAS1".utf8))
+    for (count, strings) in [(1, ["SI", "Slovenia"]), (0, []), (1, ["Europe/Ljubljana"])] {
+      w.varint(UInt64(count))
+      for t in strings { w.string(t) }
+    }
+    w.varint(1)
+    w.varint(1)
+    w.string(name)
+    for v: UInt64 in [0, 0, 0, 9_210_216, 2_901_026, 5000] { w.varint(v) }
+    w.string("")
+    w.varint(0)
+    w.u32(CRC32.checksum(w.bytes))
+    return w.bytes
+  }
+
+  /// An upgrade that ships other atlas data: the store records which data it was built from,
+  /// and is built again from the new.
+  @Test func otherDataIsBuiltAgainOnFirstUse() throws {
+    let h = TempHome()
+    let data = TempHome()
+    try FileManager.default.copyItem(atPath: sampleFile, toPath: data.path + "/sample-weathers.json")
+    try Data(Self.tinyAtlas("Testplace")).write(to: URL(fileURLWithPath: data.path + "/atlas.bin"))
+    let env = Self.on.merging(["WX_DATA_DIR": data.path]) { $1 }
+    #expect(try h.wx("search", "testp", env: env).stdout.contains("Testplace"))
+    try Data(Self.tinyAtlas("Otherplace")).write(to: URL(fileURLWithPath: data.path + "/atlas.bin"))
+    let r = try h.wx("search", "otherp", env: env)
+    #expect(r.status == 0 && r.stdout.contains("Otherplace"), "\(r)")
+    #expect(try h.wx("search", "testp", env: env).status == 1)
   }
 
   @Test func statusCreditsGeoNames() throws {

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The shipped atlas file, `atlas.bin` (written by `scripts/make-atlas.py`, which documents
 /// its layout): checked whole (magic, CRC-32) and read place by place.
 package struct AtlasData {
@@ -44,6 +48,19 @@ package struct AtlasData {
     } catch {
       throw .damaged(path: path, detail: "its tables are unreadable")
     }
+  }
+
+  /// The CRC-32 `path` ends with (its last four bytes), read without the rest: whether a
+  /// store was built from this file. nil when it cannot be read.
+  package static func checksum(of path: String) -> UInt32? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var st = stat()
+    guard fstat(fd, &st) == 0, st.st_size > 4 else { return nil }
+    var crc: UInt32 = 0
+    guard pread(fd, &crc, 4, off_t(st.st_size - 4)) == 4 else { return nil }
+    return UInt32(littleEndian: crc)
   }
 
   /// Calls `body` with every place, in the file's order (largest first).

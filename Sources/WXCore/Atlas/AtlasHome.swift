@@ -12,24 +12,33 @@ extension Home {
   /// The shipped atlas data's path, if installed.
   package var atlasDataPath: String? { atlasDataCandidates.first(where: FileSystem.exists) }
 
-  /// Opens the atlas, building it first when it is missing or was built by another version
-  /// of wx. nil when there is no atlas and no data to build one from (not installed).
-  /// Errors: a damaged store (``StoreError``: `wx doctor --repair` rebuilds it), an unwritable
-  /// state folder, a damaged data file.
+  /// Opens the atlas, building it first when it is missing, was built by another version of
+  /// wx or from other data (an upgrade shipped a new `atlas.bin`: its CRC-32, the file's last
+  /// four bytes, is compared with the one the store records). nil when there is no atlas and
+  /// no data to build one from (not installed). Errors: a damaged store (``StoreError``: `wx
+  /// doctor --repair` rebuilds it), an unwritable state folder, a damaged data file.
   package func openAtlas() throws -> Atlas? {
+    let data = atlasDataPath
+    func current(_ atlas: Atlas) -> Bool {
+      atlas.meta.version == AtlasWriter.version
+        && (data.flatMap(AtlasData.checksum(of:)).map { $0 == atlas.meta.dataChecksum } ?? true)
+    }
     do throws(StoreError) {
       let atlas = try Atlas(path: atlasPath)
-      if atlas.meta.version == AtlasWriter.version { return atlas }
+      if current(atlas) { return atlas }
       atlas.close()
     } catch {
       guard case .missing = error else { throw error }
     }
-    guard atlasDataPath != nil else { return nil }
+    guard data != nil else { return nil }
     try prepare()
     let lock = try writers.acquire()
     defer { lock.release() }
     // Another wx may have built it meanwhile.
-    if let atlas = try? Atlas(path: atlasPath), atlas.meta.version == AtlasWriter.version { return atlas }
+    if let atlas = try? Atlas(path: atlasPath) {
+      if current(atlas) { return atlas }
+      atlas.close()
+    }
     try buildAtlas(holding: lock)
     return try Atlas(path: atlasPath)
   }
@@ -55,8 +64,10 @@ extension Doctor {
     do throws(StoreError) {
       let atlas = try Atlas(path: home.atlasPath)
       defer { atlas.close() }
-      guard atlas.meta.version == AtlasWriter.version else {
-        return .healthy(records: atlas.meta.count, detail: "from an older wx: rebuilt on first use")
+      guard atlas.meta.version == AtlasWriter.version,
+        home.atlasDataPath.flatMap(AtlasData.checksum(of:)).map({ $0 == atlas.meta.dataChecksum }) ?? true
+      else {
+        return .healthy(records: atlas.meta.count, detail: "from other data or an older wx: rebuilt on first use")
       }
       try atlas.check()
       return withMode(.healthy(records: atlas.meta.count, detail: "GeoNames places"), home.atlasPath)

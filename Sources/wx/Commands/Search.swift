@@ -24,9 +24,13 @@ struct SearchRequest: PagedRequest {
     defer { finder.atlas?.close() }
     let result = try finder.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
     let paging = Paging(pages, total: result.total)
-    let view = PlacePage(
-      paging: paging, items: result.items, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
-      query: query, atlas: finder.atlas != nil)
+    let unit = ctx.unit(output.display)
+    let freshness = ctx.freshness(catalogue.meta)
+    // Without the atlas (WX_ATLAS=off, not installed, damaged), the catalogue's page as before.
+    let view: any View =
+      finder.atlas == nil
+      ? CityPage(paging: paging, cities: result.items.map(\.asCity), unit: unit, freshness: freshness, query: query)
+      : PlacePage(paging: paging, items: result.items, unit: unit, freshness: freshness, query: query)
     guard result.total > 0 else {
       // Like grep: nothing found is exit 1, with an empty page for scripts.
       if output.json { Runner.show(view, json: true, ctx.terminal) }

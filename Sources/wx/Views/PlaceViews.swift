@@ -32,14 +32,13 @@ enum AtlasFields {
 
 /// `wx search` over the catalogue and the atlas: # · City · Region · Country · Temp ·
 /// Conditions · Humidity · Wind, places without weather showing "–"; JSON as ``CityPage``'s
-/// with the atlas's fields in each item.
+/// with the atlas's fields in each item. (Without the atlas, search shows ``CityPage``.)
 struct PlacePage: View {
   var paging: Paging
   var items: [Found]
   var unit: TemperatureUnit
   var freshness: String
   var query: String
-  var atlas: Bool
 
   func json() -> JSON {
     .object([
@@ -63,8 +62,7 @@ struct PlacePage: View {
       ])
     }
     let places = paging.total == 1 ? "place" : "places"
-    let credit = atlas ? " · places: GeoNames" : ""
-    return t.render(term) + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness)\(credit)")
+    return t.render(term) + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
   }
 }
 

@@ -130,19 +130,7 @@ package final class Atlas {
   }
 
   private func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
-    guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
-      throw .damaged(path: path, detail: "place block \(b) is missing")
-    }
-    do throws(MalformedValue) {
-      var r = try Envelope.open(.places, raw)
-      let n = try r.count(limit: CatalogueKey.citiesPerBlock)
-      var out: [ArraySlice<UInt8>] = []
-      for _ in 0..<n { out.append(try r.bytes()) }
-      guard r.isAtEnd else { throw MalformedValue() }
-      return out
-    } catch {
-      throw .damaged(path: path, detail: "place block \(b) is unreadable")
-    }
+    try RecordBlock.load(db, b, .places, versions: Envelope.schema...Envelope.schema, named: "place block").records
   }
 
   package func places(_ positions: [Int]) throws(StoreError) -> [Place] {

@@ -10,7 +10,7 @@ import Testing
     .deletingLastPathComponent().path + "/Data/atlas.bin"
 
   /// One built atlas for every test (building it takes a while in a debug build).
-  nonisolated(unsafe) static let built: (scratch: Scratch, path: String) = {
+  static let built: (scratch: Scratch, path: String) = {
     let s = Scratch()
     let path = s.file("atlas.gdbm")
     let b = try! StoreBuilder(finalPath: path)

@@ -10,7 +10,7 @@ import WXCore
 
   /// A state folder whose atlas was built once (by `wx search`, the first use) and is copied
   /// into each test's folder: building it takes seconds in a debug build.
-  nonisolated(unsafe) static let built: TempHome = {
+  static let built: TempHome = {
     let home = TempHome()
     _ = try? home.wx("search", "ljub", env: on, timeout: 120)
     return home

@@ -84,7 +84,7 @@ install: build
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/libexec/wx
 	install -s -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
 	install -s -m 0755 $(BIN)-aqi-watch $(DESTDIR)$(PREFIX)/libexec/wx/wx-aqi-watch
-	install -m 0644 Data/sample-weathers.json Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
+	install -m 0644 Data/sample-weathers.json Data/atlas.bin Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
 	install -m 0644 man/wx.1 $(DESTDIR)$(PREFIX)/share/man/man1/wx.1
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx
 	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wx

@@ -23,7 +23,14 @@
 # Open-Meteo's (Tests/Support/openmeteo.py: requests, bytes, time over 3 runs, peak RSS), the
 # catalogue's bytes per city before and after (48 hours a city), and `wx show` of a city with
 # 48 stored hours against the same city without them (today's `wx show`; target within x1.1),
-# and `wx show --format` beside it. Then the start-up cost: `wx --version` against /bin/true.
+# and `wx show --format` beside it.
+# Then the world atlas
+# ($WX_BENCH_ATLAS, default 1; 0 skips it): on a fresh install (the bundled sample), the time
+# and peak RSS of building atlas.gdbm on first use (hyperfine, 3 runs), and `wx search par`
+# and `wx show "Springfield, Illinois"` against sqlite3 on a table of the same places with an
+# index on (folded name, population) (scripts/make-atlas.py --sqlite), and against the same
+# wx with WX_ATLAS=off (what the atlas costs a read command). Then the start-up cost:
+# `wx --version` against /bin/true.
 #
 # Prints a Markdown table per size and writes it all to bench-out/results.md, with the raw
 # hyperfine JSON beside it. Installs hyperfine, sqlite3 and time with apt-get when missing.
@@ -46,6 +53,9 @@ CACHE=${WX_BENCH_CACHE:-$HOME/.cache/wx-bench}
 OUT=$ROOT/bench-out
 export WX_BENCH_CACHE=$CACHE
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 NO_COLOR=1
+# The catalogue's figures are the catalogue's: the atlas has its own section below.
+export WX_ATLAS=off
+ATLAS=${WX_BENCH_ATLAS:-1}
 unset WX_API_URL WX_DATA_DIR XDG_DATA_HOME || true
 
 for n in $SIZES; do
@@ -326,6 +336,44 @@ PY
     "$(cut -d' ' -f1,2 "$TMP/om-requests")" >>"$ROWS"
 fi
 
+# ---- the world atlas ---------------------------------------------------------------------
+if [ "$ATLAS" != 0 ]; then
+  echo "== world atlas" >&2
+  ADB=$CACHE/atlas.db
+  if [ ! -s "$ADB" ] || [ "$ROOT/Data/atlas.bin" -nt "$ADB" ] || [ "$ROOT/scripts/make-atlas.py" -nt "$ADB" ]; then
+    echo "   building the sqlite3 peer" >&2
+    python3 "$ROOT/scripts/make-atlas.py" --sqlite "$ADB"
+  fi
+  AHOME=$TMP/home-atlas
+  export WX_HOME=$AHOME WX_ATLAS=on WX_DATA_DIR=$ROOT/Data
+  # First use builds the atlas (and seeds the sample): its peak RSS, then its time.
+  rm -rf "$AHOME"
+  atlas_rss=$(peak_rss_kb "$WX" search ljub)
+  hf --runs 3 --output=pipe --style basic --export-json "$OUT/atlas-build.json" \
+    --prepare "rm -f $(q "$AHOME/atlas.gdbm")" -n "atlas build" "$(qcmd "$WX" search ljub)"
+  atlas_total=$("$WX" search springfield --per-page 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+  ASEL="SELECT name,region,country,population FROM places"
+  declare -a ANAMES=() ACMDS=()
+  aadd() { ANAMES+=("$1"); shift; ACMDS+=("$(qcmd "$@")"); }
+  aadd "wx search par"            "$WX" search par
+  aadd "sqlite3 search par"       sqlite3 -readonly "$ADB" "$ASEL WHERE name_lc >= 'par' AND name_lc < 'pas' ORDER BY population DESC LIMIT 20"
+  aadd "wx search par, no atlas"  env WX_ATLAS=off "$WX" search par
+  aadd "wx show"                  "$WX" show "Springfield, Illinois"
+  aadd "sqlite3 show"             sqlite3 -readonly "$ADB" "$ASEL WHERE name_lc = 'springfield' AND region = 'Illinois' ORDER BY population DESC LIMIT 1"
+  aadd "wx show, no atlas"        env WX_ATLAS=off "$WX" show "Paris, France"
+  aadd "wx show Paris, France"    "$WX" show "Paris, France"
+  for i in "${!ACMDS[@]}"; do
+    eval "${ACMDS[$i]}" >/dev/null 2>&1 || echo "bench: WARNING: '${ANAMES[$i]}' failed" >&2
+  done
+  args=()
+  for i in "${!ACMDS[@]}"; do args+=(-n "${ANAMES[$i]}" "${ACMDS[$i]}"); done
+  echo "   queries: hyperfine -N, ${#ACMDS[@]} commands x $RUNS runs" >&2
+  hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic -i --export-json "$OUT/atlas-queries.json" "${args[@]}"
+  printf 'atlas\tatlas\t%s\t%s\t%s\n' "$atlas_rss" "$(stat -c %s "$AHOME/atlas.gdbm")" "$atlas_total" >>"$ROWS"
+  unset WX_HOME WX_DATA_DIR
+  export WX_ATLAS=off
+fi
+
 # ---- start-up ----------------------------------------------------------------------------
 echo "== start-up" >&2
 hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/startup.json" \
@@ -427,6 +475,26 @@ for f in facts.get("om", []):
     print(f"| wx show (no hours) | {fmt_ms(plain)} | ×1.00 |")
     print(f"| wx show (48 hours) | {fmt_ms(full)} | {ratio(full, plain)} |")
     print(f"| wx show --format (48 hours) | {fmt_ms(line)} | {ratio(line, plain)} |\n")
+for f in facts.get("atlas", []):
+    build = next(iter(load("atlas-build.json").values()))
+    q = load("atlas-queries.json")
+    print("## world atlas\n")
+    print(f"building atlas.gdbm on first use (`wx search ljub` on a fresh install): median "
+          f"{build['median']:.2f} s over {len(build['times'])} runs, peak RSS {mib(f[1])}, "
+          f"{int(f[2]) / 1048576:.1f} MiB; `springfield` matches {f[3]} places.\n")
+    print("| command | median ms | vs sqlite3 | vs no atlas |")
+    print("|---|---:|---:|---:|")
+    for wx, sq, off in [("wx search par", "sqlite3 search par", "wx search par, no atlas"),
+                        ("wx show", "sqlite3 show", None),
+                        ("wx show Paris, France", None, "wx show, no atlas")]:
+        label = wx if wx != "wx show" else "wx show Springfield, Illinois"
+        print(f"| {label} | {fmt_ms(ms(q[wx]))} | {ratio(ms(q[wx]), ms(q[sq])) if sq else ''} | "
+              f"{('%+.2f ms' % (ms(q[wx]) - ms(q[off]))) if off else ''} |")
+        if sq:
+            print(f"| {sq} | {fmt_ms(ms(q[sq]))} | ×1.00 | |")
+        if off:
+            print(f"| {off} | {fmt_ms(ms(q[off]))} | | |")
+    print()
 
 st = load("startup.json")
 wxv, tr = ms(st["wx --version"]), ms(st["/bin/true"])

@@ -17,6 +17,7 @@ import WXCore
     var env = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path,
       "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC", "TERM": "xterm-256color",
+      "WX_ATLAS": "off",
     ]
     for (k, v) in extra { env[k] = v }
     let script: [String: Any] = [

@@ -206,7 +206,7 @@ import Testing
     try home.wx("fav", "add", "Oslo")
     let holder = try RawChild(wxBinary, ["fav", "add", "Lima"],
       environment: ["WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
-        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_NOW": TempHome.sampleNow])
+        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_NOW": TempHome.sampleNow, "WX_ATLAS": "off"])
     var reaped = false
     defer { if !reaped { kill(holder.pid, SIGKILL); holder.wait() } }
     // Wait until it has stopped itself while holding the lock: up to 120 s by the clock, as

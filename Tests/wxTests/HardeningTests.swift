@@ -465,7 +465,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
       "/bin/sh", ["-c", "\"$0\" \"$@\" \(redirect)", wxBinary] + args,
       environment: [
         "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
-        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC", "WX_ATLAS": "off",
       ])
   }
 
@@ -500,7 +500,7 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
       "/bin/sh", ["-c", "trap '' PIPE; { sleep 0.3; \"$0\" list; echo \"status $?\" >&2; } | true", wxBinary],
       environment: [
         "PATH": "/usr/bin:/bin", "HOME": home.path, "WX_HOME": home.path, "LANG": "C.UTF-8",
-        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "TZ": "UTC", "WX_ATLAS": "off",
       ])
     #expect(run.stderr == "status 0\n", "\(run)")
   }

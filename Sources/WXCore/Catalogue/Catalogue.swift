@@ -93,18 +93,7 @@ package final class Catalogue {
   }
 
   private func loadBlock(_ b: Int) throws(StoreError) -> (records: [ArraySlice<UInt8>], version: UInt8) {
-    guard let raw = try db.fetch(CatalogueKey.block("c", b)) else {
-      throw .damaged(path: path, detail: "record block \(b) is missing")
-    }
-    do throws(MalformedValue) {
-      var (r, version) = try Envelope.open(.city, raw, versions: CityRecord.readable)
-      let n = try r.count(limit: CatalogueKey.citiesPerBlock)
-      var out: [ArraySlice<UInt8>] = []
-      for _ in 0..<n { out.append(try r.bytes()) }
-      return (out, version)
-    } catch {
-      throw .damaged(path: path, detail: "record block \(b) is unreadable")
-    }
+    try RecordBlock.load(db, b, .city, versions: CityRecord.readable, named: "record block")
   }
 
   package func cities(_ indexes: [Int]) throws(StoreError) -> [City] {

@@ -8,6 +8,13 @@ package struct Favourite: Equatable, Sendable {
   package var added: Int64
   /// Tie-breaker for favourites added in the same second, in order of adding.
   package var sequence: UInt64
+  /// Where it is and its region, when it was added from the atlas or since the atlas: an
+  /// Open-Meteo sync fetches a favourite that is no catalogue city by them, and of the
+  /// catalogue's cities of its name and country the nearest is the one (records written
+  /// before these fields read them as nil).
+  package var latitude: Double? = nil
+  package var longitude: Double? = nil
+  package var region: String? = nil
 
   package var identity: CityIdentity { CityIdentity(name: name, country: country) }
 
@@ -26,6 +33,11 @@ package struct Favourite: Equatable, Sendable {
     w.int(id)
     w.int(Int(added))
     w.varint(sequence)
+    if let latitude, let longitude {
+      w.double(latitude)
+      w.double(longitude)
+      w.string(region ?? "")
+    }
     return w.bytes
   }
 
@@ -36,6 +48,13 @@ package struct Favourite: Equatable, Sendable {
     id = try r.int()
     added = Int64(try r.int())
     sequence = try r.varint()
+    if !r.isAtEnd {
+      let (lat, lon) = (try r.double(), try r.double())
+      guard abs(lat) <= 90, abs(lon) <= 180 else { throw MalformedValue() }
+      (latitude, longitude) = (lat, lon)
+      let region = try r.string()
+      self.region = region.isEmpty ? nil : region
+    }
     guard r.isAtEnd, !name.isEmpty else { throw MalformedValue() }
   }
 }
@@ -85,12 +104,22 @@ package struct FavouritesStore: Sendable {
 
   /// Adds cities in one locked read-modify-write. Returns, per city, whether it was new.
   package func add(_ cities: [City], now: Int64) throws -> [Bool] {
+    try add(cities.map { Found(city: $0, place: nil) }, now: now)
+  }
+
+  /// Adds catalogue cities and atlas places, with where they are (and their region), in one
+  /// locked read-modify-write. Returns, per place, whether it was new. A favourite is kept by
+  /// name and country: of two places that share both, one can be a favourite.
+  package func add(_ places: [Found], now: Int64) throws -> [Bool] {
     try store.update(under: writers) { map in
       var next = (try Self.decode(map, path: store.path).map(\.sequence).max() ?? 0) + 1
-      return cities.map { city in
+      return places.map { found in
+        let city = found.asCity
         let key = city.identity.key
         if map[key] != nil { return false }
-        map[key] = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next).encoded()
+        var f = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next)
+        (f.latitude, f.longitude, f.region) = (found.latitude, found.longitude, found.place?.region)
+        map[key] = f.encoded()
         next += 1
         return true
       }

@@ -26,7 +26,7 @@ package struct Home: Sendable {
   package var lockPath: String { directory + "/" + FileSystem.StateFileName.lock }
   /// Every store file, for status and doctor.
   package var storePaths: [(name: String, path: String)] {
-    [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath)]
+    [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath), ("atlas", atlasPath)]
   }
 
   /// How this folder's writers serialise: wx.lock here, waited for up to `lockDeadline`.
@@ -196,18 +196,22 @@ package struct Home: Sendable {
 package enum HomeError: Error, Equatable, Sendable, CustomStringConvertible {
   case noSample(searched: [String])
   case badSample(path: String, reason: String)
+  /// `wx doctor --repair` was asked to build the atlas and its data is not installed.
+  case noAtlasData(searched: [String])
 
   package var description: String {
     switch self {
     case .noSample:
       return "no catalogue yet and the bundled sample is not installed"
     case .badSample(let path, let reason): return "the bundled sample \(path) is unusable: \(reason)"
+    case .noAtlasData: return "the atlas data (atlas.bin) is not installed"
     }
   }
 
   /// What to do about it.
   package var remedy: Remedy? {
     if case .noSample = self { return .syncOrFindTheSample }
+    if case .noAtlasData = self { return .findTheData }
     return nil
   }
 }

@@ -102,7 +102,7 @@ package struct Doctor: Sendable {
   package func temps() -> [String] { FileSystem.list(home.directory).filter { FileSystem.isAbandoned($0, in: home.directory) } }
 
   /// `.exposed` in place of `.healthy` when others may read or write `path`.
-  private func withMode(_ health: Health, _ path: String) -> Health {
+  func withMode(_ health: Health, _ path: String) -> Health {
     guard case .healthy(let records, _) = health, case .success(let st)? = StateFile.inspect(path),
       st.st_mode & 0o077 != 0
     else { return health }

@@ -84,6 +84,18 @@ extension Doctor {
       }
     }
     report.lines.append(catalogue)
+    // The atlas: derived data, so a repair rebuilds it from the shipped file.
+    let atlasHealth = checkAtlas()
+    var atlas = DoctorReport.Line(name: "atlas", health: atlasHealth)
+    if let lock {
+      if case .broken = atlasHealth {
+        atlas.actions.append(.repaired(try repairAtlas(holding: lock)))
+      } else if case .exposed = atlasHealth {
+        try tighten(home.atlasPath)
+        atlas.actions.append(.modeReset(folder: false))
+      }
+    }
+    report.lines.append(atlas)
     for store in smallStores {
       let health = check(path: store.path, kind: store.kind)
       var line = DoctorReport.Line(name: store.name, health: health)

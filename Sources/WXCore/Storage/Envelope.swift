@@ -28,6 +28,11 @@ package enum Envelope {
     case preference = 0x50  // P
     case favourite = 0x46  // F
     case aqi = 0x41  // A
+    /// The world atlas (``Atlas``): its header, a block of places, a prefix's ranking.
+    case atlasMeta = 0x47  // G
+    case places = 0x4C  // L
+    case ranking = 0x52  // R
+    case alternates = 0x56  // V
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
@@ -74,6 +79,7 @@ extension Envelope.Kind {
     case .aqi: return "air-quality readings"
     case .manifest: return "a store's list of keys"
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
+    case .atlasMeta, .places, .ranking, .alternates: return "the world atlas"
     }
   }
 }

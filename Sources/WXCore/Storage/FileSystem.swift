@@ -162,8 +162,9 @@ package enum FileSystem {
     package static let preferences = "prefs.gdbm"
     package static let favourites = "favourites.gdbm"
     package static let aqi = "aqi.gdbm"
+    package static let atlas = "atlas.gdbm"
     package static let lock = "wx.lock"
-    static let all = [catalogue, preferences, favourites, aqi, lock]
+    static let all = [catalogue, preferences, favourites, aqi, atlas, lock]
   }
 
   /// The names wx gives what it keeps in a state folder: its stores, its lock, their temp

@@ -19,6 +19,8 @@ package enum Remedy: Sendable, Equatable {
   case sync
   /// Download the catalogue, or say where the bundled sample is.
   case syncOrFindTheSample
+  /// Say where the shipped data (the atlas) is.
+  case findTheData
   /// Give the provider an API key.
   case giveAKey
   /// Check the API key given.

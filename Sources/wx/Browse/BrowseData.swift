@@ -32,14 +32,21 @@ final class BrowseData {
   private var cache: [(key: String, page: Page)] = []
   private static let cachedPages = 8
 
+  /// The world atlas, searched with the catalogue as `wx search` does (nil: the catalogue alone).
+  private let atlas: Atlas?
+
   init(home: Home) throws {
     self.home = home
     catalogue = try home.openCatalogue().catalogue
     catalogueInode = Self.inode(home.cataloguePath)
+    atlas = try Context.atlas(for: home)
     try loadFavourites()
   }
 
-  deinit { catalogue.close() }
+  deinit {
+    catalogue.close()
+    atlas?.close()
+  }
 
   /// Reopens the catalogue after a rename and rereads changed favourites. True when either
   /// changed (the cached pages are then dropped).
@@ -120,8 +127,9 @@ final class BrowseData {
       return Page(total: matching.count, rows: out)
     }
     if !query.isEmpty {
-      let result = try catalogue.search(query, offset: offset, limit: limit)
-      return Page(total: result.total, rows: rows(result.cities))
+      // Catalogue cities and atlas places (a place without weather is a city without it).
+      let result = try PlaceFinder(catalogue: catalogue, atlas: atlas).search(query, offset: offset, limit: limit)
+      return Page(total: result.total, rows: rows(result.items.map(\.asCity)))
     }
     if list == .hottest {
       return Page(total: catalogue.meta.dryCount, rows: rows(try catalogue.dry(offset: offset, limit: limit)))

@@ -19,11 +19,18 @@ struct SearchRequest: PagedRequest {
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let query = query ?? ""
-    let result = try catalogue.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
+    // The catalogue and the atlas together (PlaceFinder): largest places first in each class.
+    let finder = try ctx.finder(catalogue)
+    defer { finder.atlas?.close() }
+    let result = try finder.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
     let paging = Paging(pages, total: result.total)
-    let view = CityPage(
-      paging: paging, cities: result.cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
-      query: query)
+    let unit = ctx.unit(output.display)
+    let freshness = ctx.freshness(catalogue.meta)
+    // Without the atlas (WX_ATLAS=off, not installed, damaged), the catalogue's page as before.
+    let view: any View =
+      finder.atlas == nil
+      ? CityPage(paging: paging, cities: result.items.map(\.asCity), unit: unit, freshness: freshness, query: query)
+      : PlacePage(paging: paging, items: result.items, unit: unit, freshness: freshness, query: query)
     guard result.total > 0 else {
       // Like grep: nothing found is exit 1, with an empty page for scripts.
       if output.json { Runner.show(view, json: true, ctx.terminal) }
@@ -41,8 +48,10 @@ extension WX {
       abstract: "Find cities by the start of their name or of any word in it.",
       discussion: """
         Case, accents and punctuation do not matter (sao finds São Paulo, lodz finds Łódź, ndj finds \
-        N'Djamena). Cities whose name starts with PREFIX come first, then cities with a later word \
-        starting with it (york finds New York), each group alphabetical. Exits 1 when nothing matches.
+        N'Djamena). The catalogue's cities and the world atlas's places (GeoNames, every place of \
+        1,000 people or more; an alternate name typed whole, such as kiev or cologne, finds its \
+        place): those whose name starts with PREFIX come first, then those with a later word \
+        starting with it (york finds New York), each group largest first. Exits 1 when nothing matches.
         """)
 
     @Argument(help: "The start of a city name (the words of an unquoted query are joined).") var words: [String] = []

@@ -23,9 +23,21 @@ struct ShowRequest: CatalogueRequest {
   var output = Output()
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
-    let found = try ctx.resolveCity(city, in: catalogue, remembering: format == nil)
-    if let format { return FormatLine(city: found, unit: ctx.unit(output.display), format: format) }
-    return CityView(city: found, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
+    let finder = try ctx.finder(catalogue)
+    defer { finder.atlas?.close() }
+    let found = try ctx.resolvePlace(city, in: finder, remembering: format == nil)
+    guard let weather = found.city else {
+      // An atlas place wx has no weather for: what it knows, and how to get its weather.
+      let place = found.place!
+      if let format { return FormatLine(city: found.asCity, unit: ctx.unit(output.display), format: format) }
+      return PlaceView(
+        place: place, unit: ctx.unit(output.display), localTime: place.localTime(at: ctx.now),
+        argument: PlaceText.argument(found, finder))
+    }
+    if let format { return FormatLine(city: weather, unit: ctx.unit(output.display), format: format) }
+    return CityView(
+      city: weather, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now,
+      place: found.place)
   }
 }
 
@@ -37,7 +49,12 @@ extension WX {
         CITY is a name (case, accents and punctuation do not matter: krakow finds Kraków, ndjamena \
         finds N'Djamena; of cities that share a name so matched, the one spelled exactly as typed, \
         case aside, is taken: Zürich, not Zurich), "Name, Country" (the country as a name, a prefix, \
-        an ISO code such as FR or FRA, or UK/USA), or an id. Without CITY, the last city shown.
+        an ISO code such as FR or FRA, or UK/USA), or an id. Any place of the world atlas is \
+        found too, also as "Name, Region" (Springfield, Illinois) or "Name, ST" with a US state's \
+        code (Portland, OR); an exact name whose largest place has ten times the people of the \
+        next is that place (Paris: Paris, France). A place wx has no weather for shows what wx \
+        knows of it and the command that gets its weather (exit 0; JSON weather fields null). \
+        Without CITY, the last city shown.
         """)
 
     @Argument(

@@ -14,10 +14,14 @@ extension WX {
       let meta = catalogue.meta
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
+      // The atlas as it is (not built here): its header, when there is one.
+      let atlas = try? Atlas(path: ctx.home.atlasPath)
+      atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
         files: ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) },
-        airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us })
+        airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
+        atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
       Runner.show(view, json: json, ctx.terminal)
     }
   }
@@ -33,6 +37,7 @@ struct StatusView: View {
   var files: [(name: String, path: String, size: Int64?)]
   var airUpdated: Int64?
   var openMeteoAir: Bool
+  var atlas = AtlasStatus(meta: nil, installed: false)
 
   var attribution: String? {
     let credited = [meta.provider == "open-meteo" ? "weather" : nil, openMeteoAir ? "air quality" : nil].compactMap { $0 }
@@ -48,7 +53,7 @@ struct StatusView: View {
       ("age_seconds", .int(Int(now - meta.syncedAt))), ("list_provider", .string(meta.listProvider)),
       ("list_synced_at", .string(Clock.iso8601(meta.listSyncedAt))), ("refreshed", .int(meta.refreshed)),
       ("air_quality_at", airUpdated.map { .string(Clock.iso8601($0)) } ?? .null),
-      ("attribution", attribution.map { .string($0) } ?? .null), ("unit", .string(unit.rawValue)),
+      ("attribution", attribution.map { .string($0) } ?? .null), ("atlas", atlas.json), ("unit", .string(unit.rawValue)),
       ("files", .array(files.map { .object([("name", .string($0.name)), ("path", .string($0.path)), ("bytes", $0.size.map { .int(Int($0)) } ?? .null)]) })),
     ])
   }
@@ -66,6 +71,7 @@ struct StatusView: View {
     }
     if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Clock.ago(now - airUpdated)))\n" }
     if let attribution { out += "data      \(attribution)\n" }
+    if let line = atlas.line { out += "places    \(line)\n" }
     out += "unit      \(unit.rawValue)\n"
     out += "files\n"
     for f in files {
@@ -79,5 +85,26 @@ struct StatusView: View {
     if n < 1024 { return "\(n) B" }
     if n < 1_048_576 { return "\(Number.oneDecimal(Double(n) / 1024)) KiB" }
     return "\(Number.oneDecimal(Double(n) / 1_048_576)) MiB"
+  }
+}
+
+/// The world atlas in `wx status`: how many places, and the credit GeoNames' licence asks for.
+struct AtlasStatus {
+  var meta: AtlasMeta?
+  /// Whether its data is installed (and the atlas not turned off), so it is built on first use.
+  var installed: Bool
+  static let credit = "GeoNames (geonames.org, CC BY 4.0)"
+
+  var line: String? {
+    if let meta { return "\(PlaceText.people(meta.count)) from the world atlas: \(Self.credit)" }
+    return installed ? "the world atlas is built on first use: \(Self.credit)" : nil
+  }
+
+  var json: JSON {
+    guard meta != nil || installed else { return .null }
+    return .object([
+      ("places", meta.map { .int($0.count) } ?? .null), ("built_at", meta.map { .string(Clock.iso8601($0.builtAt)) } ?? .null),
+      ("attribution", .string(Self.credit)),
+    ])
   }
 }

@@ -8,7 +8,9 @@ extension WX {
       discussion: """
         Fetches URL?page=P&limit=N until an empty or short page, or a page that only repeats \
         records already seen. With --provider open-meteo, fetches real weather for the cities of \
-        the current catalogue instead (weather data by Open-Meteo.com, CC BY 4.0). Records are \
+        the current catalogue instead (weather data by Open-Meteo.com, CC BY 4.0); with --favourites \
+        the favourites' (atlas places among them join the catalogue with their weather); with \
+        --city one place's, shown once fetched (without making it a favourite). Records are \
         validated as they arrive and written into a new file that replaces the catalogue only once \
         all have arrived; on any failure the current catalogue stays exactly as it was. Control and bidi characters in the data become spaces or are \
         removed; URL passwords and keys are never printed or stored.
@@ -24,11 +26,13 @@ extension WX {
     @Option(name: .customLong("max-cities"), help: "Open-Meteo: refresh at most N cities, the first of the catalogue.")
     var maxCities: Int?
     @Option(help: "Open-Meteo: forecast days to keep (1–16).") var days = ProviderConfig.defaultDays
+    @Option(help: "Open-Meteo: fetch the weather of this one place (a catalogue city or any place of the atlas) and show it.")
+    var city: String?
     @Flag(name: .customLong("allow-shrink"), help: "Accept a catalogue with fewer than a tenth of the current one's cities.")
     var allowShrink = false
     @Flag(help: "Print nothing but errors.") var quiet = false
 
-    var selection: OpenMeteoSelection { OpenMeteoSelection(favourites: favourites, maxCities: maxCities) }
+    var selection: OpenMeteoSelection { OpenMeteoSelection(favourites: favourites, maxCities: maxCities, city: city) }
 
     /// `--api-key`, else `WX_ACCUWEATHER_KEY`; an empty one is no key.
     var accuWeatherKey: String? {
@@ -44,8 +48,8 @@ extension WX {
       }
       if !OpenMeteoProvider.days.contains(days) { throw ValidationError("--days must be between 1 and 16") }
       do { try selection.validate() } catch { throw ValidationError(error.message) }
-      if provider != .openMeteo && (favourites || maxCities != nil || days != ProviderConfig.defaultDays) {
-        throw ValidationError("--favourites, --max-cities and --days apply to --provider open-meteo only")
+      if provider != .openMeteo && (favourites || maxCities != nil || city != nil || days != ProviderConfig.defaultDays) {
+        throw ValidationError("--favourites, --max-cities, --city and --days apply to --provider open-meteo only")
       }
     }
 
@@ -88,6 +92,8 @@ extension WX {
         let seconds = elapsed < 0.05 ? "under 0.1" : Number.oneDecimal(elapsed)  // never "in 0 s"
         let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
         Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
+        // `--city`: the place's weather, as `wx show` shows it (offline from now on).
+        if let city { try ShowRequest(city: city).perform() }
       }
     }
   }

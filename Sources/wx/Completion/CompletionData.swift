@@ -11,7 +11,13 @@ enum CompletionData {
   static func cities(_ current: String, after before: [String], whole: Bool) -> [String] {
     guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
-    return (try? catalogue.resolver.completions(current, after: before, whole: whole, limit: limit)) ?? []
+    let names = (try? catalogue.resolver.completions(current, after: before, whole: whole, limit: limit)) ?? []
+    // Then the atlas's places (largest first) that the catalogue does not already offer.
+    guard before.isEmpty, let atlas = try? ctx.atlas() else { return names }
+    defer { atlas.close() }
+    let offered = Set(names.map { Fold.key($0) })
+    let places = ((try? atlas.completions(current, limit: limit)) ?? []).filter { !offered.contains(Fold.key($0)) }
+    return names + places.prefix(max(0, limit - names.count))
   }
 
   /// Favourites completing `current`, in the order they were added; "Name, Country" for a

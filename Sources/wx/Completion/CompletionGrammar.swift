@@ -90,7 +90,7 @@ enum CompletionGrammar {
           .option("--url"), .option("--per-page"),
           .option("--provider", .words(ProviderName.allCases.map(\.rawValue))), .option("--api-key"),
           .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
-          .option("--max-cities"), .option("--days"),
+          .option("--max-cities"), .option("--days"), .option("--city", .cities),
         ]),
       CompletionCommand(
         name: "unit",

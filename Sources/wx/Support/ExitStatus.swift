@@ -45,6 +45,16 @@ enum ExitStatus: Int32 {
       case .ambiguous, .noLastCity: return (.usage, message(e))
       case .notFound: return (.noSuchCity, message(e))
       }
+    case let e as PlaceLookupError:
+      switch e {
+      // Catalogue cities alone (no atlas): the words of before the atlas.
+      case .ambiguous(let query, let candidates) where candidates.allSatisfy({ $0.place == nil }):
+        return of(LookupError.ambiguous(query: query, candidates: Candidate.of(candidates)))
+      case .notFound(let query, let suggestions) where suggestions.allSatisfy({ $0.place == nil }):
+        return of(LookupError.notFound(query: query, suggestions: Candidate.of(suggestions)))
+      case .ambiguous: return (.usage, placeMessage(e))
+      case .notFound: return (.noSuchCity, placeMessage(e))
+      }
     case let e as FavouritesError:
       switch e {
       case .notAFavourite(let names):
@@ -136,6 +146,44 @@ enum Coordinates {
   }
 }
 
+/// The words for a city argument that names no place or several of the catalogue and the
+/// atlas: each candidate as "Name, Region, Country (people)", and how to pick one.
+private func placeMessage(_ e: PlaceLookupError) -> String {
+  func named(_ f: Found) -> String {
+    let text = String(PlaceText.full(f).prefix(80)).visible
+    if let n = f.population { return "\(text) (\(PlaceText.people(n)))" }
+    return f.city.map { "\(text) (id \($0.id))" } ?? text
+  }
+  switch e {
+  case .ambiguous(let query, let candidates):
+    let list = candidates.prefix(8).map(named).joined(separator: "; ")
+    let more = candidates.count > 8 ? "; …" : ""
+    let example = candidates.first { $0.place?.region != nil }.map { f in
+      " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
+    } ?? ""
+    let word = PlaceText.shellWord(String(query.trimmingSpaces.prefix(60))).visible
+    return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
+      + " — pick one with \"Name, Region\"\(example) or \"Name, Country\"; `wx search \(word)` lists them"
+  case .notFound(let query, let suggestions):
+    guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
+    return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
+  }
+}
+
+extension Candidate {
+  /// Catalogue cities found through the atlas's finder, as the resolver's candidates: the id
+  /// only where no other of them has it (an id that repeats picks nothing).
+  static func of(_ found: [Found]) -> [Candidate] {
+    let ids = found.compactMap { $0.city?.id }
+    return found.map { f in
+      let c = f.asCity
+      return Candidate(
+        name: c.name, country: c.country, id: ids.filter { $0 == c.id }.count == 1 ? c.id : nil, latitude: c.latitude,
+        longitude: c.longitude, region: f.place?.region, population: f.population)
+    }
+  }
+}
+
 /// A bad request that argument parsing cannot see (a page past the end…): exit 64.
 struct UsageError: Error {
   var message: String
@@ -164,6 +212,7 @@ extension Remedy {
     case .repairSetsItAside: return "`wx doctor --repair` sets it aside"
     case .sync: return "run `wx sync`"
     case .syncOrFindTheSample: return "run `wx sync` (or set WX_DATA_DIR)"
+    case .findTheData: return "set WX_DATA_DIR to the folder that holds it"
     case .giveAKey: return "pass --api-key or set WX_ACCUWEATHER_KEY"
     case .checkTheKey: return "check --api-key"
     case .allowShrink: return "pass --allow-shrink if that is right"

@@ -9,6 +9,8 @@ struct CityView: View {
   var freshness: String
   /// The time now (seconds since the epoch): which stored hours are past.
   var now: Int64
+  /// The atlas place the city is, if any (its region, population and country code).
+  var place: Place? = nil
 
   func json() -> JSON {
     let c = city
@@ -29,7 +31,7 @@ struct CityView: View {
       ("source", c.observation.map { .string($0.source) } ?? .null),
       ("hourly", .array(hours)),
     ]
-    return .object(head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast"))
+    return .object(head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast") + AtlasFields.of(place))
   }
 
   /// The forecast from the city's today on (`key`), its date today and the days already past:
@@ -76,7 +78,8 @@ struct CityView: View {
   func text(_ term: Terminal) -> String {
     var out = ""
     for line in Self.summary(city, unit, term) + Self.extras(city, unit, now, term) { out += line + "\n" }
-    let observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    var observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    if let place { observed = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · " + observed }
     return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term) + term.dim(observed + freshness)
   }
 

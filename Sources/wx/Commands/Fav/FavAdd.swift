@@ -6,13 +6,48 @@ extension WX.Fav {
     static let configuration = CommandConfiguration(
       abstract: "Add cities to your favourites.",
       discussion: """
-        CITY resolves like `wx show`. An ambiguous name adds nothing and lists the candidates. \
-        Unquoted words that together name a city are that one city (the longest name first: \
-        `wx fav add Tokyo New York` is two cities), a word ending in a comma goes with the next \
-        (`wx fav add Paris, FR London, GB`), and a city named twice is added once.
+        CITY resolves like `wx show`: a catalogue city or any place of the world atlas (offline; \
+        `wx sync --provider open-meteo --favourites` then fetches their weather). An ambiguous \
+        name adds nothing and lists the candidates. Unquoted words that together name a city \
+        are that one city (the longest name first: `wx fav add Tokyo New York` is two cities), \
+        a word ending in a comma goes with the next (`wx fav add Paris, FR London, GB`), and a \
+        city named twice is added once.
         """)
 
     @Argument(help: "Cities to add.", completion: .custom(cityCompletions)) var cities: [String]
+
+    /// Runs of words to places of the catalogue and the atlas, as the resolver splits them
+    /// for the catalogue: from each word, the longest run (at most 6 words) that names one
+    /// place; a word ending in a comma goes with the next; a place named twice counts once.
+    static func places(_ words: [String], _ finder: PlaceFinder) throws -> [Found] {
+      var out: [Found] = []
+      var k = 0
+      while k < words.count {
+        var end = min(words.count, k + 6)
+        var hit: (found: Found, sharing: Int, end: Int)?
+        while end > k {
+          if words[end - 1].hasSuffix(",") && end < words.count && end - k < 6 { end -= 1; continue }
+          if case .found(let f, let sharing) = try finder.resolve(words[k..<end].joined(separator: " ")) {
+            hit = (f, sharing, end)
+            break
+          }
+          end -= 1
+        }
+        guard let hit else {
+          // Nothing from here names one place: the error of the shortest run that can stand.
+          var stop = k + 1
+          while stop < words.count && words[stop - 1].hasSuffix(",") { stop += 1 }
+          _ = try finder.lookup(words[k..<stop].joined(separator: " "))
+          k = stop
+          continue
+        }
+        let name = words[k..<hit.end].joined(separator: " ")
+        if hit.sharing > 0 { Context.noteShared(name, hit.found, hit.sharing) }
+        if !out.contains(where: { $0.asCity.identity == hit.found.asCity.identity }) { out.append(hit.found) }
+        k = hit.end
+      }
+      return out
+    }
 
     func validate() throws {
       if cities.isEmpty { throw ValidationError("name at least one city") }
@@ -24,13 +59,32 @@ extension WX.Fav {
     func execute() async throws {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
-      let found = try catalogue.lookup(words: cities)
+      // Catalogue cities and atlas places alike (PlaceFinder): the catalogue's rules first
+      // (the resolver's runs of words), then the atlas's places, run by run.
+      let finder = try ctx.finder(catalogue)
+      var found: [Found]
+      do {
+        found = try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
+      } catch let error as LookupError {
+        guard finder.atlas != nil else { throw error }
+        found = try Self.places(cities, finder)
+      }
+      finder.atlas?.close()
       catalogue.close()
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
       var out = ""
+      let kept = try ctx.home.favourites.list()
       for (city, new) in zip(found, added) {
-        let name = "\(city.name.visible), \(city.country.visible)"
+        let name = PlaceText.full(city).visible
+        // Favourites are kept by name and country: another place of both may be the one kept.
+        if !new, let region = city.place?.region,
+          let other = kept.first(where: { $0.identity == city.asCity.identity && $0.region != nil && $0.region != region })
+        {
+          out += "\(name) is not added: \(city.name.visible), \(other.region!.visible), \(city.country.visible) is the favourite "
+            + "of that name in \(city.country.visible) (wx keeps one)\n"
+          continue
+        }
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
       Terminal.out(out)

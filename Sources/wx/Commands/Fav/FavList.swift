@@ -14,12 +14,15 @@ struct FavListRequest: OutputRequest {
     let favourites = try ctx.home.favourites.list()
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
-    var rows: [(Favourite, City?)] = []
-    for f in favourites { rows.append((f, try catalogue.find(f.identity)?.city)) }
+    // Catalogue cities and atlas places (PlaceFinder): an atlas favourite without weather yet.
+    let finder = try ctx.finder(catalogue)
+    defer { finder.atlas?.close() }
+    var rows: [(Favourite, Found?)] = []
+    for f in favourites { rows.append((f, try finder.found(f))) }
     switch sort {
     case .added: break
     case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
-    case .temperature: rows.sort { ($0.1?.temperatureC ?? -.infinity) > ($1.1?.temperatureC ?? -.infinity) }
+    case .temperature: rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
     }
     let view = FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
     Runner.show(view, json: output.json, ctx.terminal)
@@ -28,7 +31,7 @@ struct FavListRequest: OutputRequest {
 
 /// Favourites and, for those still in the catalogue, their weather.
 struct FavouritesView: View {
-  var rows: [(favourite: Favourite, city: City?)]
+  var rows: [(favourite: Favourite, found: Found?)]
   var unit: Units
   var freshness: String
 
@@ -37,14 +40,15 @@ struct FavouritesView: View {
       (
         "items",
         .array(
-          rows.map { f, c in
-            .object([
+          rows.map { f, found in
+            let c = found?.city
+            return .object([
               ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
               ("added", .string(Clock.iso8601(f.added))),
               ("temperature", Fields.temperature(c?.temperatureC, unit)),
               ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
               ("in_catalogue", .bool(c != nil)),
-            ])
+            ] + AtlasFields.of(found?.place))
           })
       )
     ])
@@ -56,10 +60,12 @@ struct FavouritesView: View {
     t.rightAligned = [2]
     t.minWidths = [(0, 10), (1, 8), (3, 8)]
     t.fitting = [.drop(4), .shrink, .drop(3), .drop(1)]
-    for (f, c) in rows {
+    for (f, found) in rows {
+      let c = found?.city
+      let missing = found == nil ? "not in the current catalogue" : "no weather yet"
       t.rows.append([
         f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit),
-        c?.description.visible ?? term.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
+        c?.description.visible ?? term.dim(missing), Clock.format(f.added, "%Y-%m-%d"),
       ])
     }
     return t.render(term) + term.dim("\(rows.count) favourite\(rows.count == 1 ? "" : "s") · " + freshness)

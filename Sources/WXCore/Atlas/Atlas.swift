@@ -1,0 +1,377 @@
+/// What the atlas store says about itself (key `m`, written last: a store without it is
+/// incomplete).
+package struct AtlasMeta: Equatable, Sendable {
+  /// ``AtlasWriter/version`` of the writer that built it; another is rebuilt on first use.
+  package var version: Int
+  package var count: Int
+  /// Name entries (places and their alternate names) and later-word entries of the index.
+  package var nameEntries: Int
+  package var wordEntries: Int
+  /// Alternate names stored (each found typed whole).
+  package var alternateNames: Int
+  package var foldVersion: Int
+  /// The CRC-32 of the `atlas.bin` it was built from.
+  package var dataChecksum: UInt32
+  package var builtAt: Int64
+
+  func encoded() -> [UInt8] {
+    var w = ByteWriter()
+    w.varint(UInt64(version))
+    w.varint(UInt64(count))
+    w.varint(UInt64(nameEntries))
+    w.varint(UInt64(wordEntries))
+    w.varint(UInt64(alternateNames))
+    w.varint(UInt64(foldVersion))
+    w.u32(dataChecksum)
+    w.int(Int(builtAt))
+    return w.bytes
+  }
+
+  init(
+    version: Int, count: Int, nameEntries: Int, wordEntries: Int, alternateNames: Int, foldVersion: Int,
+    dataChecksum: UInt32, builtAt: Int64
+  ) {
+    self.version = version
+    self.count = count
+    self.nameEntries = nameEntries
+    self.wordEntries = wordEntries
+    self.alternateNames = alternateNames
+    self.foldVersion = foldVersion
+    self.dataChecksum = dataChecksum
+    self.builtAt = builtAt
+  }
+
+  init(decoding r: inout ByteReader) throws(MalformedValue) {
+    version = try r.count()
+    count = try r.count()
+    nameEntries = try r.count()
+    wordEntries = try r.count()
+    alternateNames = try r.count()
+    foldVersion = try r.count()
+    dataChecksum = try r.u32()
+    builtAt = Int64(try r.int())
+    guard r.isAtEnd, foldVersion >= 1, foldVersion <= Fold.version, nameEntries == count else { throw MalformedValue() }
+  }
+}
+
+/// One page of a prefix's places, ranked: places whose own name starts with the prefix (or
+/// of which it is an alternate name, typed whole), then places with a later word that does,
+/// each largest first; a place found several ways is listed once, in its first class.
+package struct AtlasPage: Sendable {
+  package var total: Int
+  /// How many of the `total` are name-start matches.
+  package var nameMatches: Int
+  /// The page's places, with whether each is a name-start match.
+  package var places: [(place: Place, nameMatch: Bool)]
+}
+
+/// A read-only view of the atlas store (`atlas.gdbm`), built from the shipped data by
+/// ``AtlasWriter``. Keys:
+///
+/// | key | value |
+/// |---|---|
+/// | `m` | ``AtlasMeta`` |
+/// | `c` + block (u32 BE) | 16 places, largest first (``Place``) |
+/// | `n`, `w`, `k`, `t` | the search index over the places' own names, as the catalogue's (``CityIndex``) |
+/// | `a` + folded name | the places of which it is an alternate name (Kiev: Kyiv), largest first |
+/// | `r` + folded prefix | for every prefix matching more than 32 entries: its number of places, of name-start matches, and its first ``AtlasWriter/rankedLength`` places in rank order |
+package final class Atlas {
+  package let path: String
+  package let meta: AtlasMeta
+  let db: GDBMDatabase
+  private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
+
+  package init(path: String) throws(StoreError) {
+    self.path = path
+    db = try GDBMDatabase(path: path, mode: .reader)
+    guard let raw = try db.fetch(CatalogueKey.meta) else {
+      try? db.close()
+      throw .damaged(path: path, detail: "the atlas has no header record")
+    }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.atlasMeta, raw)
+      meta = try AtlasMeta(decoding: &r)
+    } catch {
+      try? db.close()
+      throw .damaged(path: path, detail: "the atlas header is unreadable")
+    }
+  }
+
+  package func close() { try? db.close() }
+
+  func fold(_ s: String) -> [UInt8] { Fold.key(s, version: meta.foldVersion) }
+
+  // MARK: Places
+
+  /// The place at `position` (0 is the largest).
+  package func place(_ position: Int) throws(StoreError) -> Place {
+    guard position >= 0 && position < meta.count else {
+      throw .damaged(path: path, detail: "a reference points past the end of the atlas")
+    }
+    let per = CatalogueKey.citiesPerBlock
+    let b = position / per
+    let records: [ArraySlice<UInt8>]
+    if let cached = blocks.first(where: { $0.number == b }) {
+      records = cached.records
+    } else {
+      records = try loadBlock(b)
+      if blocks.count >= 64 { blocks.removeFirst() }
+      blocks.append((b, records))
+    }
+    guard position - b * per < records.count else { throw .damaged(path: path, detail: "place \(position) is missing") }
+    do throws(MalformedValue) {
+      var r = ByteReader(Array(records[position - b * per]))
+      let place = try Place(decoding: &r, position: position)
+      guard r.isAtEnd else { throw MalformedValue() }
+      return place
+    } catch {
+      throw .damaged(path: path, detail: "place \(position) is unreadable")
+    }
+  }
+
+  private func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
+    try RecordBlock.load(db, b, .places, versions: Envelope.schema...Envelope.schema, named: "place block").records
+  }
+
+  package func places(_ positions: [Int]) throws(StoreError) -> [Place] {
+    var out: [Place] = []
+    out.reserveCapacity(positions.count)
+    for p in positions { out.append(try place(p)) }
+    return out
+  }
+
+  // MARK: Search
+
+  /// The places whose own or alternate name is exactly `name` (folded), largest first.
+  package func named(_ name: String) throws(StoreError) -> [Place] {
+    try places(try namedPositions(fold(name)))
+  }
+
+  /// Positions of the places named `key` (folded), by their own or an alternate name,
+  /// largest first, each once.
+  func namedPositions(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    try namedPositions(key, country: nil)
+  }
+
+  /// The places named `name` (folded) in a country, by their own or an alternate name,
+  /// largest first: the index's country blocks rule out the others before their records are
+  /// read. `country` is asked of a country's name as the atlas writes it.
+  package func named(_ name: String, country: @escaping (String) -> Bool) throws(StoreError) -> [Place] {
+    try places(try namedPositions(fold(name), country: country))
+  }
+
+  private func namedPositions(_ key: [UInt8], country: ((String) -> Bool)?) throws(StoreError) -> [Int] {
+    guard !key.isEmpty else { return [] }
+    let alternates = try self.alternates(key)
+    let reader = CityIndexReader(database: db)
+    let match = try reader.match(key)
+    var out: [Int] = []
+    var k = match.names.lowerBound
+    scan: while k < match.names.upperBound {
+      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize), countries: country != nil)
+      for e in chunk {
+        guard e.key == key else { break scan }
+        if let country, let name = e.country.flatMap({ ByteReader.utf8($0[...]) }), !country(name) { continue }
+        out.append(e.ref)
+      }
+      k += chunk.count
+    }
+    return Self.unique((out + alternates).sorted())
+  }
+
+  /// The places of which `key` (folded) is an alternate name, largest first.
+  func alternates(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    guard let raw = try db.fetch([UInt8(ascii: "a")] + key) else { return [] }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.alternates, raw)
+      var out: [Int] = []
+      var previous = 0
+      for _ in 0..<(try r.count(limit: meta.count)) {
+        previous += try r.count()
+        guard previous < meta.count else { throw MalformedValue() }
+        out.append(previous)
+      }
+      guard r.isAtEnd else { throw MalformedValue() }
+      return out
+    } catch {
+      throw .damaged(path: path, detail: "an alternate name's record is unreadable")
+    }
+  }
+
+  /// Places whose own name, or a later word of it, starts with `query`, or of which `query` is
+  /// an alternate name: ranks
+  /// `offset ..< offset+limit` (see ``AtlasPage``).
+  package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> AtlasPage {
+    let q = fold(query)
+    guard !q.isEmpty, limit > 0 else { return AtlasPage(total: 0, nameMatches: 0, places: []) }
+    let (total, names, ranked) = try ranking(q, upTo: offset + limit)
+    let slice = offset < ranked.count ? Array(ranked[offset..<min(ranked.count, offset + limit)]) : []
+    var out: [(place: Place, nameMatch: Bool)] = []
+    for (k, p) in slice.enumerated() { out.append((try place(p), offset + k < names)) }
+    return AtlasPage(total: total, nameMatches: names, places: out)
+  }
+
+  /// How many places match `q`, how many by a name start, and at least the first `n` positions
+  /// in rank order (all of them when fewer). A place of which `q` is an alternate name is a
+  /// name-start match.
+  func ranking(_ q: [UInt8], upTo n: Int) throws(StoreError) -> (total: Int, names: Int, positions: [Int]) {
+    let alternates = try self.alternates(q)
+    if let raw = try db.fetch([UInt8(ascii: "r")] + q) {
+      let stored: (total: Int, names: Int, positions: [Int])
+      do throws(MalformedValue) {
+        stored = try Self.decodeRanking(raw)
+      } catch {
+        throw .damaged(path: path, detail: "a search ranking is unreadable")
+      }
+      let ranked = try adding(alternates, to: stored, q)
+      if n <= ranked.positions.count || ranked.positions.count == ranked.total { return ranked }
+    }
+    // A small match (no ranking is stored for 32 entries or fewer), or a page past the stored
+    // ranking: every entry of the match, ranked here.
+    let reader = CityIndexReader(database: db)
+    let match = try reader.match(q)
+    let named = Self.unique(try reader.entries("n", match.names).map(\.ref).sorted())
+    var seen = Set(named)
+    var words: [Int] = []
+    for e in try reader.entries("w", match.words) where seen.insert(e.ref).inserted { words.append(e.ref) }
+    return try adding(alternates, to: (named.count + words.count, named.count, named + words.sorted()), q)
+  }
+
+  /// `ranked` (the places matching `q` by their own names) with the places of which `q` is an
+  /// alternate name moved or added to the name-start matches. `ranked.positions` may be the
+  /// first part of the ranking only; what is returned is then a first part too.
+  private func adding(
+    _ alternates: [Int], to ranked: (total: Int, names: Int, positions: [Int]), _ q: [UInt8]
+  ) throws(StoreError) -> (total: Int, names: Int, positions: [Int]) {
+    guard !alternates.isEmpty else { return ranked }
+    let listedNames = min(ranked.names, ranked.positions.count)
+    var names = Array(ranked.positions[..<listedNames])
+    var words = Array(ranked.positions[listedNames...])
+    var total = ranked.total
+    var nameCount = ranked.names
+    for p in alternates {
+      let (key, starts) = Fold.keyAndWordStarts(try place(p).name)
+      if key.starts(with: q) { continue }  // already a name-start match
+      nameCount += 1
+      if starts.contains(where: { key[$0...].starts(with: q) }) {
+        words.removeAll { $0 == p }  // a later-word match until now
+      } else {
+        total += 1
+      }
+      names.append(p)
+    }
+    names.sort()
+    if ranked.names > listedNames, let last = ranked.positions[..<listedNames].last {
+      // Only the first names were listed: past the last of them, others may come first.
+      return (total, nameCount, names.filter { $0 <= last })
+    }
+    return (total, nameCount, names + words)
+  }
+
+  static func decodeRanking(_ raw: [UInt8]) throws(MalformedValue) -> (total: Int, names: Int, positions: [Int]) {
+    var r = try Envelope.open(.ranking, raw)
+    let total = try r.count()
+    let names = try r.count()
+    let listed = try r.count(limit: AtlasWriter.rankedLength)
+    let listedNames = try r.count(limit: listed)
+    var positions: [Int] = []
+    positions.reserveCapacity(listed)
+    var previous = 0
+    for k in 0..<listed {
+      let d = try r.count()
+      previous = k == 0 || k == listedNames ? d : previous + d
+      positions.append(previous)
+    }
+    guard r.isAtEnd, names <= total, listed <= total, listedNames <= names else { throw MalformedValue() }
+    return (total, names, positions)
+  }
+
+  /// `sorted` without repeats.
+  static func unique(_ sorted: [Int]) -> [Int] {
+    var out: [Int] = []
+    out.reserveCapacity(sorted.count)
+    for p in sorted where out.last != p { out.append(p) }
+    return out
+  }
+
+  // MARK: Checks
+
+  /// For `wx doctor`: every place block and entry block reads back, and every entry points
+  /// at a place.
+  package func check() throws(StoreError) {
+    // Every value under its envelope (the CRC catches a flipped byte anywhere).
+    let kinds: [(UInt8, Envelope.Kind)] = [
+      (UInt8(ascii: "m"), .atlasMeta), (UInt8(ascii: "c"), .places), (UInt8(ascii: "n"), .entryBlock),
+      (UInt8(ascii: "w"), .entryBlock), (UInt8(ascii: "k"), .countryBlock), (UInt8(ascii: "t"), .trieNode),
+      (UInt8(ascii: "r"), .ranking), (UInt8(ascii: "a"), .alternates),
+    ]
+    for key in try db.keys() {
+      guard let kind = kinds.first(where: { $0.0 == key.first })?.1, let raw = try db.fetch(key),
+        (try? Envelope.open(kind, raw)) != nil
+      else { throw .damaged(path: path, detail: "a value failed its checksum") }
+    }
+    let per = CatalogueKey.citiesPerBlock
+    for b in 0..<((meta.count + per - 1) / per) {
+      let records = try loadBlock(b)
+      guard records.count == min(per, meta.count - b * per) else {
+        throw .damaged(path: path, detail: "place block \(b) is incomplete")
+      }
+      for k in records.indices {
+        do throws(MalformedValue) {
+          var r = ByteReader(Array(records[k]))
+          _ = try Place(decoding: &r, position: b * per + k)
+        } catch {
+          throw .damaged(path: path, detail: "place \(b * per + k) is unreadable")
+        }
+      }
+    }
+    if try db.fetch(CatalogueKey.block("c", (meta.count + per - 1) / per)) != nil {
+      throw .damaged(path: path, detail: "places lie past the header's count")
+    }
+    let reader = CityIndexReader(database: db)
+    for (tag, total) in [("n" as Character, meta.nameEntries), ("w", meta.wordEntries)] {
+      var k = 0
+      while k < total {
+        let end = min(total, k + (1 << 16))
+        let entries = try reader.entries(tag, k..<end)
+        guard entries.count == end - k, entries.allSatisfy({ $0.ref < meta.count }) else {
+          throw .damaged(path: path, detail: "the search index is incomplete")
+        }
+        k = end
+      }
+    }
+  }
+}
+
+extension Atlas {
+  /// Names of places starting with `prefix` for shell completion, largest places first: a
+  /// name that several places share is offered with each one's region ("Springfield,
+  /// Illinois"), as `wx show` takes it; "Name, Re" offers that name's places whose region,
+  /// US state code or country the rest begins.
+  package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
+    if let comma = prefix.lastIndex(of: ",") {
+      let typed = fold(String(prefix[prefix.index(after: comma)...]).trimmingSpaces)
+      let named = try named(String(prefix[..<comma]))
+      let fitting = typed.isEmpty ? named : PlaceFinder.qualified(named, typed, version: meta.foldVersion)
+      return Self.unique(fitting.prefix(limit).map(Self.qualifiedName))
+    }
+    let q = fold(prefix)
+    guard !q.isEmpty else { return [] }
+    let (_, names, positions) = try ranking(q, upTo: limit)
+    let places = try self.places(Array(positions.prefix(min(names, limit))))
+    var out: [String] = []
+    for p in places {
+      let shared = places.contains { $0.position != p.position && $0.name == p.name }
+      out.append(shared ? Self.qualifiedName(p) : p.name)
+    }
+    return Self.unique(out)
+  }
+
+  /// "Name, Region", else "Name, Country".
+  static func qualifiedName(_ p: Place) -> String { "\(p.name), \(p.region ?? p.country)" }
+
+  static func unique(_ list: [String]) -> [String] {
+    var seen = Set<String>()
+    return list.filter { seen.insert($0).inserted }
+  }
+}

@@ -1,0 +1,112 @@
+import WXCore
+
+/// The atlas as read commands use it: opened (and built on first use) beside the catalogue,
+/// never a reason for a catalogue command to fail.
+extension Context {
+  /// `WX_ATLAS=off` searches and resolves in the catalogue alone.
+  static func atlasEnabled() throws -> Bool {
+    switch Environment.get("WX_ATLAS") {
+    case nil, "on": return true
+    case "off": return false
+    case let other?: throw ConfigError("WX_ATLAS=\(Redact.text(other, limit: 20)) is not on or off")
+    }
+  }
+
+  /// The atlas, built from the shipped data on first use; nil when it is off, not installed
+  /// (`WX_DATA_DIR` names a folder without `atlas.bin`, or none is found), or cannot be read
+  /// or built (a warning, once: the catalogue alone answers). A bad `WX_ATLAS` is an error.
+  func atlas() throws -> Atlas? { try Self.atlas(for: home) }
+
+  /// ``atlas()`` for a state folder (`wx browse` keeps one open).
+  static func atlas(for home: Home) throws -> Atlas? {
+    guard try Self.atlasEnabled() else { return nil }
+    if let data = Environment.get("WX_DATA_DIR"), !FileSystem.exists(data + "/" + AtlasData.fileName),
+      !FileSystem.exists(home.atlasPath)
+    {
+      return nil
+    }
+    do {
+      return try home.openAtlas()
+    } catch {
+      StateWarnings.warn(error, "using the catalogue without the atlas")
+      return nil
+    }
+  }
+
+  /// Search and resolution over the catalogue and the atlas.
+  func finder(_ catalogue: Catalogue) throws -> PlaceFinder { PlaceFinder(catalogue: catalogue, atlas: try atlas()) }
+
+  /// CITY (or the last city shown) as a catalogue city or an atlas place; remembers it as the
+  /// last city (unless `remembering` is false: `--format`), and says which place an exact name shared by others was taken for.
+  func resolvePlace(_ argument: String?, in finder: PlaceFinder, remembering: Bool = true) throws -> Found {
+    let found: Found
+    if let argument {
+      let (f, sharing) = try finder.lookup(argument)
+      if sharing > 0 { Self.noteShared(argument, f, sharing) }
+      found = f
+    } else {
+      guard let last = savedPreferences().lastCity else { throw LookupError.noLastCity }
+      if let city = try finder.catalogue.find(last)?.city {
+        found = try finder.found(city)
+      } else if let place = try finder.atlas?.named(last.name).first(where: { finder.sameCountry($0, last.country) }) {
+        found = Found(city: nil, place: place)
+      } else {
+        throw LookupError.notFound(query: "\(last.name), \(last.country)", suggestions: [])
+      }
+    }
+    if remembering { remember(found.asCity) }
+    return found
+  }
+
+  /// `wx: "Paris" is Paris, Île-de-France, France (2,138,551 people); 9 other places share
+  /// the name: `wx search paris` lists them`.
+  static func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
+    let people = f.population.map { " (\(PlaceText.people($0)) people)" } ?? ""
+    let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
+    Terminal.err(
+      "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
+        + "`wx search \(PlaceText.shellWord(argument.trimmingSpaces))` lists them")
+  }
+}
+
+/// How a place reads: its full name, its people, the argument that names it.
+enum PlaceText {
+  /// `Springfield, Illinois, United States`; a catalogue city that is no atlas place:
+  /// `Name, Country`.
+  static func full(_ f: Found) -> String {
+    if let region = f.place?.region, region != f.name { return "\(f.name), \(region), \(f.country)" }
+    return "\(f.name), \(f.country)"
+  }
+
+  /// `2,138,551`.
+  static func people(_ n: Int) -> String {
+    var digits = Array(String(n))
+    var out: [Character] = []
+    while digits.count > 3 {
+      out = [","] + digits.suffix(3) + out
+      digits.removeLast(3)
+    }
+    return String(digits + out)
+  }
+
+  /// The "Name, Qualifier" that names this place and no other: its country when no other
+  /// place of its name is in that country, else its region or US state code.
+  static func argument(_ f: Found, _ finder: PlaceFinder) -> String {
+    guard let place = f.place else { return "\(f.name), \(f.country)" }
+    let same = ((try? finder.atlas?.named(place.name)) ?? nil)?.filter { $0.countryCode == place.countryCode }.count ?? 1
+    if same > 1, let q = place.stateCode ?? place.region { return "\(place.name), \(q)" }
+    return "\(place.name), \(place.country)"
+  }
+
+  /// `s` as one shell word: bare when it is plain, else in single quotes.
+  static func shellWord(_ s: String) -> String {
+    let plain = !s.isEmpty && s.utf8.allSatisfy { b in
+      (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+        || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+    }
+    if plain { return s }
+    var out = "'"
+    for c in s { out += c == "'" ? "'\\''" : String(c) }
+    return out + "'"
+  }
+}

@@ -1,0 +1,121 @@
+import WXCore
+
+/// What the atlas adds to an item: `region`, `population`, `country_code` (null when unknown:
+/// a catalogue city that is no atlas place).
+enum AtlasFields {
+  static func of(_ place: Place?) -> [(String, JSON)] {
+    [
+      ("region", place?.region.map { .string($0) } ?? .null), ("population", place.map { .int($0.population) } ?? .null),
+      ("country_code", place.map { .string($0.countryCode) } ?? .null),
+    ]
+  }
+
+  /// A search or favourites item: the catalogue city's (``CityPage/item(_:_:)``) with the
+  /// atlas's fields; a place with no weather has a null id and null weather.
+  static func item(_ f: Found, _ unit: Units) -> JSON {
+    guard let city = f.city else {
+      let p = f.place!
+      return .object(
+        [("id", .null), ("city", .string(p.name)), ("country", .string(p.country))] + noWeather(unit) + of(p)
+          + [("geonameid", .int(p.geonameID))])
+    }
+    guard case .object(let members) = CityPage.item(city, unit) else { return CityPage.item(city, unit) }
+    let extra = of(f.place) + [("geonameid", f.place.map { JSON.int($0.geonameID) } ?? .null)]
+    return .object(members.map { ($0.key, $0.value) } + extra)
+  }
+
+  /// The weather fields of a place wx has no weather for: null, as unknown values are.
+  static func noWeather(_ unit: Units) -> [(String, JSON)] {
+    [("temperature", .null), ("unit", .string(unit.rawValue)), ("description", .null), ("humidity", .null), ("wind_speed", .null)]
+  }
+}
+
+/// `wx search` over the catalogue and the atlas: # · City · Region · Country · Temp ·
+/// Conditions · Humidity · Wind, places without weather showing "–"; JSON as ``CityPage``'s
+/// with the atlas's fields in each item. (Without the atlas, search shows ``CityPage``.)
+struct PlacePage: View {
+  var paging: Paging
+  var items: [Found]
+  var unit: Units
+  var freshness: String
+  var query: String
+
+  func json() -> JSON {
+    .object([
+      ("query", .string(query)), ("page", .int(paging.page)), ("per_page", .int(paging.perPage)),
+      ("pages", .int(paging.pages)), ("total", .int(paging.total)), ("items", .array(items.map { AtlasFields.item($0, unit) })),
+    ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    var t = Table(headers: ["#", "City", "Region", "Country", "Temp", "Conditions", "Humidity", "Wind"])
+    t.rightAligned = [0, 4, 6, 7]
+    t.maxWidths = [(1, 28), (2, 20), (3, 24), (5, 20)]
+    t.minWidths = [(1, 10), (2, 8), (3, 8), (5, 8)]
+    t.fitting = [.drop(6), .drop(7), .drop(0), .drop(5), .shrink, .drop(2), .drop(3)]
+    for (k, f) in items.enumerated() {
+      let c = f.city
+      t.rows.append([
+        String(paging.offset + k + 1), f.name.visible, f.place?.region?.visible ?? Fields.unknown, f.country.visible,
+        term.temperature(c?.temperatureC, unit), c?.description.visible ?? Fields.unknown, Fields.humidity(c?.humidity),
+        Fields.wind(c?.windKmh, unit),
+      ])
+    }
+    let places = paging.total == 1 ? "place" : "places"
+    return t.render(term) + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
+  }
+}
+
+/// `wx show` for an atlas place wx has no weather for: what it knows (region, country,
+/// coordinates, population, time zone and local time) and the command that gets its weather.
+/// JSON: `wx show`'s keys, the weather ones null, with the atlas's.
+struct PlaceView: View {
+  var place: Place
+  var unit: Units
+  /// The place's local time now, when its time zone is installed.
+  var localTime: String?
+  /// The argument that names this place alone ("Springfield, Illinois").
+  var argument: String
+
+  var command: String { "wx sync --provider open-meteo --city \(PlaceText.shellWord(argument))" }
+
+  func json() -> JSON {
+    let p = place
+    return .object(
+      [
+        ("id", .null), ("city", .string(p.name)), ("country", .string(p.country)), ("latitude", .number(p.latitude)),
+        ("longitude", .number(p.longitude)),
+      ] + AtlasFields.noWeather(unit) + [("observed_at", .null), ("source", .null), ("forecast", .array([]))]
+        + AtlasFields.of(p) + [
+          ("geonameid", .int(p.geonameID)), ("time_zone", .string(p.timeZone)),
+          ("local_time", localTime.map { .string($0) } ?? .null), ("weather_command", .string(command)),
+        ])
+  }
+
+  func text(_ term: Terminal) -> String {
+    let p = place
+    let found = Found(city: nil, place: p)
+    var lines = [term.bold(PlaceText.full(found).visible) + term.dim("  GeoNames \(p.geonameID)")]
+    if let region = p.region { lines.append("region       \(region.visible)") }
+    lines.append("country      \(p.country.visible) (\(p.countryCode.visible))")
+    lines.append("coordinates  \(CityView.coordinates(found.asCity))")
+    lines.append("population   \(PlaceText.people(p.population))")
+    lines.append("time zone    \(p.timeZone.visible)")
+    if let localTime { lines.append("local time   \(localTime)") }
+    lines += ["", "No weather for it yet; get it online:"]
+    lines += Self.shown(["wx sync --provider open-meteo", "--city \(PlaceText.shellWord(argument))"], term)
+    lines.append("or make it a favourite and refresh:")
+    lines += Self.shown(["wx sync --provider open-meteo", "--favourites"], term)
+    return lines.joined(with: "\n") + "\n" + term.dim("place data: GeoNames")
+  }
+
+  /// A command indented on one line, or, when the screen is narrower, on several joined by
+  /// the shell's `\` (a line cut to the width would lose the end of the command).
+  static func shown(_ parts: [String], _ term: Terminal) -> [String] {
+    let whole = "  " + parts.joined(with: " ")
+    guard let width = term.width, DisplayWidth.of(whole) > width else { return [whole.visible] }
+    return parts.enumerated().map { k, part in
+      (k == 0 ? "  " : "    ") + part.visible + (k == parts.count - 1 ? "" : " \\")
+    }
+  }
+}

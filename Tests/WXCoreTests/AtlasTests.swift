@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// The world atlas built from the shipped Data/atlas.bin into a real GDBM file, once for the
+/// suite, and checked against the data itself.
+@Suite(.serialized) struct AtlasTests {
+  static let dataPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().path + "/Data/atlas.bin"
+
+  /// One built atlas for every test (building it takes a while in a debug build).
+  static let built: (scratch: Scratch, path: String) = {
+    let s = Scratch()
+    let path = s.file("atlas.gdbm")
+    let b = try! StoreBuilder(finalPath: path)
+    _ = try! AtlasWriter.write(try! AtlasData(path: dataPath), into: b.database, now: 0)
+    try! b.publish()
+    return (s, path)
+  }()
+
+  func atlas() throws -> Atlas { try Atlas(path: Self.built.path) }
+
+  func names(_ page: AtlasPage) -> [String] { page.places.map { "\($0.place.name), \($0.place.country)" } }
+
+  @Test func findsPlacesByPrefixLargestFirst() throws {
+    let a = try atlas()
+    defer { a.close() }
+    #expect(names(try a.search("ljub", offset: 0, limit: 1)) == ["Ljubljana, Slovenia"])
+    #expect(names(try a.search("par", offset: 0, limit: 1)) == ["Paris, France"])
+    let springs = try a.search("springfield", offset: 0, limit: 100)
+    let exact = springs.places.filter { $0.place.name == "Springfield" }
+    #expect(exact.count == 21)
+    #expect(exact.map(\.place.population) == exact.map(\.place.population).sorted(by: >))
+    #expect(exact.allSatisfy { $0.place.region != nil })
+    #expect(exact.first?.place.region == "Missouri")
+  }
+
+  @Test func alternateNamesRankAsThePlaceAndShowItsOwnName() throws {
+    let a = try atlas()
+    defer { a.close() }
+    let cologne = names(try a.search("cologne", offset: 0, limit: 3))
+    #expect(cologne.first == "Köln, Germany")
+    #expect(cologne.dropFirst().allSatisfy { $0.hasPrefix("Cologne") })
+    let kiev = names(try a.search("kiev", offset: 0, limit: 5))
+    #expect(kiev.first == "Kyiv, Ukraine")
+    #expect(kiev.contains { $0.hasPrefix("Kievskiy") })
+    #expect(names(try a.search("wien", offset: 0, limit: 1)) == ["Vienna, Austria"])
+    #expect(names(try a.search("munchen", offset: 0, limit: 1)) == ["Munich, Germany"])
+  }
+
+  /// Every rank of many prefixes, short and long, against a scan of the data.
+  @Test func rankingMatchesABruteForceScan() throws {
+    let a = try atlas()
+    defer { a.close() }
+    var names: [[UInt8]: [Int]] = [:]  // folded own name -> positions
+    var alternates: [[UInt8]: [Int]] = [:]  // folded alternate name -> positions
+    var words: [([UInt8], Int)] = []
+    try AtlasData(path: Self.dataPath).forEach { e in
+      let (key, starts) = Fold.keyAndWordStarts(e.place.name)
+      names[key, default: []].append(e.place.position)
+      for s in starts where s > 0 && s < key.count { words.append((Array(key[s...]), e.place.position)) }
+      for a in e.alternateNames where Fold.key(a) != key { alternates[Fold.key(a), default: []].append(e.place.position) }
+    }
+    let queries = ["s", "sa", "san", "san j", "par", "new y", "lon", "x", "zz", "bad", "ka", "st p", "mo", "ü", "東",
+      "kiev", "wien", "cologne", "pekin", "munchen", "praha", "firenze"]
+    for q in queries {
+      let key = Fold.key(q)
+      let byName = Set(names.filter { $0.key.starts(with: key) }.flatMap(\.value) + (alternates[key] ?? []))
+      let byWord = Set(words.filter { $0.0.starts(with: key) }.map(\.1)).subtracting(byName)
+      let expected = byName.sorted() + byWord.sorted()
+      for (offset, limit) in [(0, 20), (80, 40), (200, 20)] {
+        let page = try a.search(q, offset: offset, limit: limit)
+        #expect(page.total == expected.count, "\(q)")
+        #expect(page.nameMatches == byName.count, "\(q)")
+        let want = offset < expected.count ? Array(expected[offset..<min(expected.count, offset + limit)]) : []
+        #expect(page.places.map(\.place.position) == want, "\(q) \(offset)")
+      }
+    }
+  }
+
+  @Test func checkFindsAFlippedByte() throws {
+    let s = Scratch()
+    let copy = s.file("atlas.gdbm")
+    try FileManager.default.copyItem(atPath: Self.built.path, toPath: copy)
+    try Atlas(path: copy).check()
+    // Flip a byte inside a stored value: the envelope's CRC refuses it.
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: copy)))
+    let needle = Array("Ljubljana".utf8)
+    let at = try #require((0..<(bytes.count - needle.count)).first { bytes[$0..<($0 + needle.count)].elementsEqual(needle) })
+    bytes[at] ^= 0x20
+    try Data(bytes).write(to: URL(fileURLWithPath: copy))
+    #expect(throws: StoreError.self) { try Atlas(path: copy).check() }
+  }
+
+  /// The data file's text is cleaned as sync cleans catalogue text: no control or bidi
+  /// character is ever stored.
+  @Test func textIsCleanedAsCatalogueTextIs() throws {
+    func zigzag(_ v: Int) -> UInt64 { UInt64(bitPattern: Int64((v << 1) ^ (v >> 63))) }
+    var w = ByteWriter()
+    w.raw(Array("WXATLAS1".utf8))
+    w.varint(1)
+    w.string("XX")
+    w.string("Evil\u{1B}]0;pwned\u{07}land")
+    w.varint(1)
+    w.string("Re\u{202E}gion")
+    w.varint(1)
+    w.string("Europe/Ljubljana")
+    w.varint(1)
+    w.varint(42)
+    w.string("Bad\u{1B}[2JTown\u{200B}")
+    for v in [0, 1, 0] { w.varint(UInt64(v)) }
+    w.varint(zigzag(4_605_108))
+    w.varint(zigzag(-1_450_513))
+    w.varint(5000)
+    w.string("")
+    w.varint(1)
+    w.string("Al\u{0}t")
+    w.u32(CRC32.checksum(w.bytes))
+    let s = Scratch()
+    s.write("atlas.bin", w.bytes)
+    var got: [AtlasData.Entry] = []
+    try AtlasData(path: s.file("atlas.bin")).forEach { got.append($0) }
+    let place = try #require(got.first?.place)
+    #expect(place.name == "Bad [2JTown")
+    #expect(place.country == "Evil ]0;pwned land")
+    #expect(place.region == "Region")
+    #expect(place.latitude == 46.05108 && place.longitude == -14.50513)
+    #expect(got.first?.alternateNames == ["Al t"])
+    // A time zone is handed to the C library only as a plain IANA name.
+    #expect(Place.isZoneName("Europe/Ljubljana") && Place.isZoneName("America/Argentina/Buenos_Aires"))
+    #expect(!Place.isZoneName("../../etc/passwd") && !Place.isZoneName("/etc/localtime") && !Place.isZoneName(""))
+  }
+
+  @Test func aDamagedDataFileIsRefused() throws {
+    let s = Scratch()
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.dataPath)))
+    bytes[1000] ^= 1
+    s.write("atlas.bin", bytes)
+    #expect(throws: StoreError.self) { try AtlasData(path: s.file("atlas.bin")) }
+    s.write("short.bin", Array("WXATLAS1".utf8))
+    #expect(throws: StoreError.self) { try AtlasData(path: s.file("short.bin")) }
+  }
+}

@@ -24,10 +24,10 @@ import Testing
     let home = Self.home(s)
     try Self.favourites(home, ["Oslo"])
     let report = try Doctor(home: home).examine(repair: false)
-    #expect(report.lines.map(\.name) == ["state folder", "lock", "catalogue", "preferences", "favourites", "air quality"])
+    #expect(report.lines.map(\.name) == ["state folder", "lock", "catalogue", "atlas", "preferences", "favourites", "air quality"])
     #expect(report.unhealthy == 0 && report.unrepaired == 0 && !report.folderUnusable)
-    #expect(report.lines[4].health == .healthy(records: 1, detail: ""))
-    #expect(report.lines[2].health == .absent)
+    #expect(report.lines[5].health == .healthy(records: 1, detail: ""))
+    #expect(report.lines[2].health == .absent && report.lines[3].health == .absent)
   }
 
   @Test func aDamagedStoreIsFoundThenRepairedAsValues() throws {
@@ -41,11 +41,11 @@ import Testing
 
     let found = try Doctor(home: home).examine(repair: false)
     #expect(found.unhealthy == 1)
-    guard case .broken(.damaged) = found.lines[4].health else { Issue.record("\(found.lines[4])"); return }
+    guard case .broken(.damaged) = found.lines[5].health else { Issue.record("\(found.lines[5])"); return }
     #expect(found.lines.allSatisfy { $0.actions.isEmpty })
 
     let repaired = try Doctor(home: home).examine(repair: true)
-    guard case .repaired(let r) = repaired.lines[4].actions.first else { Issue.record("\(repaired.lines[4])"); return }
+    guard case .repaired(let r) = repaired.lines[5].actions.first else { Issue.record("\(repaired.lines[5])"); return }
     #expect(r.recovered == 2 && r.lost == 1 && r.salvaged && !r.unrepaired)
     #expect(r.backup.map(FileSystem.exists) == true)
     #expect(try Doctor(home: home).examine(repair: false).unhealthy == 0)
@@ -61,7 +61,7 @@ import Testing
     try FileManager.default.copyItem(atPath: home.favouritesPath, toPath: home.preferencesPath)
     let report = try Doctor(home: home).examine(repair: true)
     #expect(report.unrepaired == 1)
-    guard case .repaired(let r) = report.lines[3].actions.first else { Issue.record("\(report.lines[3])"); return }
+    guard case .repaired(let r) = report.lines[4].actions.first else { Issue.record("\(report.lines[4])"); return }
     #expect(r.unrepaired && r.note.contains("it holds favourites"))
     #expect(FileManager.default.contentsEqual(atPath: home.preferencesPath, andPath: home.favouritesPath))
   }

@@ -9,11 +9,14 @@ package struct PlaceList: NameSource {
     package var name: String
     package var country: String
     package var id: Int?
+    /// The first-level region, where known (a favourite added from the world atlas).
+    package var region: String?
 
-    package init(name: String, country: String, id: Int? = nil) {
+    package init(name: String, country: String, id: Int? = nil, region: String? = nil) {
       self.name = name
       self.country = country
       self.id = id
+      self.region = region
     }
   }
 
@@ -104,20 +107,21 @@ package struct PlaceList: NameSource {
     for (i, name) in keys.enumerated().prefix(Resolver<Self>.typoScan) { body(name, i) }
   }
 
-  package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country) }
+  package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country, region: items[i].region) }
 
   package func identity(of i: Int) -> CityIdentity { CityIdentity(name: items[i].name, country: items[i].country) }
 
   package func candidate(_ i: Int) -> Candidate {
     let item = items[i]
-    return Candidate(name: item.name, country: item.country, id: item.id.flatMap { repeatedIDs.contains($0) ? nil : $0 })
+    return Candidate(
+      name: item.name, country: item.country, id: item.id.flatMap { repeatedIDs.contains($0) ? nil : $0 }, region: item.region)
   }
 }
 
 extension PlaceList {
   /// The favourites, in the order they were added.
   package init(favourites: [Favourite]) {
-    self.init(favourites.map { Item(name: $0.name, country: $0.country, id: $0.id) })
+    self.init(favourites.map { Item(name: $0.name, country: $0.country, id: $0.id, region: $0.region) })
   }
 
   /// Cities with air-quality readings, by their recorded names: "Name, Country" as

@@ -61,7 +61,8 @@ struct CompletionCommand {
   }
 }
 
-/// wx's commands as completion sees them. `CompletionTests` checks it against `wx --help`.
+/// wx's commands as completion sees them, in the order `wx --help` lists them. `DeclarationTests`
+/// checks it against ArgumentParser's declarations, both ways.
 enum CompletionGrammar {
   static let json = CompletionOption.flag("--json")
   static let display: [CompletionOption] = [
@@ -83,7 +84,6 @@ enum CompletionGrammar {
         arguments: [.cities], joinsWords: true),
       CompletionCommand(name: "top", options: [.option("--count"), json] + display),
       CompletionCommand(name: "hottest", options: paging + [json] + display),
-      CompletionCommand(name: "browse", options: display),
       CompletionCommand(
         name: "sync",
         options: [
@@ -117,6 +117,7 @@ enum CompletionGrammar {
             name: "show", options: [json, .flag("--ascii"), .option("--scale", .words(ScaleArgument.allCases.map(\.rawValue))), color],
             arguments: [.airQualityCities], joinsWords: true),
         ], defaultSubcommand: "list"),
+      CompletionCommand(name: "browse", options: display),
       CompletionCommand(name: "help", arguments: [.commands], repeats: true),
     ])
 

@@ -8,11 +8,11 @@ import WXCore
 /// `--flag` forms, and runs the request's own ``Request/validate()``. Anything else (an
 /// unknown option, a bad value, a value out of range, `--help`, a short option) returns nil
 /// and ArgumentParser runs, so every error message and all help come from one place.
-/// DeclarationTests and FastPathTests check the tables against ArgumentParser's declarations
-/// and that both paths print the same bytes. `WX_NO_FASTPATH=1` turns it off.
+/// FastPathTests checks the tables against ArgumentParser's declarations and that both paths
+/// print the same bytes. `WX_NO_FASTPATH=1` turns it off.
 enum FastPath {
   /// The requests it takes, by the words that name their command (`fav` alone is `fav list`,
-  /// its default subcommand): the one list of them. DeclarationTests checks that
+  /// its default subcommand): the one list of them. FastPathTests checks that
   /// ArgumentParser runs the same request for the same words.
   static var requests: [(words: [String], type: any Request.Type)] {
     [

@@ -4,10 +4,10 @@ import Testing
 
 @testable import wx
 
-/// An option is declared once, for ArgumentParser; completion and the fast path must say what
-/// it says, in both directions, for every command: the same commands and aliases, the same
-/// options and flags, the same value lists, the same positional arguments.
-/// (FastPathTests also checks that the fast path reads every value as ArgumentParser does.)
+/// An option is declared once, for ArgumentParser; the completion grammar must say what it
+/// says, in both directions, for every command: the same commands and aliases, the same
+/// options and flags, the same value lists, the same positional arguments. (FastPathTests
+/// holds the fast path's tables to the same declarations.)
 @Suite struct DeclarationTests {
   /// `wx --experimental-dump-help`: ArgumentParser's whole command tree.
   static func tool() throws -> [String: Any] {
@@ -113,31 +113,4 @@ import Testing
 
   /// Stands for ArgumentParser's `help` command, which has no subcommands.
   struct HelpLike: ParsableCommand {}
-
-  /// The fast path's table for each request against ArgumentParser's declaration of its
-  /// command: the same words name it, the same options, each a flag on both sides or a value
-  /// on both.
-  @Test(arguments: FastPath.requests.map(\.words))
-  func theFastPathsTablesSayWhatArgumentParserDeclares(_ words: [String]) throws {
-    let entry = try #require(FastPath.requests.first { $0.words == words })
-    // A word for the commands that take one (`search` alone is a usage error).
-    let word = entry.type.takesWords ? ["par"] : []
-    let slow = try #require(try WX.parseAsRoot(words + word) as? any RequestCommand, "\(words)")
-    let runs = type(of: slow.request as any Request)
-    #expect(ObjectIdentifier(runs) == ObjectIdentifier(entry.type), "\(words) runs \(runs), the fast path \(entry.type)")
-    var command = try Self.tool()
-    var path: [String] = []
-    // `fav` alone is its default subcommand, `fav list`.
-    for word in words + (words == ["fav"] ? ["list"] : []) {
-      let subs = command["subcommands"] as? [[String: Any]] ?? []
-      command = try #require(subs.first { $0["commandName"] as? String == word }, "\(words)")
-      path.append(word)
-    }
-    let declared = Set(Self.declaredOptions(command, path).map { Option(names: $0.names, values: $0.values == nil ? nil : []) })
-    func fast<R: Request>(_: R.Type) -> Set<Option> {
-      Set(R.options.map { Option(names: ["--" + $0.name], values: $0.isFlag ? nil : []) })
-    }
-    let table = fast(entry.type)
-    #expect(table == declared, "\(words): fast path only \(table.subtracting(declared)), ArgumentParser only \(declared.subtracting(table))")
-  }
 }

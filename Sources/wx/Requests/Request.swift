@@ -4,8 +4,8 @@ import WXCore
 /// its declarations, whose defaults are read from `Self()`, and the fast path (FastPath.swift)
 /// from ``options``. The request owns its defaults (its initial values) and its ranges
 /// (``validate()``). ``FastPath/requests`` says which command words fill which request;
-/// DeclarationTests and FastPathTests walk every option of every request against the
-/// ArgumentParser declarations, so words, names, flags, defaults and ranges cannot drift apart.
+/// FastPathTests walks every option of every request against the ArgumentParser
+/// declarations, so words, names, flags, defaults and ranges cannot drift apart.
 protocol Request {
   /// The request with every default.
   init()

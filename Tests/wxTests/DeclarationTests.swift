@@ -109,6 +109,16 @@ import Testing
     }
     visit(try Self.tool(), WX.self, CompletionGrammar.root, [])
     #expect(checked > 20)
+    // Every shape is of a command there is, and names options it has (an option whose value
+    // completes names is one that takes any word: the walk above checks that).
+    for (path, shape) in CompletionGrammar.shapes {
+      var command: CompletionCommand? = CompletionGrammar.root
+      for word in path { command = command?.subcommand(word) }
+      #expect(command != nil, "shape of wx \(path): no such command")
+      for name in shape.values.keys {
+        #expect(command?.options.contains { $0.names.contains(name) } == true, "shape of wx \(path): no option \(name)")
+      }
+    }
   }
 
   /// Stands for ArgumentParser's `help` command, which has no subcommands.

@@ -75,8 +75,10 @@ struct Declared {
 }
 
 /// What completion knows of a command that ArgumentParser does not say: the names a
-/// positional argument completes, and how its words go together.
+/// positional argument or an option's value completes, and how its words go together.
 struct Shape {
+  /// What an option's value completes (names from the user's data), by the option's name.
+  var values: [String: CompletionSource] = [:]
   /// What each positional argument completes, instead of its declared value list.
   var arguments: [CompletionSource]?
   /// What the words after those complete (`wx unit wind kmh`).
@@ -112,7 +114,9 @@ enum CompletionGrammar {
     let shape = Self.shapes[path] ?? Shape()
     let arguments = shape.arguments ?? declared.positionals.map { $0.map(CompletionSource.words) ?? .none }
     return CompletionCommand(
-      name: path.last ?? "wx", aliases: declared.aliases, options: declared.options, arguments: arguments + shape.then,
+      name: path.last ?? "wx", aliases: declared.aliases,
+      options: declared.options.map { o in CompletionOption(names: o.names, value: shape.values[o.names[0]] ?? o.value) },
+      arguments: arguments + shape.then,
       repeats: shape.repeats, joinsWords: shape.joinsWords, subcommands: declared.subcommands.map { command(path + [$0]) },
       defaultSubcommand: shape.defaultSubcommand)
   }

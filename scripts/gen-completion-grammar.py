@@ -69,12 +69,11 @@ def option(arg):
 def entries(command, path):
     shown = lambda x: x.get("shouldDisplay", True)
     args = [a for a in command.get("arguments", []) if shown(a)]
-    opts, positionals, repeats = [], [], False
+    opts, positionals = [], []
     for a in args:
         if a["kind"] == "positional":
             vs = values(a)
             positionals.append("nil" if vs is None else swift_list(vs))
-            repeats = a.get("isRepeating", False)
             continue
         long = [n["name"] for n in a["names"] if n["kind"] == "long"]
         if "help" in long or ("version" in long and path):
@@ -88,8 +87,6 @@ def entries(command, path):
         fields.append("options: [\n" + "".join("        " + o + ",\n" for o in opts) + "      ]")
     if positionals:
         fields.append("positionals: [" + ", ".join(positionals) + "]")
-    if repeats:
-        fields.append("repeats: true")
     if subs:
         fields.append("subcommands: " + wrapped([s["commandName"] for s in subs]))
     yield "    " + swift_list(path) + ": Declared(\n      " + ",\n      ".join(fields) + "),\n"

@@ -33,8 +33,7 @@ extension CompletionGrammar {
         .option("--color", .words(["auto", "always", "never"])),
         .flag("--ascii"),
       ],
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["search"]: Declared(
       options: [
         .option("--page"),
@@ -45,8 +44,7 @@ extension CompletionGrammar {
         .option("--color", .words(["auto", "always", "never"])),
         .flag("--ascii"),
       ],
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["forecast"]: Declared(
       options: [
         .flag("--hottest"),
@@ -58,8 +56,7 @@ extension CompletionGrammar {
         .option("--color", .words(["auto", "always", "never"])),
         .flag("--ascii"),
       ],
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["top"]: Declared(
       options: [
         .option("--count"),
@@ -93,19 +90,16 @@ extension CompletionGrammar {
         .flag("--quiet"),
       ]),
     ["unit"]: Declared(
-      positionals: [["c", "f", "celsius", "fahrenheit", "wind"]],
-      repeats: true),
+      positionals: [["c", "f", "celsius", "fahrenheit", "wind"]]),
     ["fav"]: Declared(
       subcommands: [
         "add", "remove", "list",
       ]),
     ["fav", "add"]: Declared(
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["fav", "remove"]: Declared(
       aliases: ["rm"],
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["fav", "list"]: Declared(
       options: [
         .option("--sort", .words(["added", "name", "temperature"])),
@@ -155,8 +149,7 @@ extension CompletionGrammar {
         .option("--scale", .words(["naqi", "us"])),
         .option("--color", .words(["auto", "always", "never"])),
       ],
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
     ["browse"]: Declared(
       options: [
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
@@ -165,7 +158,6 @@ extension CompletionGrammar {
         .flag("--ascii"),
       ]),
     ["help"]: Declared(
-      positionals: [nil],
-      repeats: true),
+      positionals: [nil]),
   ]
 }

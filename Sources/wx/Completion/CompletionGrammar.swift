@@ -69,8 +69,6 @@ struct Declared {
   var options: [CompletionOption] = []
   /// Each positional argument's value list, in order; nil when it takes any word.
   var positionals: [[String]?] = []
-  /// Whether the last positional argument takes several words.
-  var repeats = false
   var subcommands: [String] = []
 }
 

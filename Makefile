@@ -20,7 +20,7 @@ BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libgdbm-dev groff-base zsh fish python3-pyte
 
-.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions
+.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions grammar
 
 all: build
 
@@ -63,10 +63,19 @@ test: deps
 	python3 scripts/gen-fold-table.py --check
 	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
+	python3 scripts/gen-completion-grammar.py --check $$($(SWIFT) build --show-bin-path)/wx
 	$(SWIFT) test --skip-build
 	$(MAKE) build 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-release.log
 	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
+
+# The completion grammar's table of every command's options, value lists and positionals
+# (Sources/wx/Completion/CompletionDeclarations.swift), rewritten from ArgumentParser's
+# declarations: run it after adding or changing an option. `make test` checks it is current.
+grammar:
+	$(SWIFT) build --product wx
+	python3 scripts/gen-completion-grammar.py $$($(SWIFT) build --show-bin-path)/wx
+	$(SWIFT) build --product wx
 
 # Benchmarks the binary as installed: release, static Swift stdlib, stripped.
 bench: build

@@ -11,7 +11,9 @@ import WXCore
 /// FastPathTests checks the tables against ArgumentParser's declarations and that both paths
 /// print the same bytes. `WX_NO_FASTPATH=1` turns it off.
 enum FastPath {
-  /// The requests it takes, `fav` standing for `fav list`.
+  /// The requests it takes, by the words that name their command (`fav` alone is `fav list`,
+  /// its default subcommand): the one list of them. FastPathTests checks that
+  /// ArgumentParser runs the same request for the same words.
   static var requests: [(words: [String], type: any Request.Type)] {
     [
       (["list"], ListRequest.self), (["show"], ShowRequest.self), (["search"], SearchRequest.self),

@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx forecast`: a city's forecast days in date order, or rain-free days hottest first.
 struct ForecastRequest: CatalogueRequest {
-  static let command = ["forecast"]
   static var options: [RequestOption<Self>] {
     [.flag("hottest", \.hottest), .flag("hourly", \.hourly), .parsed("hours", \.hours, { Int($0) })] + outputOptions
   }

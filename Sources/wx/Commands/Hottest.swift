@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx hottest`: rain-free cities, warmest first.
 struct HottestRequest: PagedRequest {
-  static let command = ["hottest"]
   static var options: [RequestOption<Self>] { pageOptions + outputOptions }
   var pages = Pages()
   var output = Output()

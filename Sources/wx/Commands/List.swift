@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx list`: a page of the catalogue in one of three orders.
 struct ListRequest: PagedRequest {
-  static let command = ["list"]
   static var options: [RequestOption<Self>] { pageOptions + [.choice("sort", \.sort)] + outputOptions }
   var pages = Pages()
   var sort = ListOrder.catalogue

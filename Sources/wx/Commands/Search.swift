@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx search`: cities whose name, or a later word of it, starts with the query.
 struct SearchRequest: PagedRequest {
-  static let command = ["search"]
   static var options: [RequestOption<Self>] { pageOptions + outputOptions }
   static let takesWords = true
   mutating func take(words: String?) { query = words }

@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
 struct ShowRequest: CatalogueRequest {
-  static let command = ["show"]
   static var options: [RequestOption<Self>] { [.parsed("format", \.format, { $0 })] + outputOptions }
   static let takesWords = true
   mutating func take(words: String?) { city = words }

@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx top`: the first cities of the catalogue with their temperature.
 struct TopRequest: CatalogueRequest {
-  static let command = ["top"]
   static var options: [RequestOption<Self>] { [.int("count", \.count)] + outputOptions }
   static let counts = 1...1000
   var count = 5

@@ -61,64 +61,64 @@ struct CompletionCommand {
   }
 }
 
-/// wx's commands as completion sees them. `CompletionTests` checks it against `wx --help`.
-enum CompletionGrammar {
-  static let json = CompletionOption.flag("--json")
-  static let display: [CompletionOption] = [
-    .option("--unit", .words(UnitArgument.allValueStrings)), .option("--wind", .words(WindArgument.allValueStrings)),
-    .option("--color", .words(ColorMode.allCases.map(\.rawValue))), .flag("--ascii"),
-  ]
-  static let paging: [CompletionOption] = [.option("--page"), .option("--per-page")]
-  static let color = CompletionOption.option("--color", .words(ColorMode.allCases.map(\.rawValue)))
+/// What ArgumentParser declares of one command, as completion reads it: generated into
+/// CompletionDeclarations.swift from the commands' own declarations.
+struct Declared {
+  var aliases: [String] = []
+  /// Its options and flags, `--help` aside.
+  var options: [CompletionOption] = []
+  /// Each positional argument's value list, in order; nil when it takes any word.
+  var positionals: [[String]?] = []
+  var subcommands: [String] = []
+}
 
-  static let root = CompletionCommand(
-    name: "wx", options: [.flag("--version")],
-    subcommands: [
-      CompletionCommand(
-        name: "list", options: paging + [.option("--sort", .words(ListOrder.allCases.map(\.rawValue))), json] + display),
-      CompletionCommand(name: "show", options: [.option("--format"), json] + display, arguments: [.cities], joinsWords: true),
-      CompletionCommand(name: "search", options: paging + [json] + display),
-      CompletionCommand(
-        name: "forecast", options: [.flag("--hottest"), .flag("--hourly"), .option("--hours"), json] + display,
-        arguments: [.cities], joinsWords: true),
-      CompletionCommand(name: "top", options: [.option("--count"), json] + display),
-      CompletionCommand(name: "hottest", options: paging + [json] + display),
-      CompletionCommand(name: "browse", options: display),
-      CompletionCommand(
-        name: "sync",
-        options: [
-          .option("--url"), .option("--per-page"),
-          .option("--provider", .words(ProviderName.allCases.map(\.rawValue))), .option("--api-key"),
-          .option("--count"), .flag("--quiet"), .flag("--allow-shrink"), .flag("--favourites"),
-          .option("--max-cities"), .option("--days"), .option("--city", .cities),
-        ]),
-      CompletionCommand(
-        name: "unit",
-        arguments: [.words(UnitArgument.allValueStrings + ["wind"]), .words(WindArgument.allValueStrings + ["auto"])]),
-      CompletionCommand(
-        name: "fav",
-        subcommands: [
-          CompletionCommand(name: "add", arguments: [.cities], repeats: true),
-          CompletionCommand(name: "remove", aliases: ["rm"], arguments: [.favourites], repeats: true),
-          CompletionCommand(
-            name: "list", options: [.option("--sort", .words(FavouriteOrder.allCases.map(\.rawValue))), json] + display),
-        ], defaultSubcommand: "list"),
-      CompletionCommand(name: "status", options: [json]),
-      CompletionCommand(name: "doctor", options: [.flag("--repair")]),
-      CompletionCommand(name: "completion", arguments: [.words(WX.Completion.Shell.allCases.map(\.rawValue))]),
-      CompletionCommand(
-        name: "aqi",
-        subcommands: [
-          CompletionCommand(name: "watch", options: [.flag("--once"), .option("--count"), color], arguments: [.none]),
-          CompletionCommand(
-            name: "sync", options: [.option("--url"), .flag("--favourites"), .option("--max-cities"), .flag("--quiet")]),
-          CompletionCommand(name: "list", options: [json, color]),
-          CompletionCommand(
-            name: "show", options: [json, .flag("--ascii"), .option("--scale", .words(ScaleArgument.allCases.map(\.rawValue))), color],
-            arguments: [.airQualityCities], joinsWords: true),
-        ], defaultSubcommand: "list"),
-      CompletionCommand(name: "help", arguments: [.commands], repeats: true),
-    ])
+/// What completion knows of a command that ArgumentParser does not say: the names a
+/// positional argument or an option's value completes, and how its words go together.
+struct Shape {
+  /// What an option's value completes (names from the user's data), by the option's name.
+  var values: [String: CompletionSource] = [:]
+  /// What each positional argument completes, instead of its declared value list.
+  var arguments: [CompletionSource]?
+  /// What the words after those complete (`wx unit wind kmh`).
+  var then: [CompletionSource] = []
+  var repeats = false
+  var joinsWords = false
+  /// The subcommand that runs when none is named.
+  var defaultSubcommand: String?
+}
+
+/// wx's commands as completion sees them: every command, alias, option, flag and value list
+/// from ArgumentParser's declarations (``declared``), with the ``shapes`` below. Declare an
+/// option once, in its command; `make grammar` carries it here. `DeclarationTests` checks the
+/// whole tree against ArgumentParser's, both ways.
+enum CompletionGrammar {
+  static let shapes: [[String]: Shape] = [
+    ["show"]: Shape(arguments: [.cities], joinsWords: true),
+    ["forecast"]: Shape(arguments: [.cities], joinsWords: true),
+    ["unit"]: Shape(then: [.words(WindArgument.allValueStrings + ["auto"])]),
+    ["fav"]: Shape(defaultSubcommand: "list"),
+    ["fav", "add"]: Shape(arguments: [.cities], repeats: true),
+    ["fav", "remove"]: Shape(arguments: [.favourites], repeats: true),
+    ["aqi"]: Shape(defaultSubcommand: "list"),
+    ["aqi", "show"]: Shape(arguments: [.airQualityCities], joinsWords: true),
+    ["help"]: Shape(arguments: [.commands], repeats: true),
+    ["sync"]: Shape(values: ["--city": .cities]),
+  ]
+
+  static let root = command([])
+
+  /// The command `path` names, with its subcommands.
+  static func command(_ path: [String]) -> CompletionCommand {
+    let declared = Self.declared[path] ?? Declared()
+    let shape = Self.shapes[path] ?? Shape()
+    let arguments = shape.arguments ?? declared.positionals.map { $0.map(CompletionSource.words) ?? .none }
+    return CompletionCommand(
+      name: path.last ?? "wx", aliases: declared.aliases,
+      options: declared.options.map { o in CompletionOption(names: o.names, value: shape.values[o.names[0]] ?? o.value) },
+      arguments: arguments + shape.then,
+      repeats: shape.repeats, joinsWords: shape.joinsWords, subcommands: declared.subcommands.map { command(path + [$0]) },
+      defaultSubcommand: shape.defaultSubcommand)
+  }
 
   /// The names of a command's subcommands, aliases included.
   static func names(_ command: CompletionCommand) -> [String] {

@@ -3,13 +3,12 @@ import WXCore
 /// A command's plain form as a value. Both parsers fill the same request: ArgumentParser from
 /// its declarations, whose defaults are read from `Self()`, and the fast path (FastPath.swift)
 /// from ``options``. The request owns its defaults (its initial values) and its ranges
-/// (``validate()``); FastPathTests walks every option of every request against the
-/// ArgumentParser declarations, so names, defaults and ranges cannot drift apart.
+/// (``validate()``). ``FastPath/requests`` says which command words fill which request;
+/// FastPathTests walks every option of every request against the ArgumentParser
+/// declarations, so words, names, flags, defaults and ranges cannot drift apart.
 protocol Request {
   /// The request with every default.
   init()
-  /// The command's words (`["fav", "list"]`).
-  static var command: [String] { get }
   /// Every option the command declares, as the fast path reads them.
   static var options: [RequestOption<Self>] { get }
   /// Whether the command takes positional words (a city or query typed without quotes).

@@ -3,7 +3,6 @@ import WXCore
 
 /// `wx fav` / `wx fav list`: favourites with their current weather.
 struct FavListRequest: OutputRequest {
-  static let command = ["fav", "list"]
   static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + outputOptions }
   var sort = FavouriteOrder.added
   var output = Output()

@@ -35,4 +35,15 @@ import Testing
     #expect(try home.wx("status").stdout.contains("\nunit      celsius\nwind      knots\n"))
     #expect(try home.wx("status", "--json").json()["wind_unit"] as? String == "knots")
   }
+
+  /// `wx unit` reads its words in any case, as it reads the units (`Knots`, `F`).
+  @Test func unitWordsInAnyCase() throws {
+    let home = TempHome()
+    #expect(try home.wx("unit", "WIND", "Knots").stdout == "knots\n")
+    #expect(try home.wx("unit", "Wind").stdout == "knots\n")
+    #expect(try home.wx("unit", "wind", "AUTO").stdout == "kmh\n")
+    #expect(try home.wx("unit").stdout == "celsius\n")  // auto saved no wind unit
+    #expect(try home.wx("unit", "wind", "Auto").status == 0)
+    #expect(try home.wx("unit", "AUTO").status == 64)
+  }
 }

@@ -46,4 +46,21 @@ import Testing
     #expect(try home.wx("unit", "wind", "Auto").status == 0)
     #expect(try home.wx("unit", "AUTO").status == 64)
   }
+
+  /// `--hours N` with fewer hours stored ahead says the list ends there, not only "next 2
+  /// hours"; a list cut by N says nothing.
+  @Test func fewerHoursThanAskedAreSaidToEnd() throws {
+    let (home, _, _) = try FullForecastTests.synced()
+    let late = FullForecastTests.at(FullForecastTests.now + 46 * 3600)
+    let left = try home.wx("forecast", "Berlin", "--hourly", "--hours", "5", "--json", env: late).json()
+    let count = try #require((left["hourly"] as? [Any])?.count)
+    try #require(count >= 1 && count < 5, "\(left)")
+    let r = try home.wx("forecast", "Berlin", "--hourly", "--hours", "5", env: late)
+    #expect(r.status == 0 && r.stdout.contains("next \(count) hour"), "\(r)")
+    #expect(r.stdout.contains("The stored hours end here: sync again for the next ones.\n"), "\(r)")
+    let cut = try home.wx("forecast", "Berlin", "--hourly", "--hours", String(count), env: late)
+    #expect(cut.status == 0 && !cut.stdout.contains("stored hours end"), "\(cut)")
+    let early = try home.wx("forecast", "Berlin", "--hourly", env: FullForecastTests.at(FullForecastTests.now))
+    #expect(!early.stdout.contains("stored hours end"), "\(early)")
+  }
 }

@@ -76,7 +76,10 @@ enum FastPath {
       if option.isFlag {
         guard value == nil else { return nil }
       } else if value == nil {
-        guard i < args.count, !args[i].hasPrefix("-") else { return nil }
+        // The next word is the value even when it starts with a dash, as ArgumentParser's
+        // `.unconditional` options take it (`--format "- %t"`); a dash word no option's
+        // parse accepts (`--unit --json`) returns nil below, and ArgumentParser says why.
+        guard i < args.count else { return nil }
         value = args[i]
         i += 1
       }

@@ -219,10 +219,13 @@ import Testing
       #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(help.stdout)")
       let usage = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
       #expect(usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        == "wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]", "\(usage)")
+        == "wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]",
+        "\(usage)")
     }
     let wide = try home.wx("show", "--help", env: ["COLUMNS": "200"])
-    #expect(wide.stdout.contains("\nUSAGE: wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"))
+    #expect(
+      wide.stdout.contains(
+        "\nUSAGE: wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"))
   }
 
   /// `wx --version` takes nothing after it: the extra word is a usage error, not ignored.

@@ -60,7 +60,7 @@ extension WX {
       help: "City name, \"Name, Country\" or id (the words of an unquoted name are joined).",
       completion: .custom(cityCompletions))
     var city: [String] = []
-    @Option(help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %% (see wx(1)).")
+    @Option(parsing: .unconditional, help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %% (see wx(1)).")
     var format: String?
     @OptionGroup var output: OutputOptions
 

@@ -27,8 +27,8 @@ extension WX {
   }
 }
 
-/// The catalogue's provenance and age, the unit, the store files; attribution where
-/// Open-Meteo's data is shown (the weather, the air quality, or both).
+/// The catalogue's provenance and age, the units (temperature and wind), the store files;
+/// attribution where Open-Meteo's data is shown (the weather, the air quality, or both).
 struct StatusView: View {
   var home: String
   var meta: CatalogueMeta
@@ -54,6 +54,7 @@ struct StatusView: View {
       ("list_synced_at", .string(Clock.iso8601(meta.listSyncedAt))), ("refreshed", .int(meta.refreshed)),
       ("air_quality_at", airUpdated.map { .string(Clock.iso8601($0)) } ?? .null),
       ("attribution", attribution.map { .string($0) } ?? .null), ("atlas", atlas.json), ("unit", .string(unit.rawValue)),
+      ("wind_unit", .string(unit.wind.rawValue)),
       ("files", .array(files.map { .object([("name", .string($0.name)), ("path", .string($0.path)), ("bytes", $0.size.map { .int(Int($0)) } ?? .null)]) })),
     ])
   }
@@ -73,6 +74,7 @@ struct StatusView: View {
     if let attribution { out += "data      \(attribution)\n" }
     if let line = atlas.line { out += "places    \(line)\n" }
     out += "unit      \(unit.rawValue)\n"
+    out += "wind      \(unit.wind.rawValue)\n"
     out += "files\n"
     for f in files {
       let s = f.size.map { Self.bytes($0) } ?? "absent"

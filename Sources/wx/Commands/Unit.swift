@@ -27,6 +27,8 @@ extension WX {
 
     var change: Change {
       get throws {
+        // Words in any case, as the units themselves are read (`wx unit WIND Auto`).
+        let words = words.map { $0.lowercased() == "wind" || $0.lowercased() == "auto" ? $0.lowercased() : $0 }
         switch words.count {
         case 0: return .show
         case 1 where words[0] == "wind": return .showWind

@@ -143,7 +143,8 @@ struct CityView: View {
   static func weather(_ c: City, _ unit: Units, _ term: Terminal) -> [String] {
     let full = c.hasFullForecast
     let feels = full ? " · feels like \(term.temperature(c.feelsLikeC, unit))" : ""
-    let direction = full ? " \(Fields.direction(c.windDirection, unicode: term.unicode))" : ""
+    // An unknown direction is left out: "wind –", not "wind – –".
+    let direction = full && c.windDirection != nil ? " \(Fields.direction(c.windDirection, unicode: term.unicode))" : ""
     return [
       c.description.visible, term.temperature(c.temperatureC, unit) + feels,
       "humidity \(Fields.humidity(c.humidity) as String) · wind \(Fields.wind(c.windKmh, unit) as String)\(direction)",

@@ -17,9 +17,10 @@ struct FormatLine: View {
     var rest = Substring(format)
     while let p = rest.firstIndex(of: "%") {
       let next = rest.index(after: p)
-      guard next < rest.endIndex, specifiers.contains(rest[next]) else {
-        let shown = next < rest.endIndex ? "%" + String(rest[next]) : "a lone %"
-        throw UsageError("--format: \(shown.quoted(limit: 20)) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %%)")
+      guard next < rest.endIndex else { throw UsageError("--format ends with a lone %: write %% for a percent sign") }
+      guard specifiers.contains(rest[next]) else {
+        let shown = ("%" + String(rest[next])).quoted(limit: 20)
+        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %%)")
       }
       rest = rest[rest.index(after: next)...]
     }

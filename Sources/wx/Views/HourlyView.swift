@@ -6,6 +6,8 @@ import WXCore
 struct HourlyView: View {
   var city: City
   var window: HourWindow
+  /// The hours asked: fewer shown means the stored hours end within them, which is said.
+  var asked = 24
   /// The catalogue's provider, to say why a record has no hours.
   var provider: String
   var unit: Units
@@ -40,7 +42,8 @@ struct HourlyView: View {
       return out + "\nThe hourly forecast ended \(last.visible) local: sync again for the next hours.\n" + term.dim(freshness)
     case .hours(let hours):
       out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
-      return out + Self.table(hours, unit, term) + term.dim(freshness)
+      let end = hours.count < asked ? "The stored hours end here: sync again for the next ones.\n" : ""
+      return out + Self.table(hours, unit, term) + end + term.dim(freshness)
     }
   }
 

@@ -43,9 +43,12 @@ static-libs: deps
 	  ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a; \
 	done
 
-# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build).
+# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build),
+# which is built without WXCore: it must link no GDBM, shared or static.
 build: build-wx
 	$(SWIFT) build $(BUILD_FLAGS) --product wx-aqi-watch
+	@if ldd $(BIN)-aqi-watch | grep -q libgdbm || nm $(BIN)-aqi-watch | grep -q ' gdbm_fetch'; then \
+	  echo "make: $(BIN)-aqi-watch links libgdbm" >&2; exit 1; fi
 
 build-wx: static-libs
 	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) --product wx

@@ -24,9 +24,13 @@ let package = Package(
     // libcurl, loaded with dlopen only when wx talks to the network, so that read
     // commands never pay for loading it (and its TLS stack) at start-up.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // The pipe contract between `wx aqi watch` and its feed client (records, feed URLs) and the
+    // text-safety rules both sides apply (unsafe scalars, stored text, redaction): no GDBM, no
+    // libcurl, so wx-aqi-watch links neither (`make build` and FeedClientLinkTests check).
+    .target(name: "WXFeed"),
     .target(
       name: "WXCore",
-      dependencies: ["CGDBM", "CCurl"]
+      dependencies: ["WXFeed", "CGDBM", "CCurl"]
     ),
     // The live air-quality feed: a WebSocket client (ws:// and wss://) on SwiftNIO, run as
     // its own executable, wx-aqi-watch, which `wx aqi watch` spawns and reads over a pipe.
@@ -34,7 +38,7 @@ let package = Package(
     .target(
       name: "WXLive",
       dependencies: [
-        "WXCore",
+        "WXFeed",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -46,11 +50,12 @@ let package = Package(
       name: "wx",
       dependencies: [
         "WXCore",
+        "WXFeed",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .executableTarget(name: "wx-aqi-watch", dependencies: ["WXCore", "WXLive"]),
-    .testTarget(name: "WXCoreTests", dependencies: ["WXCore"]),
+    .executableTarget(name: "wx-aqi-watch", dependencies: ["WXFeed", "WXLive"]),
+    .testTarget(name: "WXCoreTests", dependencies: ["WXCore", "WXFeed"]),
     // WXCore too: some tests write stores directly, as an older wx or a foreign file would.
     .testTarget(name: "wxTests", dependencies: ["wx", "WXCore"]),
   ]

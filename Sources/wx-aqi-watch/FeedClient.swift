@@ -1,5 +1,5 @@
 import Dispatch
-import WXCore
+import WXFeed
 import WXLive
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
   import Glibc
 #endif
+import WXFeed
 
 /// The state folder and everything wx keeps in it.
 ///

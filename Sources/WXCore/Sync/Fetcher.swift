@@ -1,4 +1,5 @@
 import Dispatch
+import WXFeed
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@
 #endif
 import ArgumentParser
 import WXCore
+import WXFeed
 
 /// Every exit status wx uses, in one place (sysexits.h values; documented in wx(1)).
 enum ExitStatus: Int32 {

@@ -1,5 +1,6 @@
 import Dispatch
 import WXCore
+import WXFeed
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import WXCore
+import WXFeed
 
 #if canImport(Glibc)
   import Glibc

@@ -1,9 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// wx is a Linux program: it calls glibc directly (`import Glibc`, mallopt, renameat2, /proc,
+// Linux's termios and signals), and its build links libgdbm and dlopens libcurl as Debian
+// ships them. Elsewhere the build stops here rather than at the first Linux-only call.
+#if !os(Linux)
+  #error("wx builds on Linux only (see README.md)")
+#endif
+
 let package = Package(
   name: "wx",
-  platforms: [.macOS(.v13)],
   products: [
     .executable(name: "wx", targets: ["wx"]),
     // The WebSocket feed client that `wx aqi watch` runs; installed in PREFIX/libexec/wx.
@@ -19,7 +25,7 @@ let package = Package(
     // libgdbm, from Debian's libgdbm-dev. Debian ships no gdbm.pc, so no pkgConfig here.
     .systemLibrary(
       name: "CGDBM",
-      providers: [.apt(["libgdbm-dev"]), .brew(["gdbm"])]
+      providers: [.apt(["libgdbm-dev"])]
     ),
     // libcurl, loaded with dlopen only when wx talks to the network, so that read
     // commands never pay for loading it (and its TLS stack) at start-up.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix

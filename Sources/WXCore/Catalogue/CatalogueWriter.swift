@@ -1,8 +1,6 @@
 internal import CGDBM
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
 /// record by record: ``add(_:)`` stores each full block of 16 records as it fills, and hands

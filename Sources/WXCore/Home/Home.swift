@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 import WXFeed
 
 /// The state folder and everything wx keeps in it.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Builds a catalogue's search index (``CityIndex``) from its cities, one city at a time, in
 /// memory that does not grow with the catalogue.

@@ -1,8 +1,6 @@
 internal import CGDBM
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// One open GDBM file. The class is the only owner of its `GDBM_FILE` handle: `close()`
 /// is idempotent and `deinit` closes a handle that was not closed explicitly.

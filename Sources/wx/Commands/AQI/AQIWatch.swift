@@ -3,9 +3,7 @@ import Dispatch
 import WXCore
 import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 extension WX.AQI {

@@ -3,9 +3,7 @@ import Dispatch
 import WXCore
 import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 /// What the watch loop reacts to: the feed, the clock (for "updated Ns ago") and signals.

@@ -20,7 +20,7 @@ package final class CityIndexBuilder {
   package let spillAbove: Int
   /// A batch gathers first bytes until it holds this many entries (names and words).
   package let batchEntries: Int
-  /// Whether name entries carry their city's country (``CityIndex/namesWithCountries``);
+  /// Whether name entries carry their city's country (``CityIndex/Entry/country``);
   /// false writes the blocks of earlier releases, for tests of reading them.
   package var namesCarryCountries = true
   private let directory: String

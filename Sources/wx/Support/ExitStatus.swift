@@ -1,5 +1,4 @@
 import Glibc
-import ArgumentParser
 import WXCore
 import WXFeed
 

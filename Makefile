@@ -61,9 +61,11 @@ run: build-wx
 
 # The whole suite on the debug build, then the end-to-end suite again on the binary exactly as
 # `make install` builds it (release, static, position-dependent). The project's own code must
-# compile without warnings in both builds (scripts/check-warnings.sh reads each build log).
+# compile without warnings in both builds (scripts/check-warnings.sh reads each build log), and
+# pass swift-format's rules first (scripts/lint.sh, with the checked-in .swift-format).
 test: deps
 	python3 scripts/gen-fold-table.py --check
+	SWIFT=$(SWIFT) bash scripts/lint.sh
 	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
 	$(SWIFT) test --skip-build

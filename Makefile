@@ -14,7 +14,8 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswif
 # the loader apply 40,000 relocations and copy the pages they touch at every start
 # (`wx search par` 3.6 -> 2.7 ms). Its network and TLS code is not in it: libcurl is a shared
 # library loaded by `wx sync`, and the WebSocket client wx-aqi-watch stays a PIE.
-# `make WX_LINK_FLAGS= install` builds a PIE wx.
+# `make WX_LINK_FLAGS= install` builds a PIE wx. What ASLR this gives up, with hostile JSON
+# parsed inside wx, and why it is kept: ARCHITECTURE.md, "Trade-offs decided".
 WX_LINK_FLAGS ?= -Xlinker -no-pie
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)

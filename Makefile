@@ -14,7 +14,8 @@ BUILD_FLAGS ?= -c release --static-swift-stdlib -Xlinker -L$(STATIC_LIBS) -Xswif
 # the loader apply 40,000 relocations and copy the pages they touch at every start
 # (`wx search par` 3.6 -> 2.7 ms). Its network and TLS code is not in it: libcurl is a shared
 # library loaded by `wx sync`, and the WebSocket client wx-aqi-watch stays a PIE.
-# `make WX_LINK_FLAGS= install` builds a PIE wx.
+# `make WX_LINK_FLAGS= install` builds a PIE wx. What ASLR this gives up, with hostile JSON
+# parsed inside wx, and why it is kept: ARCHITECTURE.md, "Trade-offs decided".
 WX_LINK_FLAGS ?= -Xlinker -no-pie
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -43,9 +44,12 @@ static-libs: deps
 	  ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a; \
 	done
 
-# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build).
+# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build),
+# which is built without WXCore: it must link no GDBM, shared or static.
 build: build-wx
 	$(SWIFT) build $(BUILD_FLAGS) --product wx-aqi-watch
+	@if ldd $(BIN)-aqi-watch | grep -q libgdbm || nm $(BIN)-aqi-watch | grep -q ' gdbm_fetch'; then \
+	  echo "make: $(BIN)-aqi-watch links libgdbm" >&2; exit 1; fi
 
 build-wx: static-libs
 	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) --product wx
@@ -58,9 +62,11 @@ run: build-wx
 
 # The whole suite on the debug build, then the end-to-end suite again on the binary exactly as
 # `make install` builds it (release, static, position-dependent). The project's own code must
-# compile without warnings in both builds (scripts/check-warnings.sh reads each build log).
+# compile without warnings in both builds (scripts/check-warnings.sh reads each build log), and
+# pass swift-format's rules first (scripts/lint.sh, with the checked-in .swift-format).
 test: deps
 	python3 scripts/gen-fold-table.py --check
+	SWIFT=$(SWIFT) bash scripts/lint.sh
 	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
 	python3 scripts/gen-completion-grammar.py --check $$($(SWIFT) build --show-bin-path)/wx

@@ -1,9 +1,15 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// wx is a Linux program: it calls glibc directly (`import Glibc`, mallopt, renameat2, /proc,
+// Linux's termios and signals), and its build links libgdbm and dlopens libcurl as Debian
+// ships them. Elsewhere the build stops here rather than at the first Linux-only call.
+#if !os(Linux)
+  #error("wx builds on Linux only (see README.md)")
+#endif
+
 let package = Package(
   name: "wx",
-  platforms: [.macOS(.v13)],
   products: [
     .executable(name: "wx", targets: ["wx"]),
     // The WebSocket feed client that `wx aqi watch` runs; installed in PREFIX/libexec/wx.
@@ -19,14 +25,18 @@ let package = Package(
     // libgdbm, from Debian's libgdbm-dev. Debian ships no gdbm.pc, so no pkgConfig here.
     .systemLibrary(
       name: "CGDBM",
-      providers: [.apt(["libgdbm-dev"]), .brew(["gdbm"])]
+      providers: [.apt(["libgdbm-dev"])]
     ),
     // libcurl, loaded with dlopen only when wx talks to the network, so that read
     // commands never pay for loading it (and its TLS stack) at start-up.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // The pipe contract between `wx aqi watch` and its feed client (records, feed URLs) and the
+    // text-safety rules both sides apply (unsafe scalars, stored text, redaction): no GDBM, no
+    // libcurl, so wx-aqi-watch links neither (`make build` and FeedClientLinkTests check).
+    .target(name: "WXFeed"),
     .target(
       name: "WXCore",
-      dependencies: ["CGDBM", "CCurl"]
+      dependencies: ["WXFeed", "CGDBM", "CCurl"]
     ),
     // The live air-quality feed: a WebSocket client (ws:// and wss://) on SwiftNIO, run as
     // its own executable, wx-aqi-watch, which `wx aqi watch` spawns and reads over a pipe.
@@ -34,7 +44,7 @@ let package = Package(
     .target(
       name: "WXLive",
       dependencies: [
-        "WXCore",
+        "WXFeed",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -46,11 +56,12 @@ let package = Package(
       name: "wx",
       dependencies: [
         "WXCore",
+        "WXFeed",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    .executableTarget(name: "wx-aqi-watch", dependencies: ["WXCore", "WXLive"]),
-    .testTarget(name: "WXCoreTests", dependencies: ["WXCore"]),
+    .executableTarget(name: "wx-aqi-watch", dependencies: ["WXFeed", "WXLive"]),
+    .testTarget(name: "WXCoreTests", dependencies: ["WXCore", "WXFeed"]),
     // WXCore too: some tests write stores directly, as an older wx or a foreign file would.
     .testTarget(name: "wxTests", dependencies: ["wx", "WXCore"]),
   ]

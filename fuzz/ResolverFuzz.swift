@@ -14,9 +14,7 @@
 // - "not found" suggestions are those of the longest matching prefix (for short queries).
 // A broken property is reported with `fatalError`, which libFuzzer records as a crash.
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 private struct Fixture {
   let catalogue: Catalogue

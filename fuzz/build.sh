@@ -4,8 +4,9 @@
 #   fuzz-out/resolver-fuzz  Catalogue.resolve / search / completions on the bundled sample
 #
 # Each target is one swiftc invocation: all of Sources/WXCore plus the target's file, built
-# with -sanitize=fuzzer,address. CGDBM comes from its module map in Sources/CGDBM; CCurl's C
-# file is compiled with clang and given a generated module map (WXCore imports both).
+# with -sanitize=fuzzer,address, over the WXFeed module compiled first. CGDBM comes from its
+# module map in Sources/CGDBM; CCurl's C file is compiled with clang and given a generated
+# module map (WXCore imports both).
 # Usage: bash fuzz/build.sh [decoder|resolver ...]   (default: both)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -47,6 +48,14 @@ cat > "$OUT/FuzzConfig.swift" <<CFG
 let fuzzDefaultSamplePath = "$ROOT/Data/sample-weathers.json"
 CFG
 
+# WXFeed, the module WXCore imports (feed records and URLs, the text-safety rules): compiled
+# once, instrumented like the rest, as a module file in fuzz-out/modules and an object file.
+mapfile -t feed < <(find "$ROOT/Sources/WXFeed" -name '*.swift' | sort)
+(cd "$OUT/obj" && "${NICE[@]}" "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -g \
+  -module-name WXFeed -package-name wx -module-cache-path "$OUT/module-cache" \
+  -emit-module -emit-module-path "$OUT/modules/WXFeed.swiftmodule" \
+  -c "${feed[@]}" -o "$OUT/obj/WXFeed.o")
+
 mapfile -t core < <(find "$ROOT/Sources/WXCore" -name '*.swift' | sort)
 
 for t in "${targets[@]}"; do
@@ -63,8 +72,8 @@ for t in "${targets[@]}"; do
     if (cd "$OUT/build-$t" && "${NICE[@]}" "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -g \
       -module-name "WX${t^}Fuzz" -package-name wx \
       -module-cache-path "$OUT/module-cache" \
-      -I "$ROOT/Sources/CGDBM" -I "$OUT/modules/CCurl" \
-      "${core[@]}" "$ROOT/$src" "${extra[@]}" "$OUT/obj/wxhttp.o" \
+      -I "$ROOT/Sources/CGDBM" -I "$OUT/modules/CCurl" -I "$OUT/modules" \
+      "${core[@]}" "$ROOT/$src" "${extra[@]}" "$OUT/obj/wxhttp.o" "$OUT/obj/WXFeed.o" \
       -use-ld=lld -lgdbm -ldl \
       -o "$OUT/$t-fuzz") 2> >(tee "$OUT/build-$t/stderr.log" >&2); then
       break

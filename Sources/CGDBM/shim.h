@@ -2,7 +2,8 @@
 #define WX_CGDBM_SHIM_H
 #include <gdbm.h>
 #include <stdlib.h>
-/* malloc_trim: a catalogue writer hands freed memory back between its passes. */
+/* malloc_trim: a catalogue writer hands freed memory back between its passes; mallopt: a
+   sync gives large arrays pages of their own (Home.sync). */
 #include <malloc.h>
 #include <fcntl.h>
 #include <sys/syscall.h>

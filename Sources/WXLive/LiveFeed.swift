@@ -1,4 +1,4 @@
-import WXCore
+import WXFeed
 
 /// Exponential backoff between reconnection attempts: `initial`, doubling, at most `cap`.
 package struct ReconnectBackoff: Equatable, Sendable {
@@ -97,7 +97,7 @@ package struct LiveFeed: Sendable {
         everConnected = true
         wasConnected = true
         emit(.connected(attempt: attempts))
-        let opened = Clock.monotonic()
+        let opened = ContinuousClock.now
         var delivered = false
         let end: WebSocketEnd
         do {
@@ -106,10 +106,10 @@ package struct LiveFeed: Sendable {
             emit(.message(message))
           }
         } catch {
-          if delivered && Clock.monotonic() - opened >= backoff.stable { failures = 0 }
+          if delivered && opened.duration(to: .now) >= .seconds(backoff.stable) { failures = 0 }
           throw error
         }
-        if delivered && Clock.monotonic() - opened >= backoff.stable { failures = 0 }
+        if delivered && opened.duration(to: .now) >= .seconds(backoff.stable) { failures = 0 }
         reason = end.description
       } catch {
         if Task.isCancelled { return }

@@ -1,12 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOWebSocket
-import WXCore
+import WXFeed
 
 /// A complete message from the server: a text message's UTF-8 bytes (fragments joined),
 /// or the size of a binary one.

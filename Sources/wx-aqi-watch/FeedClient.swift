@@ -1,10 +1,8 @@
 import Dispatch
-import WXCore
+import WXFeed
 import WXLive
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// `wx-aqi-watch`: the WebSocket feed client behind `wx aqi watch`, in its own executable so
 /// that `wx` links no SwiftNIO or BoringSSL (which cost every `wx` command start-up time).

@@ -2,9 +2,7 @@ import ArgumentParser
 import Dispatch
 import WXCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 struct WX: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import WXCore
+@testable import WXFeed
 
 @Suite struct AQIScaleTests {
   @Test func usBandsAndAnOldHistoryReadsAsNAQI() throws {

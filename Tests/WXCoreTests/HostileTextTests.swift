@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WXCore
+@testable import WXFeed
 
 /// The storage rule for text from an API (``StoredText``) and what ``Redact`` does to URLs.
 @Suite struct HostileTextTests {

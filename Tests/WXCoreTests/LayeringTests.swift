@@ -3,15 +3,19 @@ import Testing
 
 @testable import WXCore
 
-/// WXCore returns values and typed errors; wx words them. No string in WXCore's code names a
-/// `wx` command, an option or an environment variable: remedies are ``Remedy`` values.
+/// WXCore (and WXFeed under it) returns values and typed errors; wx words them. No string in
+/// their code names a `wx` command, an option or an environment variable: remedies are
+/// ``Remedy`` values.
 @Suite struct LayeringTests {
   static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources/WXCore")
+    .deletingLastPathComponent().appendingPathComponent("Sources")
 
   @Test func noCommandLineWordsInWXCore() throws {
-    let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)?.allObjects as? [String])
-      .filter { $0.hasSuffix(".swift") }
+    let files = try ["WXCore", "WXFeed"].flatMap { module in
+      let folder = Self.sources.appendingPathComponent(module).path
+      return try #require(FileManager.default.enumerator(atPath: folder)?.allObjects as? [String])
+        .filter { $0.hasSuffix(".swift") }.map { module + "/" + $0 }
+    }
     #expect(files.count > 30)
     let words = try Regex(#""[^"\n]*(`wx |--[a-z]|WX_[A-Z])[^"\n]*""#)
     var found: [String] = []

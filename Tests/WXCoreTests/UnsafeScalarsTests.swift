@@ -1,6 +1,7 @@
 import Testing
 
 @testable import WXCore
+@testable import WXFeed
 
 /// One definition of the scalars no terminal receives raw, and the byte fast path agrees
 /// with it for every scalar, alone and between other text.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import wx
+
 /// Every bad answer from the API fails with one line and a documented code, and leaves
 /// every store file byte-identical.
 @Suite struct SyncFailureTests {
@@ -161,7 +163,31 @@ import Testing
     for name in names + ["fav add", "fav remove"] {
       #expect(man.contains(".B wx \(name)"), "`wx \(name)` has no entry in COMMANDS")
     }
-    for code in ["64", "65", "66", "69", "74", "75", "78"] { #expect(man.contains(code), "exit \(code)") }
+  }
+
+  /// The EXIT STATUS section of wx(1) has a `.TP` / `.B code` entry for every status wx
+  /// uses (``ExitStatus``), and no other; README's exit status table lists the same codes.
+  @Test func exitStatusesAreDocumentedInTheManPageAndTheReadme() throws {
+    let used = Set(ExitStatus.allCases.map { Int($0.rawValue) })
+    #expect(used == [0, 1, 64, 65, 66, 69, 74, 75, 78])
+    let man = try String(contentsOfFile: repositoryRoot + "/man/wx.1", encoding: .utf8)
+    let section = try #require(man.components(separatedBy: "\n.SH EXIT STATUS\n").dropFirst().first)
+      .components(separatedBy: "\n.SH ")[0].split(separator: "\n", omittingEmptySubsequences: false)
+    let inManPage = section.indices.dropFirst().compactMap { i -> Int? in
+      guard section[i - 1] == ".TP", section[i].hasPrefix(".B ") else { return nil }
+      return Int(section[i].dropFirst(3))
+    }
+    #expect(inManPage.count == Set(inManPage).count, "\(inManPage)")
+    #expect(Set(inManPage) == used, "\(inManPage)")
+    let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+    let table = try #require(readme.components(separatedBy: "\n### Exit status\n").dropFirst().first)
+      .components(separatedBy: "\n#")[0].split(separator: "\n")
+    let inReadme = table.compactMap { row -> Int? in
+      guard row.hasPrefix("| ") else { return nil }
+      return Int(row.dropFirst(2).prefix { $0 != " " })
+    }
+    #expect(inReadme.count == Set(inReadme).count, "\(inReadme)")
+    #expect(Set(inReadme) == used, "\(inReadme)")
   }
 
   @Test func groffReportsNothing() throws {

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// The Indian National Air Quality Index categories that `wx aqi` shows with every feed
 /// reading; readings on the US AQI scale (Open-Meteo) use the six US EPA bands instead, in
 /// the same order (see ``name(on:)``).

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// Current air quality from Open-Meteo's air-quality API for catalogue cities, as readings
 /// for the AQI history: US AQI (the value charted), European AQI and PM2.5 beside it.
 ///

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// What the catalogue file says about itself. Stored last under key `m`, so a file without
 /// a readable meta record is incomplete by definition.
 package struct CatalogueMeta: Equatable, Sendable {

@@ -1,8 +1,6 @@
 internal import CGDBM
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Writes a complete catalogue (records, orders and search index) into a new store file,
 /// record by record: ``add(_:)`` stores each full block of 16 records as it fills, and hands
@@ -33,11 +31,6 @@ package final class CatalogueWriter {
       directory: FileSystem.directoryName(db.path), spillAbove: spillAbove, batchEntries: indexBatchEntries)
     index.namesCarryCountries = namesCarryCountries
     orders = OrderFields(directory: FileSystem.directoryName(db.path))
-    // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
-    // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
-    // download's 16 MiB of seen records, the passes' arrays came from the heap, whose freed
-    // holes stayed resident.)
-    _ = mallopt(M_MMAP_THRESHOLD, 1 << 18)
   }
 
   /// Writes `cities` in catalogue order into `db`. The meta record goes last: a file

@@ -1,6 +1,7 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+internal import CGDBM
+
+import Glibc
+import WXFeed
 
 /// The state folder and everything wx keeps in it.
 ///
@@ -153,6 +154,11 @@ package struct Home: Sendable {
     from provider: any WeatherProvider, source: String, allowShrink: Bool = false, basis: CatalogueMeta? = nil,
     refreshed: Int? = nil
   ) async throws -> CatalogueMeta {
+    // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
+    // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
+    // download's 16 MiB of seen records, the catalogue writer's arrays came from the heap,
+    // whose freed holes stayed resident.) Set once a sync starts, for the whole process.
+    _ = mallopt(M_MMAP_THRESHOLD, 1 << 18)
     try prepare()
     // The temp file is written before the lock is taken (a slow download must not hold up
     // `wx fav`); GDBM's own lock on it tells a lock holder's clean-up that it is in use.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The city search index: a burst trie over folded names, stored in the catalogue file.
 ///

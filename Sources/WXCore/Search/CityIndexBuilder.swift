@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Builds a catalogue's search index (``CityIndex``) from its cities, one city at a time, in
 /// memory that does not grow with the catalogue.
@@ -22,7 +20,7 @@ package final class CityIndexBuilder {
   package let spillAbove: Int
   /// A batch gathers first bytes until it holds this many entries (names and words).
   package let batchEntries: Int
-  /// Whether name entries carry their city's country (``CityIndex/namesWithCountries``);
+  /// Whether name entries carry their city's country (``CityIndex/Entry/country``);
   /// false writes the blocks of earlier releases, for tests of reading them.
   package var namesCarryCountries = true
   private let directory: String

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Reads the index of an open catalogue file.
 package struct CityIndexReader {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The health of one store file (or of the state folder, the lock).
 package enum Health: Equatable, Sendable {

@@ -1,8 +1,6 @@
 internal import CGDBM
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The few filesystem operations wx needs, with errors naming the path.
 package enum FileSystem {

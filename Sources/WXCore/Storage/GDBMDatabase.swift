@@ -1,8 +1,6 @@
 internal import CGDBM
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// One open GDBM file. The class is the only owner of its `GDBM_FILE` handle: `close()`
 /// is idempotent and `deinit` closes a handle that was not closed explicitly.
@@ -173,15 +171,6 @@ package final class GDBMDatabase {
       throw .io(path: path, operation: "syncing", errno: failure)
     }
     if fsync(gdbm_fdesc(h)) != 0 { throw .io(path: path, operation: "syncing", errno: errno) }
-  }
-
-  /// Structural self-check used by `wx doctor`: GDBM's own bucket check via a non-forced
-  /// recovery is writer-only, so readers walk every key and fetch every value instead.
-  package func count() throws(StoreError) -> Int {
-    let h = try live()
-    var n: gdbm_count_t = 0
-    if gdbm_count(h, &n) != 0 { throw failure("counting", code: Int(gdbm_last_errno(h))) }
-    return Int(n)
   }
 
   private func live() throws(StoreError) -> OpaquePointer {

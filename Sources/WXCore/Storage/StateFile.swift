@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Opens the files of the state folder without being tricked into using another file.
 ///

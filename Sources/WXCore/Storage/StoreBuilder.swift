@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Writes a new version of a store beside the live one and publishes it with one
 /// `rename(2)`, so readers see the old complete file or the new complete file, never a mix,

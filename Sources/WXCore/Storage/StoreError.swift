@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
+import WXFeed
 
 /// Failures of wx's GDBM stores, each naming the file and what the user can do about it.
 package enum StoreError: Error, Equatable, Sendable {

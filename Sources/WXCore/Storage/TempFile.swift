@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// A temporary file without a name, in a given folder, for what a sync sets aside while it
 /// builds (the search index's sorting material, the orders' fields): it vanishes when it is

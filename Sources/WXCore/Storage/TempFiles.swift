@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The temp files being written, for a signal handler to remove: Ctrl-C (SIGINT), SIGTERM or
 /// SIGHUP during a sync removes its temp file (11 MB at 170k cities) on the way out, instead of

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// wx's own writer lock: `flock(LOCK_EX)` on `wx.lock` in the state folder.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Time without Foundation: wall-clock seconds since the epoch and a monotonic clock.
 package enum Clock {

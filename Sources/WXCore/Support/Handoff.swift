@@ -1,8 +1,6 @@
 import Dispatch
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Hands values from the thread that produces them to a second thread that consumes them, in
 /// order, a batch at a time, so the two overlap on two cores (a sync reads the next records

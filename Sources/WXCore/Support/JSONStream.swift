@@ -8,7 +8,7 @@
 /// punctuation is checked here with the parser's words. An element that has not all arrived
 /// is not parsed again with every chunk: a cheap scanner finds where it ends (brackets,
 /// strings and escapes) before the parser reads it. A document that is not an array is read the same way as one
-/// element and reported through ``onOther``.
+/// element and reported through ``other``.
 package struct JSONStream {
   /// Largest element held while it arrives: a record larger than this is refused.
   package static let maxElement = 16 << 20

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// Builds compact JSON text.
 package struct JSONWriter {
   package private(set) var text = ""

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// AccuWeather's top cities with their next-hour temperature.
 ///
 /// Two dependent calls: `GET {base}/locations/v1/topcities/50?apikey=K` (only `Key`,

@@ -1,8 +1,7 @@
 import Dispatch
+import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// What every provider is given: where to fetch, how long to wait, how much to accept, whom
 /// to tell about progress, and the extras only some providers read.

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// A payload problem, naming the record and field where known.
 package struct PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
   package var reason: String

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// A freetestapi record read straight from its bytes, for the records of the usual shape: an
 /// object of exactly the known fields (each once, `forecast` optional), numbers and strings
 /// where they belong, and a forecast of day objects of exactly their known fields. It builds no

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// A source of catalogue records.
 package protocol WeatherProvider: Sendable {
   /// Short name recorded in the catalogue (`freetestapi`, `accuweather`, `open-meteo`).

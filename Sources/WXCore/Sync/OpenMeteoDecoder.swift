@@ -1,3 +1,5 @@
+import WXFeed
+
 /// Turns Open-Meteo forecast answers into ``City`` values (format: ../shared/notes/open-meteo.md).
 ///
 /// A batch of n locations answers one object (n = 1) or an array of exactly n objects in the

@@ -1,3 +1,5 @@
+import WXFeed
+
 /// Real weather from Open-Meteo for the cities of the current catalogue, by coordinates.
 ///
 /// The cities at ``refresh`` are asked for in batches of ``batchSize`` locations a request,

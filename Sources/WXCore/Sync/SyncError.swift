@@ -1,3 +1,5 @@
+import WXFeed
+
 /// Why a sync failed. Whatever the reason, the stores are untouched.
 package enum SyncError: Error, Equatable, Sendable {
   /// Only http and https URLs are accepted; or the URL is malformed.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 import WXCore
 
 /// One row of a browse list: a city of the catalogue, or a favourite the current catalogue

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 import WXCore
 
 /// The key loop of `wx browse`: read keys, change the model, do what it asks, draw the

@@ -1,4 +1,5 @@
 import WXCore
+import WXFeed
 
 /// A key press, decoded from the bytes a terminal sends.
 enum Key: Equatable {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The terminal while `wx browse` owns it: raw mode, the alternate screen, a hidden cursor.
 ///

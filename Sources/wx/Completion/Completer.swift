@@ -1,4 +1,5 @@
 import WXCore
+import WXFeed
 
 /// The candidates for the word under the cursor, given the words before it.
 ///

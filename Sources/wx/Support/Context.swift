@@ -1,5 +1,6 @@
 import ArgumentParser
 import WXCore
+import WXFeed
 
 /// Options every read command shares.
 struct DisplayOptions: ParsableArguments {

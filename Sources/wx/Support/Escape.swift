@@ -1,4 +1,5 @@
 import WXCore
+import WXFeed
 
 /// Untrusted text made safe for a terminal.
 ///

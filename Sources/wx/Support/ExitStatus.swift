@@ -1,11 +1,9 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-import ArgumentParser
+import Glibc
 import WXCore
+import WXFeed
 
 /// Every exit status wx uses, in one place (sysexits.h values; documented in wx(1)).
-enum ExitStatus: Int32 {
+enum ExitStatus: Int32, CaseIterable {
   case ok = 0
   /// `wx search` found nothing (like grep).
   case noMatch = 1

@@ -1,9 +1,8 @@
 import Dispatch
 import WXCore
+import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The feed client `wx-aqi-watch`, run as a child process whose standard output is a pipe of
 /// ``FeedRecord``s.

@@ -1,10 +1,7 @@
 import ArgumentParser
-import Dispatch
 import WXCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// `--color` (the AQI commands have no temperatures, so no `--unit`; only `show` draws).
 struct AQIColorOption: ParsableArguments {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import WXCore
+import WXFeed
 
 extension WX.AQI {
   struct Sync: WXCommand {

@@ -1,10 +1,8 @@
 import ArgumentParser
-import Dispatch
 import WXCore
+import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 extension WX.AQI {

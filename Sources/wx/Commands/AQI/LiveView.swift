@@ -1,10 +1,6 @@
-import ArgumentParser
-import Dispatch
 import WXCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 struct LiveView {

@@ -1,10 +1,7 @@
-import ArgumentParser
 import Dispatch
 import WXCore
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 final class SignalStop: @unchecked Sendable {

@@ -1,10 +1,7 @@
-import ArgumentParser
-import Dispatch
 import WXCore
+import WXFeed
 
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 
 /// What the watch loop reacts to: the feed, the clock (for "updated Ns ago") and signals.

@@ -13,4 +13,12 @@
 static inline int wx_exchange(const char *a, const char *b) {
   return (int)syscall(SYS_renameat2, AT_FDCWD, a, AT_FDCWD, b, 2 /* RENAME_EXCHANGE */);
 }
+/* One byte changed atomically, for a flag a signal handler and a thread both change (a temp
+   file being published or being removed on Ctrl-C: TempFiles). Lock-free, so async-signal-safe. */
+static inline int wx_byte_exchange(unsigned char *p, unsigned char expected, unsigned char desired) {
+  return __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+}
+static inline void wx_byte_store(unsigned char *p, unsigned char value) {
+  __atomic_store_n(p, value, __ATOMIC_SEQ_CST);
+}
 #endif

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// The shipped atlas file, `atlas.bin` (written by `scripts/make-atlas.py`, which documents
 /// its layout): checked whole (magic, CRC-32) and read place by place.

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// Builds the atlas store from the shipped data (``AtlasData``) into a fresh file the caller
 /// publishes (``Home/buildAtlas(holding:)``).

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Glibc
 
 /// One place of the world atlas (GeoNames `cities1000`: every place of 1,000 people or more).
 ///

@@ -47,6 +47,7 @@ package final class StoreBuilder {
         setAside = FileSystem.brokenName(finalPath)
         try FileSystem.rename(finalPath, to: setAside!)
       }
+      TempFiles.publishing(registered)  // a Ctrl-C from here on comes after the rename
       try FileSystem.rename(tempPath, to: finalPath)
       published = true
     } catch {

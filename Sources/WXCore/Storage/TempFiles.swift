@@ -1,3 +1,4 @@
+import CGDBM
 import Glibc
 
 /// The temp files being written, for a signal handler to remove: Ctrl-C (SIGINT), SIGTERM or
@@ -8,9 +9,15 @@ import Glibc
 /// move or be freed under it. So the paths live in one C buffer, allocated before the handler
 /// is installed and never freed, in slots of a fixed size: a flag byte, then the path, ending
 /// with NUL. A path is copied in before its flag is set, and the flag cleared before the slot is
-/// given up (an opaque C call between them keeps the compiler from reordering the two), so the
-/// handler reads a whole path or none. The handler unlinks each path flagged, puts the signal's
-/// default action back and raises it again: wx dies of the signal, as it would have.
+/// given up (atomic stores: the handler reads a whole path or none). The handler unlinks each
+/// path it takes over, puts the signal's default action back and raises it again: wx dies of
+/// the signal, as it would have.
+///
+/// A slot's flag: 0 free, 1 a temp file being written, 2 taken by the handler (being removed),
+/// 3 being published. The handler and a publishing thread each take a slot from 1 with one
+/// atomic compare-and-exchange, so exactly one of them has it: a signal never removes a file
+/// being renamed into place, and a thread whose file the handler took never publishes or
+/// reports its loss as an error (``publishing(_:)`` waits for the signal to end wx).
 package enum TempFiles {
   /// Temp files written at once (a sync writes one; a repair, two).
   static let slots = 8
@@ -45,8 +52,7 @@ package enum TempFiles {
       let slot = buffer + k * slotSize
       bytes.withUnsafeBufferPointer { (slot + 1).update(from: $0.baseAddress!, count: $0.count) }
       slot[1 + bytes.count] = 0
-      _ = getpid()  // opaque: the path is in memory before the flag says so
-      slot[0] = 1
+      wx_byte_store(slot, 1)  // the path is in memory before the flag says so
       return Slot(index: k)
     }
     return nil
@@ -57,15 +63,22 @@ package enum TempFiles {
     guard let slot else { return }
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    buffer[slot.index * slotSize] = 0
-    _ = getpid()  // opaque: the flag is cleared before the slot is reused
+    wx_byte_store(buffer + slot.index * slotSize, 0)
+  }
+
+  /// Takes the temp file over for its rename into place; when a termination signal's handler
+  /// took it first (and removed it), waits for that signal to end wx instead of going on.
+  package static func publishing(_ slot: Slot?) {
+    guard let slot else { return }
+    if wx_byte_exchange(buffer + slot.index * slotSize, 1, 3) != 0 { return }
+    while true { pause() }
   }
 
   /// The paths registered now (for tests).
   static var registered: [String] {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
-    return (0..<slots).filter { buffer[$0 * slotSize] == 1 }.map { String(cString: buffer + $0 * slotSize + 1) }
+    return (0..<slots).filter { buffer[$0 * slotSize] != 0 }.map { String(cString: buffer + $0 * slotSize + 1) }
   }
 
   /// Installs the handler for SIGINT, SIGTERM and SIGHUP, except for a signal ignored when wx
@@ -86,7 +99,7 @@ package enum TempFiles {
     var k = 0
     while k < TempFiles.slots {
       let slot = b + k * TempFiles.slotSize
-      if slot[0] == 1 { _ = unlink(UnsafeRawPointer(slot + 1).assumingMemoryBound(to: CChar.self)) }
+      if wx_byte_exchange(slot, 1, 2) != 0 { _ = unlink(UnsafeRawPointer(slot + 1).assumingMemoryBound(to: CChar.self)) }
       k += 1
     }
     _ = signal(sig, SIG_DFL)

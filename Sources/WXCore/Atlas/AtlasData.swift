@@ -1,4 +1,5 @@
 import Glibc
+import WXFeed
 
 /// The shipped atlas file, `atlas.bin` (written by `scripts/make-atlas.py`, which documents
 /// its layout): checked whole (magic, CRC-32) and read place by place.

@@ -1,4 +1,4 @@
-import CGDBM
+internal import CGDBM
 import Glibc
 
 /// The temp files being written, for a signal handler to remove: Ctrl-C (SIGINT), SIGTERM or

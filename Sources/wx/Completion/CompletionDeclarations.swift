@@ -86,6 +86,7 @@ extension CompletionGrammar {
         .flag("--favourites"),
         .option("--max-cities"),
         .option("--days"),
+        .option("--city"),
         .flag("--allow-shrink"),
         .flag("--quiet"),
       ]),

@@ -1,4 +1,5 @@
 import WXCore
+import WXFeed
 
 /// The atlas as read commands use it: opened (and built on first use) beside the catalogue,
 /// never a reason for a catalogue command to fail.

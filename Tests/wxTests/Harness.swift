@@ -220,7 +220,10 @@ struct RawChild {
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
     // The child starts as from a shell: no signal blocked (the test's thread may block some),
-    // SIGINT, SIGTERM and SIGHUP at their default action.
+    // SIGINT, SIGTERM and SIGHUP at their default action, and in a process group of its own,
+    // as a shell's job is: a signal sent to the test runner's group (another test's job
+    // control) must not stop it where no failpoint did (seen under load: a sync or a lock
+    // holder stopped early, before its temp file or its lock).
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -230,7 +233,8 @@ struct RawChild {
     for sig in [SIGINT, SIGTERM, SIGHUP] { sigaddset(&defaults, sig) }
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
     var pid: pid_t = 0
     let rc = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     guard rc == 0 else { throw HarnessError("posix_spawn \(path): \(rc)") }

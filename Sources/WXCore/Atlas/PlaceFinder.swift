@@ -50,9 +50,29 @@ package struct PlaceFinder {
   /// be taken for the name.
   package static let dominance = 10
 
+  /// The country-table lines naming each folded country asked about, found once per finder:
+  /// a search compares every catalogue match's country with its atlas candidates', and
+  /// finding the lines scans the whole table (3.3 M instructions for `wx search par` before).
+  private let countryLines = CountryLines()
+
   package init(catalogue: Catalogue, atlas: Atlas?) {
     self.catalogue = catalogue
     self.atlas = atlas
+  }
+
+  /// A few folded countries and their lines, in arrays (a Dictionary's Hashable check at run
+  /// time would cost more than it saves).
+  private final class CountryLines {
+    var keys: [[UInt8]] = []
+    var lines: [[Int]] = []
+
+    func lines(naming key: [UInt8], version: Int) -> [Int] {
+      if let i = keys.firstIndex(of: key) { return lines[i] }
+      let found = Countries.lines(naming: key, version: version)
+      keys.append(key)
+      lines.append(found)
+      return found
+    }
   }
 
   // MARK: One place each way
@@ -62,7 +82,9 @@ package struct PlaceFinder {
   package func sameCountry(_ place: Place, _ country: String) -> Bool {
     let typed = catalogue.fold(country)
     if typed == catalogue.fold(place.country) { return true }
-    return Countries.fit(catalogue.fold(place.countryCode), typed, version: catalogue.meta.foldVersion) == .exact
+    let code = catalogue.fold(place.countryCode)
+    let version = catalogue.meta.foldVersion
+    return Countries.fit(code, typed, lines: countryLines.lines(naming: code, version: version), version: version) == .exact
   }
 
   /// Whether a catalogue city's country (a name or a code) may be the atlas's country `name`:
@@ -71,8 +93,9 @@ package struct PlaceFinder {
   func mayBeCountry(_ name: String, _ country: String) -> Bool {
     let (a, b) = (catalogue.fold(name), catalogue.fold(country))
     if a == b { return true }
-    let lines = Countries.lines(naming: a, version: catalogue.meta.foldVersion)
-    return lines.isEmpty || Countries.fit(b, a, lines: Countries.lines(naming: b, version: catalogue.meta.foldVersion), version: catalogue.meta.foldVersion) == .exact
+    let version = catalogue.meta.foldVersion
+    return countryLines.lines(naming: a, version: version).isEmpty
+      || Countries.fit(b, a, lines: countryLines.lines(naming: b, version: version), version: version) == .exact
   }
 
   /// The atlas place a catalogue city is: of its name (or an alternate name), its country,

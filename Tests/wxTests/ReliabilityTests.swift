@@ -250,19 +250,6 @@ import Testing
     #expect(home.snapshot() == before)
   }
 
-  /// Whether `child` stopped itself (a `stop:` failpoint), waiting up to 120 s: a loaded
-  /// machine can starve a new process.
-  static func stopped(_ child: RawChild) -> Bool {
-    let deadline = Date().addingTimeInterval(120)
-    while Date() < deadline {
-      let stat = (try? String(contentsOfFile: "/proc/\(child.pid)/stat", encoding: .utf8)) ?? ""
-      if stat.contains(") T ") { return true }
-      if stat.contains(") Z ") { return false }
-      usleep(10_000)
-    }
-    return false
-  }
-
   /// A writer that takes the lock while a sync has just created its temp file (before GDBM
   /// locks it) must not remove that file: the sync's pid in its name is alive.
   @Test func aWriterNeverRemovesTheTempFileOfASyncThatJustCreatedIt() throws {
@@ -274,7 +261,7 @@ import Testing
         "WX_DATA_DIR": repositoryRoot + "/Data", "WX_HTTP_TIMEOUT": "30"])
     var reaped = false
     defer { if !reaped { kill(sync.pid, SIGKILL); sync.wait() } }
-    try #require(Self.stopped(sync), "the sync did not stop after creating its temp file")
+    try #require(sync.waitUntilStopped(), "the sync did not stop after creating its temp file")
     let temp = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.contains(".tmp.") }
     try #require(temp.count == 1, "\(temp)")
     // Writers clean up when they take the lock; doctor reports what they would remove.

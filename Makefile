@@ -21,7 +21,7 @@ BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libgdbm-dev groff-base zsh fish python3-pyte
 
-.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions grammar
+.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions grammar format
 
 all: build
 
@@ -82,6 +82,10 @@ grammar:
 	$(SWIFT) build --product wx
 	python3 scripts/gen-completion-grammar.py $$($(SWIFT) build --show-bin-path)/wx
 	$(SWIFT) build --product wx
+
+# Rewrites the tree's layout with the checked-in .swift-format; `make test` fails on any finding.
+format:
+	$(SWIFT) format -i -r Sources Tests fuzz Package.swift
 
 # Benchmarks the binary as installed: release, static Swift stdlib, stripped.
 bench: build

@@ -84,7 +84,9 @@ def entries(command, path):
     if command.get("aliases"):
         fields.append("aliases: " + swift_list(command["aliases"]))
     if opts:
-        fields.append("options: [\n" + "".join("        " + o + ",\n" for o in opts) + "      ]")
+        # swift-format puts no trailing comma after a list's only element
+        comma = "," if len(opts) > 1 else ""
+        fields.append("options: [\n" + "".join("        " + o + comma + "\n" for o in opts) + "      ]")
     if positionals:
         fields.append("positionals: [" + ", ".join(positionals) + "]")
     if subs:

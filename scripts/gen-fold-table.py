@@ -123,7 +123,7 @@ def build():
     return dict(sorted(table.items())), skipped
 
 
-def wrap(items, indent="    "):
+def wrap(items, indent="  "):
     lines, line = [], indent
     for item in items:
         piece = item + ","

@@ -104,7 +104,8 @@ enum FeedClient {
   }
 
   static func usage() -> Never {
-    fail("usage: wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL|--url-stdin (run by `wx aqi watch`)", status: 64)
+    fail(
+      "usage: wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL|--url-stdin (run by `wx aqi watch`)", status: 64)
   }
 
   /// The URL from standard input, up to its end (at most 64 KiB; a final newline dropped).

@@ -83,7 +83,8 @@ import Testing
   @Test func badEntriesAreSkippedAndCountedGoodOnesKept() {
     let d = AQIFrame.decode(
       #"[{"city":"Delhi","aqi":-5},{"city":"Pune","aqi":42},{"city":"Agra","aqi":1000.5},{"city":5,"aqi":3},"#
-        + #"{"city":"Goa","aqi":"high"},{"city":"Kota"},7,{"city":"   ","aqi":3},{"city":"Leh","aqi":1000},{"city":"Ooty","aqi":true}]"#)
+        + #"{"city":"Goa","aqi":"high"},{"city":"Kota"},7,{"city":"   ","aqi":3},{"city":"Leh","aqi":1000},{"city":"Ooty","aqi":true}]"#
+    )
     #expect(d.readings == [AQIReading(city: "Pune", aqi: 42), AQIReading(city: "Leh", aqi: 1000)])
     #expect(d.bad == 8)
     #expect(d.problem == "Delhi: AQI -5 is out of range (0–1000)")
@@ -110,7 +111,9 @@ import Testing
 }
 
 @Suite struct AQIStoreTests {
-  func store(_ s: Scratch) -> AQIStore { AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2)) }
+  func store(_ s: Scratch) -> AQIStore {
+    AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2))
+  }
 
   @Test func keepsTheLastTwentyReadingsPerCityOldestFirst() throws {
     let s = Scratch()
@@ -176,7 +179,8 @@ import Testing
     .connected(attempt: 1), .text(Array(#"[{"city":"Delhi","aqi":302.2}]"#.utf8)), .text([]),
     .text([0x0A, 0x0A, 0xFF, 0x00]), .binary(26),
     .lost(reason: "closed by the server, code 1001: bye\nnow", wasConnected: true, retryMilliseconds: 500, failures: 1),
-    .lost(reason: "cannot connect to 127.0.0.1:9: connection refused", wasConnected: false, retryMilliseconds: 30000, failures: 7),
+    .lost(
+      reason: "cannot connect to 127.0.0.1:9: connection refused", wasConnected: false, retryMilliseconds: 30000, failures: 7),
     .failed("the server did not accept the WebSocket upgrade"), .connected(attempt: 12),
   ]
 
@@ -198,7 +202,9 @@ import Testing
   }
 
   @Test func malformedRecordsAreErrors() throws {
-    for bad in ["X 1\n", "C\n", "C -1 0\n", "C 1 2\nab", "L 2 1 1 0\n", "T 99999999999\n", "B x 0\n", String(repeating: "T", count: 300)] {
+    for bad in [
+      "X 1\n", "C\n", "C -1 0\n", "C 1 2\nab", "L 2 1 1 0\n", "T 99999999999\n", "B x 0\n", String(repeating: "T", count: 300),
+    ] {
       var reader = FeedRecordReader()
       reader.append(Array(bad.utf8))
       #expect(throws: FeedPipeError.self, "\(bad)") { _ = try reader.next() }

@@ -6,7 +6,8 @@ import Testing
 /// The world atlas built from the shipped Data/atlas.bin into a real GDBM file, once for the
 /// suite, and checked against the data itself.
 @Suite(.serialized) struct AtlasTests {
-  static let dataPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let dataPath =
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().path + "/Data/atlas.bin"
 
   /// One built atlas for every test (building it takes a while in a debug build).
@@ -62,8 +63,10 @@ import Testing
       for s in starts where s > 0 && s < key.count { words.append((Array(key[s...]), e.place.position)) }
       for a in e.alternateNames where Fold.key(a) != key { alternates[Fold.key(a), default: []].append(e.place.position) }
     }
-    let queries = ["s", "sa", "san", "san j", "par", "new y", "lon", "x", "zz", "bad", "ka", "st p", "mo", "ü", "東",
-      "kiev", "wien", "cologne", "pekin", "munchen", "praha", "firenze"]
+    let queries = [
+      "s", "sa", "san", "san j", "par", "new y", "lon", "x", "zz", "bad", "ka", "st p", "mo", "ü", "東",
+      "kiev", "wien", "cologne", "pekin", "munchen", "praha", "firenze",
+    ]
     for q in queries {
       let key = Fold.key(q)
       let byName = Set(names.filter { $0.key.starts(with: key) }.flatMap(\.value) + (alternates[key] ?? []))

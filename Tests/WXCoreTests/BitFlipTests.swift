@@ -96,7 +96,9 @@ import Testing
       }
     }
     #expect(detected > 0)
-    print("\(c.name): \(bytesToFlip.count) of \(original.count) bytes flipped, \(detected) flips detected, \(harmless) without effect, 0 silent")
+    print(
+      "\(c.name): \(bytesToFlip.count) of \(original.count) bytes flipped, \(detected) flips detected, \(harmless) without effect, 0 silent"
+    )
   }
 
   @Test func aStoreWrittenBeforeManifestsStillReads() throws {

@@ -18,8 +18,10 @@ import Testing
     mutating func pick<T>(_ a: [T]) -> T { a[Int(next() % UInt64(a.count))] }
   }
 
-  static let syllables = ["pa", "ris", "sa", "o", "lo", "dz", "zü", "rich", "ber", "lin", "Łó", "new", "york", "sal", "em",
-    "ho", "chi", "minh", "bad", "ba", "den", "san", "ta", "sé", "ñu", "東", "京", "ka", "ro"]
+  static let syllables = [
+    "pa", "ris", "sa", "o", "lo", "dz", "zü", "rich", "ber", "lin", "Łó", "new", "york", "sal", "em",
+    "ho", "chi", "minh", "bad", "ba", "den", "san", "ta", "sé", "ñu", "東", "京", "ka", "ro",
+  ]
 
   static func generated(_ n: Int, seed: UInt64) -> [City] {
     var rng = Rng(state: seed)
@@ -34,9 +36,10 @@ import Testing
       let sep = rng.next() % 4 == 0 ? "-" : " "
       let name = i % 50 == 0 && i > 0 ? out[i - 1].name : words.joined(separator: sep)  // some duplicates
       out.append(
-        City(id: i + 1, name: name, country: rng.pick(["France", "Åland", "Chile", "Japan"]), latitude: 0, longitude: 0,
-             temperatureC: Double(Int(rng.next() % 600)) / 10 - 20, description: rng.pick(["Sunny", "Rain", "Cloudy"]),
-             humidity: 50, windKmh: 10, forecast: []))
+        City(
+          id: i + 1, name: name, country: rng.pick(["France", "Åland", "Chile", "Japan"]), latitude: 0, longitude: 0,
+          temperatureC: Double(Int(rng.next() % 600)) / 10 - 20, description: rng.pick(["Sunny", "Rain", "Cloudy"]),
+          humidity: 50, windKmh: 10, forecast: []))
     }
     return out
   }
@@ -155,11 +158,14 @@ import Testing
 
   @Test func rankingPutsNameStartsFirstAndListsEachCityOnce() throws {
     let s = Scratch()
-    let names = ["York", "New York", "Yorktown", "Winston-Salem", "Salem", "Ho Chi Minh City", "Chicago", "Baden-Baden",
-      "Bad Bad", "N'Djamena", "São Paulo", "São Tomé", "Zürich", "Zurich", "Łódź", "東京"]
+    let names = [
+      "York", "New York", "Yorktown", "Winston-Salem", "Salem", "Ho Chi Minh City", "Chicago", "Baden-Baden",
+      "Bad Bad", "N'Djamena", "São Paulo", "São Tomé", "Zürich", "Zurich", "Łódź", "東京",
+    ]
     let cities = names.enumerated().map { i, n in
-      City(id: i, name: n, country: "X", latitude: 0, longitude: 0, temperatureC: 10, description: "", humidity: 1,
-           windKmh: 1, forecast: [])
+      City(
+        id: i, name: n, country: "X", latitude: 0, longitude: 0, temperatureC: 10, description: "", humidity: 1,
+        windKmh: 1, forecast: [])
     }
     let c = try Self.build(cities, in: s)
     func search(_ q: String) throws -> [String] { try c.search(q, offset: 0, limit: 50).cities.map(\.name) }
@@ -182,8 +188,9 @@ import Testing
     let cities = ["Paris|France", "Paris|United States", "Paris|Canada", "London|United Kingdom", "Zürich|Switzerland"]
       .enumerated().map { i, nc in
         let p = nc.split(separator: "|").map(String.init)
-        return City(id: i == 4 ? 2 : i + 1, name: p[0], country: p[1], latitude: 0, longitude: 0, temperatureC: 1,
-                    description: "", humidity: 1, windKmh: 1, forecast: [])
+        return City(
+          id: i == 4 ? 2 : i + 1, name: p[0], country: p[1], latitude: 0, longitude: 0, temperatureC: 1,
+          description: "", humidity: 1, windKmh: 1, forecast: [])
       }
     let c = try Self.build(cities, in: s)
     guard case .ambiguous(let three) = try c.resolve("PARIS") else { Issue.record("not ambiguous"); return }

@@ -27,7 +27,8 @@ import Testing
     #expect(cities.allSatisfy { !$0.name.isEmpty && $0.forecast.count == 2 })
   }
 
-  static let good = #"{"id":1,"city":"Oslo","country":"Norway","latitude":59.9,"longitude":10.7,"temperature":3,"weather_description":"Snow","humidity":80,"wind_speed":12.5,"extra":{"ignored":[1]},"forecast":[]}"#
+  static let good =
+    #"{"id":1,"city":"Oslo","country":"Norway","latitude":59.9,"longitude":10.7,"temperature":3,"weather_description":"Snow","humidity":80,"wind_speed":12.5,"extra":{"ignored":[1]},"forecast":[]}"#
 
   @Test func toleratesUnknownFieldsAndEmptyForecasts() throws {
     let cities = try FreeTestAPIDecoder.decode(Array("[\(Self.good)]".utf8))
@@ -38,8 +39,10 @@ import Testing
     for good in ["2026-11-23", "2024-02-29", "2000-02-29", "0001-01-01", "9999-12-31", "2026-04-30"] {
       #expect(ForecastDay.isDate(good), "\(good)")
     }
-    for bad in ["2026-11-3", "2026-11-23 ", "1900-02-29", "2026-02-29", "2026-04-31", "2026-00-10", "2026-11-00",
-      "0000-01-01", "２０２６-11-23", "2026/11/23", "+026-11-23", "", "2026-11-23T00:00"] {
+    for bad in [
+      "2026-11-3", "2026-11-23 ", "1900-02-29", "2026-02-29", "2026-04-31", "2026-00-10", "2026-11-00",
+      "0000-01-01", "２０２６-11-23", "2026/11/23", "+026-11-23", "", "2026-11-23T00:00",
+    ] {
       #expect(!ForecastDay.isDate(bad), "\(bad)")
     }
   }
@@ -58,15 +61,20 @@ import Testing
 
   @Test(arguments: [
     (#"[{"id":1}]"#, "record 1 (id 1): missing field \"city\""),
-    (Self.good.replacingOccurrences(of: "\"temperature\":3", with: "\"temperature\":\"hot\""),
-     "field \"temperature\" must be a number, found a string"),
+    (
+      Self.good.replacingOccurrences(of: "\"temperature\":3", with: "\"temperature\":\"hot\""),
+      "field \"temperature\" must be a number, found a string"
+    ),
     (Self.good.replacingOccurrences(of: "\"humidity\":80", with: "\"humidity\":180"), "field \"humidity\" is 180"),
     (Self.good.replacingOccurrences(of: "\"city\":\"Oslo\"", with: "\"city\":\"  \""), "field \"city\" is empty"),
     (#"{"data":[]}"#, "expected a JSON array of weather records, found an object"),
     ("", "the response body is empty"),
     ("[" + Self.good, "the JSON ends early"),
     // An id must be one `wx show ID` can name.
-    (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":-5"), "field \"id\" must be from 1 to 999999999999999, found -5"),
+    (
+      Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":-5"),
+      "field \"id\" must be from 1 to 999999999999999, found -5"
+    ),
     (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":0"), "field \"id\" must be from 1 to 999999999999999, found 0"),
     (Self.good.replacingOccurrences(of: "\"id\":1", with: "\"id\":1.5"), "field \"id\" must be an integer, found a number"),
   ])

@@ -22,7 +22,8 @@ import Testing
   }
 
   @Test func theDecoderStoresCleanTextInEveryField() throws {
-    let body = #"[{"id":1,"city":"\u001b[31mRed\u0007","country":"\u202eLand","latitude":1,"longitude":2,"temperature":3,"weather_description":"Sun\u0085ny","humidity":4,"wind_speed":5,"forecast":[{"date":"2026-11-23\r","temperature":1,"weather_description":"\u2066Fog","humidity":1,"wind_speed":1}]}]"#
+    let body =
+      #"[{"id":1,"city":"\u001b[31mRed\u0007","country":"\u202eLand","latitude":1,"longitude":2,"temperature":3,"weather_description":"Sun\u0085ny","humidity":4,"wind_speed":5,"forecast":[{"date":"2026-11-23\r","temperature":1,"weather_description":"\u2066Fog","humidity":1,"wind_speed":1}]}]"#
     let city = try #require(try FreeTestAPIDecoder.decode(Array(body.utf8)).first)
     #expect([city.name, city.country, city.description] == ["[31mRed", "Land", "Sun ny"])
     #expect(city.forecast.map(\.date) == ["2026-11-23"] && city.forecast.map(\.description) == ["Fog"])

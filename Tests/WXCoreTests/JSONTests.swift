@@ -17,10 +17,12 @@ import Testing
 
   @Test func parsesEveryKindOfValue() throws {
     let v = try parse(#" {"a":[1,-2.5,3e2,true,false,null,"x\u00e9\ud83d\ude00\n"],"b":{}} "#)
-    #expect(v["a"] == .array([
-      .number(1, integer: true), .number(-2.5, integer: false), .number(300, integer: false), .bool(true),
-      .bool(false), .null, .string("xé😀\n"),
-    ]))
+    #expect(
+      v["a"]
+        == .array([
+          .number(1, integer: true), .number(-2.5, integer: false), .number(300, integer: false), .bool(true),
+          .bool(false), .null, .string("xé😀\n"),
+        ]))
     #expect(v["b"] == JSON.object([JSON.Member]()))
   }
 
@@ -42,8 +44,10 @@ import Testing
   /// exactly what strtod and the standard library's UTF-8 validation give.
   @Test func fastPathsAgreeWithTheStandardLibrary() throws {
     var rng = SystemRandomNumberGenerator()
-    var texts = ["0.0", "-0.0", "0.1", "0.2", "0.3", "1.5", "-2.5", "12.345", "999999999999.999", "0.000000000000001",
-      "123456789012345.0", "1234567890123.45", "9007199254740993.5", "0.1234567890123456", "3.141592653589793"]
+    var texts = [
+      "0.0", "-0.0", "0.1", "0.2", "0.3", "1.5", "-2.5", "12.345", "999999999999.999", "0.000000000000001",
+      "123456789012345.0", "1234567890123.45", "9007199254740993.5", "0.1234567890123456", "3.141592653589793",
+    ]
     for _ in 0..<3000 {
       let intDigits = Int.random(in: 1...9, using: &rng), fracDigits = Int.random(in: 1...9, using: &rng)
       var t = Bool.random(using: &rng) ? "-" : ""

@@ -11,7 +11,8 @@ import Testing
     ("a", .scalar), ("s", .scalar), ("daily", .object([("time", .list), ("t", .list)])),
   ])
 
-  static let location = #"{"a":1,"skip":{"x":[1,2,{"y":"\u0041"}],"z":"\"}"},"s":"x\ty\u00e9","daily":{"time":["d1","d2"],"t":[1.5,null],"u":[9]}}"#
+  static let location =
+    #"{"a":1,"skip":{"x":[1,2,{"y":"\u0041"}],"z":"\"}"},"s":"x\ty\u00e9","daily":{"time":["d1","d2"],"t":[1.5,null],"u":[9]}}"#
   static let bodies: [String] = [
     location, "[\(location)]", "[\(location),\(location)]", "[\(location),\(location),\(location)]",
     #"{"a":[1,2],"s":{"k":1},"daily":{"time":"x","t":[[1],{"b":2},3]}}"#, #"{"a":1,"a":2,"s":"first","s":"second"}"#,
@@ -27,7 +28,8 @@ import Testing
     "{\"skip\":[-]}", "{\"skip\":[1.e5]}", "{\"skip\":[1e]}", "{\"skip\":[1-2]}", "{\"skip\":[2x]}", "{\"skip\":[,1]}",
     "[{\"skip\":[\"\\\"]\", 1]}, 2, 3]",
     // What only the strict parser would catch in skipped parts: range, surrogates.
-    "{\"skip\":[1e400]}", "{\"skip\":[1e2, 12345678901234567890123, 0.5]}", "{\"skip\":[" + String(repeating: "9", count: 400) + "]}",
+    "{\"skip\":[1e400]}", "{\"skip\":[1e2, 12345678901234567890123, 0.5]}",
+    "{\"skip\":[" + String(repeating: "9", count: 400) + "]}",
     "{\"skip\":\"\\ud800\"}", "{\"skip\":\"\\udc00\"}", "{\"skip\":\"\\ud800x\"}", "{\"skip\":\"\\ud800\\n\"}",
     "{\"skip\":\"\\ud83d\\ude00 ok\"}", "{\"skip\":\"\\ud83d\\ud83d\"}", "{\"s\":\"\\ud83d\\ude00\"}",
   ]
@@ -100,7 +102,9 @@ import Testing
     #expect(reason(long, 1) == "location 1 daily t has more than 400 values")
     // A skipped list of any length costs nothing and is no error.
     let skipped = "{\"daily\":{\"u\":[" + Array(repeating: "1", count: 100_000).joined(separator: ",") + "]},\"a\":2}"
-    let kept = JSON.object([.init(key: "daily", value: JSON.object([JSON.Member]())), .init(key: "a", value: .number(2, integer: true))])
+    let kept = JSON.object([
+      .init(key: "daily", value: JSON.object([JSON.Member]())), .init(key: "a", value: .number(2, integer: true)),
+    ])
     #expect(try Self.streamed(Array(skipped.utf8), count: 1, chunk: 4096).get() == [kept])
   }
 
@@ -164,7 +168,8 @@ import Testing
       return ForecastHour(
         minutes: start + Int64(k * 60), temperatureC: t, feelsLikeC: t - 2.5, precipitationProbability: Double((k * 7) % 101),
         precipitationMm: Double(k % 10) / 10, weatherCode: [3, 61, 63][k / 16], windKmh: 14.4 + Double(k % 5),
-        windDirection: Double((200 + k * 15) % 360), gustsKmh: 25.2 + Double(k % 5), uvIndex: Double(max(0, 6 - abs(k % 24 - 12))) * 1.35,
+        windDirection: Double((200 + k * 15) % 360), gustsKmh: 25.2 + Double(k % 5),
+        uvIndex: Double(max(0, 6 - abs(k % 24 - 12))) * 1.35,
         isDay: (7..<17).contains(k % 24))
     }
     let perHour = Double(city.encoded().count - without) / 48

@@ -6,8 +6,9 @@ import Testing
 /// The one resolver (`Sources/WXCore/Resolve`), over real catalogue files and in-memory lists.
 @Suite struct ResolverTests {
   static func city(_ id: Int, _ name: String, _ country: String, lat: Double = 0, lon: Double = 0) -> City {
-    City(id: id, name: name, country: country, latitude: lat, longitude: lon, temperatureC: 1, description: "",
-         humidity: nil, windKmh: nil, forecast: [])
+    City(
+      id: id, name: name, country: country, latitude: lat, longitude: lon, temperatureC: 1, description: "",
+      humidity: nil, windKmh: nil, forecast: [])
   }
 
   /// Names that contain other names, in both directions: Kuala Lumpur and Lumpur and Kuala,
@@ -112,8 +113,10 @@ import Testing
     // Where no city is called New York itself (as at 170k), the answer is about "New York".
     let s2 = Scratch()
     let big = try CityIndexTests.build(
-      [Self.city(1, "New York City", "United States"), Self.city(2, "New York Mills", "United States"),
-       Self.city(3, "Newark", "United States"), Self.city(4, "Tokyo", "Japan"), Self.city(5, "23 August", "Romania")],
+      [
+        Self.city(1, "New York City", "United States"), Self.city(2, "New York Mills", "United States"),
+        Self.city(3, "Newark", "United States"), Self.city(4, "Tokyo", "Japan"), Self.city(5, "23 August", "Romania"),
+      ],
       in: s2)
     #expect(try big.resolver.split(["2", "3"]) == ["2", "3"], "ids, not the start of 23 August")
     #expect(try big.resolver.split(["Tokyo", "New", "York"]) == ["Tokyo", "New York"])
@@ -176,11 +179,12 @@ import Testing
   /// A typo is answered by edit distance over names of similar length, among many.
   @Test func typosSuggestTheNamesTheyMeant() throws {
     let s = Scratch()
-    let cities = CityIndexTests.generated(20_000, seed: 17) + [
-      Self.city(900_001, "London", "United Kingdom"), Self.city(900_002, "London", "Canada"),
-      Self.city(900_003, "Londa", "Indonesia"), Self.city(900_004, "Tokyo", "Japan"),
-      Self.city(900_005, "Toki", "Japan"),
-    ]
+    let cities =
+      CityIndexTests.generated(20_000, seed: 17) + [
+        Self.city(900_001, "London", "United Kingdom"), Self.city(900_002, "London", "Canada"),
+        Self.city(900_003, "Londa", "Indonesia"), Self.city(900_004, "Tokyo", "Japan"),
+        Self.city(900_005, "Toki", "Japan"),
+      ]
     let c = try CityIndexTests.build(cities, in: s)
     for (typed, meant) in [("londn", "London"), ("tokio", "Tokyo"), ("lndon", "London"), ("tkoyo", "Tokyo")] {
       guard case .notFound(let suggestions) = try c.resolve(typed) else { Issue.record("\(typed) resolved"); continue }
@@ -209,18 +213,22 @@ import Testing
         Self.city(45, "Canberra", "Australia", lat: -35.28, lon: 149.13), Self.city(45, "Wellington", "New Zealand"),
         Self.city(7, "London", "United States", lat: 37.13, lon: -84.08), Self.city(8, "London", "United States"),
       ], in: s)
-    #expect(throws: LookupError.ambiguous(
-      query: "45",
-      candidates: [
-        Candidate(name: "Canberra", country: "Australia", latitude: -35.28, longitude: 149.13),
-        Candidate(name: "Wellington", country: "New Zealand", latitude: 0, longitude: 0),
-      ])) { try c.lookup("45") }
-    #expect(throws: LookupError.ambiguous(
-      query: "London, US",
-      candidates: [
-        Candidate(name: "London", country: "United States", id: 7, latitude: 37.13, longitude: -84.08),
-        Candidate(name: "London", country: "United States", id: 8, latitude: 0, longitude: 0),
-      ])) { try c.lookup("London, US") }
+    #expect(
+      throws: LookupError.ambiguous(
+        query: "45",
+        candidates: [
+          Candidate(name: "Canberra", country: "Australia", latitude: -35.28, longitude: 149.13),
+          Candidate(name: "Wellington", country: "New Zealand", latitude: 0, longitude: 0),
+        ])
+    ) { try c.lookup("45") }
+    #expect(
+      throws: LookupError.ambiguous(
+        query: "London, US",
+        candidates: [
+          Candidate(name: "London", country: "United States", id: 7, latitude: 37.13, longitude: -84.08),
+          Candidate(name: "London", country: "United States", id: 8, latitude: 0, longitude: 0),
+        ])
+    ) { try c.lookup("London, US") }
   }
 
   /// `wx aqi show` resolves as `wx show` does: among the recorded names ("Name, Country" from
@@ -229,8 +237,11 @@ import Testing
     let s = Scratch()
     let store = AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2))
     try store.record(
-      [AQIReading(city: "Paris", aqi: 40), AQIReading(city: "Lyon, France", aqi: 30), AQIReading(city: "London, United Kingdom", aqi: 20),
-       AQIReading(city: "London, Canada", aqi: 10)], at: 1_000)
+      [
+        AQIReading(city: "Paris", aqi: 40), AQIReading(city: "Lyon, France", aqi: 30),
+        AQIReading(city: "London, United Kingdom", aqi: 20),
+        AQIReading(city: "London, Canada", aqi: 10),
+      ], at: 1_000)
     let c = try CityIndexTests.build(Self.nested + [Self.city(50, "Lyon", "France")], in: s)
     func city(_ text: String) throws -> String? { try store.find(text, catalogue: c)?.city }
     #expect(try city("Paris, France") == "Paris", "the feed's bare name, through the catalogue")
@@ -246,7 +257,9 @@ import Testing
   /// Completing 100k favourites is linear: the steps counted grow with n, not n².
   @Test func completingManyFavouritesIsLinear() throws {
     let n = 100_000
-    let favourites = (0..<n).map { Favourite(name: "Town \($0 % 50_000)", country: $0 < 50_000 ? "France" : "Chile", id: $0, added: 0, sequence: UInt64($0)) }
+    let favourites = (0..<n).map {
+      Favourite(name: "Town \($0 % 50_000)", country: $0 < 50_000 ? "France" : "Chile", id: $0, added: 0, sequence: UInt64($0))
+    }
     let list = PlaceList(favourites: favourites)
     let resolver = Resolver(list)
     list.meter.steps = 0

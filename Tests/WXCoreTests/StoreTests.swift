@@ -169,7 +169,9 @@ final class Scratch: @unchecked Sendable {
     let s = Scratch()
     let store = SmallStore(path: s.file("prefs.gdbm"), kind: .preference)
     #expect(try store.read().isEmpty)
-    try store.update(under: WriterLock.Policy(directory: s.path, deadline: 1)) { $0[Array("unit".utf8)] = Array("fahrenheit".utf8) }
+    try store.update(under: WriterLock.Policy(directory: s.path, deadline: 1)) {
+      $0[Array("unit".utf8)] = Array("fahrenheit".utf8)
+    }
     #expect(try store.read() == [Array("unit".utf8): Array("fahrenheit".utf8)])
     // A value of another kind (a foreign or damaged value) is detected, not returned.
     let db = try GDBMDatabase(path: s.file("other.gdbm"), mode: .create)

@@ -89,11 +89,17 @@ import Testing
   @Test func theDirectReadingAgreesWithTheDecoder() {
     var rng = CityIndexTests.Rng(state: 77)
     func pick<T>(_ a: [T]) -> T { rng.pick(a) }
-    let numbers = ["0", "-0", "12", "12.5", "-12.25", "1e1", "70", "70.0001", "-100", "-100.5", "90", "-90.01", "100",
-      "500", "500.5", "180", "-181", "1E2", "0.1", "123456789012345", "1e15", "3.0", "-3", "\"7\"", "null", "true"]
-    let texts = ["\"Oslo\"", "\"S\\u00e3o Paulo\"", "\"\"", "\"  \"", "\"\\u001b[2J\"", "\"Z\u{FC}rich\"", "\"a\\\"b\"", "7",
-      "\"\\ud83d\\ude00\"", "\"'\"", "\"" + String(repeating: "x", count: 257) + "\"", "\"\u{202E}x\""]
-    let dates = ["\"2026-11-23\"", "\"2026-11-24\"", "\"2024-02-29\"", "\"2023-02-29\"", "\"2026-11-23 \"", "\"23/11/2026\"", "\"\"", "1"]
+    let numbers = [
+      "0", "-0", "12", "12.5", "-12.25", "1e1", "70", "70.0001", "-100", "-100.5", "90", "-90.01", "100",
+      "500", "500.5", "180", "-181", "1E2", "0.1", "123456789012345", "1e15", "3.0", "-3", "\"7\"", "null", "true",
+    ]
+    let texts = [
+      "\"Oslo\"", "\"S\\u00e3o Paulo\"", "\"\"", "\"  \"", "\"\\u001b[2J\"", "\"Z\u{FC}rich\"", "\"a\\\"b\"", "7",
+      "\"\\ud83d\\ude00\"", "\"'\"", "\"" + String(repeating: "x", count: 257) + "\"", "\"\u{202E}x\"",
+    ]
+    let dates = [
+      "\"2026-11-23\"", "\"2026-11-24\"", "\"2024-02-29\"", "\"2023-02-29\"", "\"2026-11-23 \"", "\"23/11/2026\"", "\"\"", "1",
+    ]
     func value(_ key: String) -> String {
       switch key {
       case "city", "country", "weather_description": return rng.next() % 3 == 0 ? pick(texts) : "\"Place\""
@@ -119,8 +125,10 @@ import Testing
       if rng.next() % 4 == 0 { members.shuffle(using: &rng) }
       return "{" + members.joined(separator: ",") + "}"
     }
-    let keys = ["id", "city", "country", "latitude", "longitude", "temperature", "weather_description", "humidity",
-      "wind_speed", "forecast"]
+    let keys = [
+      "id", "city", "country", "latitude", "longitude", "temperature", "weather_description", "humidity",
+      "wind_speed", "forecast",
+    ]
     var direct = 0
     for _ in 0..<3000 {
       let record = object(keys)

@@ -115,8 +115,12 @@ func seconds(_ iso: String) -> Int64 {
     #expect(r.stderr.contains("wx: connection lost (the connection dropped); reconnecting in 20 ms"), "\(r)")
     // Two failures in a row: the delay doubles; a connection that delivers and closes at once
     // does not reset it (see aFeedThatDropsAtOnceIsRetriedEverMoreSlowly).
-    #expect(r.stderr.contains("wx: the server did not accept the WebSocket upgrade; reconnecting in 40 ms (2 failures in a row)"), "\(r)")
-    #expect(r.stderr.contains("wx: connection lost (closed by the server, code 1001); reconnecting in 80 ms (3 failures in a row)"), "\(r)")
+    #expect(
+      r.stderr.contains("wx: the server did not accept the WebSocket upgrade; reconnecting in 40 ms (2 failures in a row)"),
+      "\(r)")
+    #expect(
+      r.stderr.contains("wx: connection lost (closed by the server, code 1001); reconnecting in 80 ms (3 failures in a row)"),
+      "\(r)")
     #expect(r.stderr.components(separatedBy: "wx: reconnected to \(server.url)").count - 1 == 2, "\(r)")
     let values = try #require(try home.wx("aqi", "show", "Delhi", "--json").json()["readings"] as? [[String: Any]])
     #expect(values.map { $0["aqi"] as? Double } == [301, 302, 303, 304])
@@ -306,8 +310,10 @@ func seconds(_ iso: String) -> Int64 {
     let token = "s3cr3t-\(UInt32.random(in: 0...UInt32.max))"
     let child = try RawChild(
       wxBinary, ["aqi", "watch"],
-      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
-        "WX_AQI_URL": server.url + "?token=" + token])
+      environment: [
+        "WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin",
+        "WX_AQI_URL": server.url + "?token=" + token,
+      ])
     defer {
       kill(child.pid, SIGKILL)
       child.wait()
@@ -341,8 +347,10 @@ func seconds(_ iso: String) -> Int64 {
     let command = "\(wxBinary) aqi watch \(server.url) --count 2 --color never"
     let r = try runProcess(
       "/usr/bin/script", ["-qefc", command, "/dev/null"],
-      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin",
-        "TERM": "xterm"])
+      environment: [
+        "WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "TZ": "UTC", "PATH": "/usr/bin:/bin",
+        "TERM": "xterm",
+      ])
     #expect(r.status == 0, "\(r)")
     let s = r.stdout
     #expect(s.hasPrefix("\u{1B}[?25l"), "hides the cursor: \(s.debugDescription)")
@@ -373,9 +381,11 @@ func seconds(_ iso: String) -> Int64 {
     for row in 0..<height {
       let k = height - 1 - row
       var line =
-        row == 0 ? padLeft(hiLabel) + (unicode ? " ┤" : " |")
-        : row == height - 1 ? padLeft(loLabel) + (unicode ? " ┤" : " |")
-        : String(repeating: " ", count: w) + (unicode ? " │" : " |")
+        row == 0
+        ? padLeft(hiLabel) + (unicode ? " ┤" : " |")
+        : row == height - 1
+          ? padLeft(loLabel) + (unicode ? " ┤" : " |")
+          : String(repeating: " ", count: w) + (unicode ? " │" : " |")
       for u in levels {
         let fill = min(steps, max(0, u - steps * k))
         line += " " + (unicode ? (fill == 0 ? " " : String(blocks[fill - 1])) : (fill == 2 ? "#" : fill == 1 ? "." : " "))
@@ -383,17 +393,21 @@ func seconds(_ iso: String) -> Int64 {
       while line.hasSuffix(" ") { line.removeLast() }
       lines.append(line)
     }
-    lines.append(String(repeating: " ", count: w) + (unicode ? " └" : " +") + String(repeating: unicode ? "─" : "-", count: 2 * values.count))
+    lines.append(
+      String(repeating: " ", count: w) + (unicode ? " └" : " +") + String(repeating: unicode ? "─" : "-", count: 2 * values.count)
+    )
     let f = DateFormatter()
     f.timeZone = TimeZone(identifier: "UTC")
     f.locale = Locale(identifier: "en_US_POSIX")
     f.dateFormat = "yyyy-MM-dd"
-    let sameDay = f.string(from: Date(timeIntervalSince1970: Double(times.first!)))
+    let sameDay =
+      f.string(from: Date(timeIntervalSince1970: Double(times.first!)))
       == f.string(from: Date(timeIntervalSince1970: Double(times.last!)))
     f.dateFormat = sameDay ? "HH:mm:ss" : "MM-dd HH:mm"
     let a = f.string(from: Date(timeIntervalSince1970: Double(times.first!)))
     let b = f.string(from: Date(timeIntervalSince1970: Double(times.last!)))
-    let axis = values.count == 1 || a == b ? a : a + String(repeating: " ", count: max(1, 2 * values.count - 1 - a.count - b.count)) + b
+    let axis =
+      values.count == 1 || a == b ? a : a + String(repeating: " ", count: max(1, 2 * values.count - 1 - a.count - b.count)) + b
     lines.append(String(repeating: " ", count: w + 3) + axis)
     return lines
   }
@@ -406,9 +420,10 @@ func seconds(_ iso: String) -> Int64 {
     let json = try home.wx("aqi", "show", "Delhi", "--json").json()
     let readings = try #require(json["readings"] as? [[String: Any]])
     #expect(readings.map { $0["aqi"] as? Double } == Self.series)
-    #expect(readings.map { $0["category"] as? String } == [
-      "Moderate", "Very Poor", "Good", "Satisfactory", "Moderate", "Severe", "Good", "Severe", "Poor", "Poor",
-    ])
+    #expect(
+      readings.map { $0["category"] as? String } == [
+        "Moderate", "Very Poor", "Good", "Satisfactory", "Moderate", "Severe", "Good", "Severe", "Poor", "Poor",
+      ])
     #expect(json["min"] as? Double == 0 && json["max"] as? Double == 999.99)
     let times = readings.map { seconds($0["time"] as! String) }
 

@@ -23,7 +23,9 @@ import Testing
       #expect(!r.stderr.contains(form), "\(echo): the key is printed: \(r.stderr)")
     }
     if echo == "field" {
-      for name in home.snapshot().keys { #expect(!(home.snapshot()[name]!.range(of: Data(Self.key.utf8)) != nil), "stored in \(name)") }
+      for name in home.snapshot().keys {
+        #expect(!(home.snapshot()[name]!.range(of: Data(Self.key.utf8)) != nil), "stored in \(name)")
+      }
       let list = try home.wx("list", "--json")
       #expect(!list.stdout.contains(Self.key) && list.stdout.contains("…"), "\(list)")
     } else {
@@ -77,7 +79,8 @@ import Testing
     let meteo = try OpenMeteoAPI()
     let r = try home.wx("sync", "--provider", "open-meteo", "--url", meteo.forecast)
     #expect(r.status == 0, "\(r)")
-    #expect(r.stderr.contains("the weather of 2 of 4 cities") && r.stderr.contains("skipped 2 cities without coordinates"), "\(r)")
+    #expect(
+      r.stderr.contains("the weather of 2 of 4 cities") && r.stderr.contains("skipped 2 cities without coordinates"), "\(r)")
     let asked = try meteo.sent()
     #expect(asked.count == 2, "\(asked)")
     for location in asked {

@@ -85,8 +85,10 @@ import WXCore
     let h = try home()
     let r = try h.wx("show", "Ljubljana", env: Self.on)
     #expect(r.status == 0, "\(r)")
-    for fact in ["Ljubljana, Slovenia", "272,220", "Europe/Ljubljana", "local time", "46.1°N 14.5°E",
-      "wx sync --provider open-meteo --city 'Ljubljana, Slovenia'"] {
+    for fact in [
+      "Ljubljana, Slovenia", "272,220", "Europe/Ljubljana", "local time", "46.1°N 14.5°E",
+      "wx sync --provider open-meteo --city 'Ljubljana, Slovenia'",
+    ] {
       #expect(r.stdout.contains(fact), "\(fact)")
     }
     let json = try h.wx("show", "Ljubljana", "--json", env: Self.on).json()
@@ -113,7 +115,8 @@ import WXCore
     #expect(second.stdout.contains("is not added: Springfield, Illinois, United States is the favourite"), "\(second)")
     #expect(try h.wx("fav", "rm", "Springfield, Illinois", env: Self.on).status == 0)
 
-    let sync = try h.wx("sync", "--provider", "open-meteo", "--favourites", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
+    let sync = try h.wx(
+      "sync", "--provider", "open-meteo", "--favourites", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
     #expect(sync.status == 0, "\(sync)")
     #expect(sync.stderr.contains("the weather of 2 of 63 cities"))
     let show = try h.wx("show", "Ljubljana", "--json", env: Self.on).json()
@@ -122,13 +125,17 @@ import WXCore
     let favs = try items(try h.wx("fav", "--json", env: Self.on))
     #expect(favs.allSatisfy { $0["in_catalogue"] as? Bool == true && $0["temperature"] is Double })
     // Offline from now on, and in the catalogue's list.
-    #expect(try h.wx("list", "--per-page", "100", env: Self.on.merging(["WX_OPEN_METEO_URL": "http://127.0.0.1:9/"]) { $1 }).stdout.contains("Ljubljana"))
+    #expect(
+      try h.wx("list", "--per-page", "100", env: Self.on.merging(["WX_OPEN_METEO_URL": "http://127.0.0.1:9/"]) { $1 }).stdout
+        .contains("Ljubljana"))
   }
 
   @Test func syncCityFetchesOnePlaceWithoutMakingItAFavourite() throws {
     let h = try home()
     let api = try OpenMeteoAPI()
-    let r = try h.wx("sync", "--provider", "open-meteo", "--city", "Portland, OR", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
+    let r = try h.wx(
+      "sync", "--provider", "open-meteo", "--city", "Portland, OR",
+      env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
     #expect(r.status == 0, "\(r)")
     #expect(r.stdout.contains("Portland, United States"))
     #expect(r.stderr.contains("the weather of 1 of 63 cities"))

@@ -21,7 +21,8 @@ import WXCore
     ]
     for (k, v) in extra { env[k] = v }
     let script: [String: Any] = [
-      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps, "job_control": background ? "background" : jobControl as Any,
+      "argv": [wxBinary] + args, "env": env, "size": size, "steps": steps,
+      "job_control": background ? "background" : jobControl as Any,
     ]
     let file = home.path + "/../browse-\(UUID().uuidString).json"
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
@@ -64,8 +65,9 @@ import WXCore
   @Test(arguments: ["C.UTF-8", "C"])
   func theSelectionBarSpansTheRowAndColumnsStayUnderTheirHeaders(_ locale: String) throws {
     let home = TempHome()
-    let r = try browse(home, [Self.wait("62 cities"), Self.snap("list")] + Self.quit,
-                       args: ["browse", "--color", "always"], env: ["LANG": locale, "LC_ALL": locale])
+    let r = try browse(
+      home, [Self.wait("62 cities"), Self.snap("list")] + Self.quit,
+      args: ["browse", "--color", "always"], env: ["LANG": locale, "LC_ALL": locale])
     let lines = r.screen("list")
     let row = try #require(lines.firstIndex { $0.hasPrefix(">") }, "\(r)")
     let bar = r.reverse("list")[row]
@@ -132,10 +134,13 @@ import WXCore
   @Test func apostrophesTypedAsSpacesAtEveryKey() throws {
     var steps: [[String: Any]] = [Self.ready]
     for (k, key) in ["n", " ", "d", "j", "a"].enumerated() {
-      steps += [Self.keys(key), Self.wait("Search: " + String("n dja".prefix(k + 1)).trimmingCharacters(in: .whitespaces)),
-        Self.snap("k\(k)")]
+      steps += [
+        Self.keys(key), Self.wait("Search: " + String("n dja".prefix(k + 1)).trimmingCharacters(in: .whitespaces)),
+        Self.snap("k\(k)"),
+      ]
     }
-    let r = try browse(TempHome(), steps + [Self.keys(Self.esc), Self.wait("Type to search"), Self.keys(Self.esc), ["exit": true]])
+    let r = try browse(
+      TempHome(), steps + [Self.keys(Self.esc), Self.wait("Type to search"), Self.keys(Self.esc), ["exit": true]])
     for k in [0, 2, 3, 4] {
       #expect(r.screen("k\(k)").contains { $0.contains("N'Djamena") }, "\(k): \(r.screen("k\(k)"))")
     }
@@ -171,7 +176,9 @@ import WXCore
     #expect(detail.contains("Winston-Salem, United States") && detail.contains("Today") && detail.contains("Tomorrow"))
     // The forecast is the table of `wx show`: each column starts where its header does.
     let table = r.screen("detail").drop { !$0.contains("Day") && !$0.contains("Date") }.prefix(3)
-    let starts = table.map { line in ["2026", "°C", "%", "km/h"].map { line.range(of: $0).map { line.distance(from: line.startIndex, to: $0.lowerBound) } } }
+    let starts = table.map { line in
+      ["2026", "°C", "%", "km/h"].map { line.range(of: $0).map { line.distance(from: line.startIndex, to: $0.lowerBound) } }
+    }
     #expect(table.count == 3 && starts[1] == starts[2] && starts[1].allSatisfy { $0 != nil }, "\(table)")
     #expect(detail.contains("°N") || detail.contains("°S"))
     #expect(r.selected("back") == chosen)
@@ -338,7 +345,10 @@ import WXCore
   @Test func decodesKeys() {
     var d = KeyDecoder()
     d.feed(Array("a\u{1B}[A\u{1B}OB\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[Z\r\u{7F}\u{15}é".utf8))
-    #expect(d.decode() == [.char("a"), .up, .down, .pageUp, .pageDown, .home, .end, .backTab, .enter, .backspace, .ctrl(0x15), .char("é")])
+    #expect(
+      d.decode() == [
+        .char("a"), .up, .down, .pageUp, .pageDown, .home, .end, .backTab, .enter, .backspace, .ctrl(0x15), .char("é"),
+      ])
     d.feed([0x1B])
     #expect(d.decode().isEmpty)  // Esc, or the start of a sequence: wait
     d.feed(Array("[B".utf8))

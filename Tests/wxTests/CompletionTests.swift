@@ -44,26 +44,36 @@ final class CompletionBench: @unchecked Sendable {
     switch shell {
     case "bash":
       // The function `complete -p wx` registered, called as bash's programmable completion calls it.
-      r = try runProcess("/bin/bash", ["--norc", "--noprofile", "-c", #"""
-        source "$SCRIPT"
-        spec=$(complete -p wx); fn=${spec##*-F }; fn=${fn%% *}
-        COMP_LINE=$LINE; COMP_POINT=${#LINE}  # characters, as bash counts them in a UTF-8 locale
-        read -ra COMP_WORDS <<<"$LINE"; [[ $LINE == *' ' ]] && COMP_WORDS+=('')
-        COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
-        "$fn" wx "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-        (( ${#COMPREPLY[@]} )) && printf '%s\n' "${COMPREPLY[@]}"; true
-        """#], environment: env)
+      r = try runProcess(
+        "/bin/bash",
+        [
+          "--norc", "--noprofile", "-c",
+          #"""
+          source "$SCRIPT"
+          spec=$(complete -p wx); fn=${spec##*-F }; fn=${fn%% *}
+          COMP_LINE=$LINE; COMP_POINT=${#LINE}  # characters, as bash counts them in a UTF-8 locale
+          read -ra COMP_WORDS <<<"$LINE"; [[ $LINE == *' ' ]] && COMP_WORDS+=('')
+          COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 ))
+          "$fn" wx "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+          (( ${#COMPREPLY[@]} )) && printf '%s\n' "${COMPREPLY[@]}"; true
+          """#,
+        ], environment: env)
     case "zsh":
       // compinit, the script, and a compadd that prints what it is given.
-      r = try runProcess("/usr/bin/zsh", ["-f", "-c", #"""
-        autoload -Uz compinit && compinit -u -D
-        source "$SCRIPT"
-        compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -rl -- "$@" }
-        words=( ${(z)LINE} ); [[ $LINE == *' ' ]] && words+=('')
-        CURRENT=${#words}; PREFIX=${words[CURRENT]}
-        _wx
-        true
-        """#], environment: env)
+      r = try runProcess(
+        "/usr/bin/zsh",
+        [
+          "-f", "-c",
+          #"""
+          autoload -Uz compinit && compinit -u -D
+          source "$SCRIPT"
+          compadd() { while [[ $1 != -- ]]; do shift; done; shift; print -rl -- "$@" }
+          words=( ${(z)LINE} ); [[ $LINE == *' ' ]] && words+=('')
+          CURRENT=${#words}; PREFIX=${words[CURRENT]}
+          _wx
+          true
+          """#,
+        ], environment: env)
     default:
       r = try runProcess("/usr/bin/fish", ["--no-config", "-c", "source $SCRIPT; complete -C $LINE"], environment: env)
     }
@@ -84,7 +94,8 @@ extension CompletionBench {
       setup = #"source "$SCRIPT"; bind -x '"\C-x\C-t": printf "DUMP%s[%s]\n" : "$READLINE_LINE"'"#
     case "zsh":
       argv = ["zsh", "-f", "-i"]
-      setup = #"autoload -Uz compinit; compinit -u -D; source "$SCRIPT"; dump() { print -r -- "DUMP:[$BUFFER]" }; zle -N dump; bindkey "^X^T" dump"#
+      setup =
+        #"autoload -Uz compinit; compinit -u -D; source "$SCRIPT"; dump() { print -r -- "DUMP:[$BUFFER]" }; zle -N dump; bindkey "^X^T" dump"#
     default:
       argv = ["fish", "--no-config", "-i"]
       setup = #"source $SCRIPT; bind \cx\ct 'echo DUMP(echo :)"["(commandline)"]"'"#
@@ -239,7 +250,8 @@ extension CompletionBench {
     #expect(try bench.typed(shell, "wx fav rm pa\tf\t") == "wx fav rm Paris,\\ France ")
     #expect(try bench.offers(shell, "wx fav rm Paris, ") == ["France", "Canada"])
     #expect(try bench.offers(shell, "wx fav rm Paris, France Paris, ") == ["Canada"])
-    #expect(try bench.offers(shell, "wx fav rm London ") == ["Oslo", "Paris, France", "Paris, Canada"].map { Self.inserted(shell, $0) })
+    #expect(
+      try bench.offers(shell, "wx fav rm London ") == ["Oslo", "Paris, France", "Paris, Canada"].map { Self.inserted(shell, $0) })
     #expect(try bench.offers(shell, "wx fav rm Oslo o").isEmpty)
   }
 
@@ -273,9 +285,10 @@ extension CompletionBench {
     let sortEquals = try bench.offers(shell, "wx list --sort=te")
     #expect(sortEquals == [shell == "bash" ? "temperature" : "--sort=temperature"], "\(sortEquals)")
     let all = try bench.offers(shell, "wx ")
-    for command in ["list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "fav", "status", "doctor",
-      "completion", "aqi", "help"]
-    {
+    for command in [
+      "list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "fav", "status", "doctor",
+      "completion", "aqi", "help",
+    ] {
       #expect(all.contains(command), "\(shell): \(command) in \(all)")
     }
   }
@@ -331,7 +344,9 @@ extension CompletionBench {
       for option in options where option != "--version" || path.isEmpty {
         #expect(offeredOptions.contains(option), "wx \(path) \(option)")
       }
-      let subcommands = entries("SUBCOMMANDS").compactMap { $0.split(separator: " ").first.map { String($0.prefix { $0 != "," }) } }
+      let subcommands = entries("SUBCOMMANDS").compactMap {
+        $0.split(separator: " ").first.map { String($0.prefix { $0 != "," }) }
+      }
       let offeredCommands = try offered(path, "")
       for sub in subcommands {
         #expect(offeredCommands.contains(sub), "wx \(path) \(sub)")
@@ -354,13 +369,15 @@ extension CompletionBench {
     try FileManager.default.createDirectory(atPath: prefix + "/share/wx", withIntermediateDirectories: true)
     try copyExecutable(wxBinary, to: prefix + "/bin/wx")
     try FileManager.default.copyItem(atPath: sampleFile, toPath: prefix + "/share/wx/sample-weathers.json")
-    let r = try runProcess(prefix + "/bin/wx", ["list", "--json"],
+    let r = try runProcess(
+      prefix + "/bin/wx", ["list", "--json"],
       environment: ["WX_HOME": home.path + "/state", "LANG": "C.UTF-8", "HOME": home.path])
     #expect(r.status == 0, "\(r)")
     #expect(try r.json()["total"] as? Int == (try records(sampleFile)).count)
     // Without the sample and without a catalogue: a clear configuration error.
     try FileManager.default.removeItem(atPath: prefix + "/share/wx/sample-weathers.json")
-    let none = try runProcess(prefix + "/bin/wx", ["list"],
+    let none = try runProcess(
+      prefix + "/bin/wx", ["list"],
       environment: ["WX_HOME": home.path + "/empty", "LANG": "C.UTF-8", "HOME": home.path])
     #expect(none.status == 78 && none.stderr.contains("wx sync"), "\(none)")
   }

@@ -162,7 +162,8 @@ import Testing
     // No city given and none shown before: a usage error, like any missing argument.
     for command in [["show"], ["forecast"]] {
       let none = try home.run(command)
-      #expect(none.status == 64 && none.stderr.hasSuffix("wx: no city given and none shown before; try `wx show London`\n"), "\(none)")
+      #expect(
+        none.status == 64 && none.stderr.hasSuffix("wx: no city given and none shown before; try `wx show London`\n"), "\(none)")
     }
     try #require(try home.wx("show", "Berlin").status == 0)
     let again = try home.wx("show", "--json")
@@ -219,14 +220,16 @@ import Testing
       let lines = help.stdout.split(separator: "\n")
       #expect(lines.allSatisfy { $0.count <= width }, "\(width): \(help.stdout)")
       let usage = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
-      #expect(usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        == "wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]",
+      #expect(
+        usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+          == "wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]",
         "\(usage)")
     }
     let wide = try home.wx("show", "--help", env: ["COLUMNS": "200"])
     #expect(
       wide.stdout.contains(
-        "\nUSAGE: wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"))
+        "\nUSAGE: wx show [<city> ...] [--format <format>] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"
+      ))
   }
 
   /// `wx --version` takes nothing after it: the extra word is a usage error, not ignored.

@@ -73,7 +73,10 @@ import Testing
       checked += 1
       let declared = Self.declaredOptions(command, path)
       let offered = Self.grammarOptions(grammar)
-      #expect(declared == offered, "wx \(path): declared but not completed \(declared.subtracting(offered)), completed but not declared \(offered.subtracting(declared))")
+      #expect(
+        declared == offered,
+        "wx \(path): declared but not completed \(declared.subtracting(offered)), completed but not declared \(offered.subtracting(declared))"
+      )
 
       // Positionals: each declared value list is what its place completes; a place whose
       // words are free completes nothing or names from the user's data; completion takes no
@@ -90,7 +93,9 @@ import Testing
         }
       }
       let lastRepeats = positionals.last?["isRepeating"] as? Bool ?? false
-      #expect(grammar.arguments.count <= positionals.count || lastRepeats, "wx \(path): \(grammar.arguments) for \(positionals.count) positionals")
+      #expect(
+        grammar.arguments.count <= positionals.count || lastRepeats,
+        "wx \(path): \(grammar.arguments) for \(positionals.count) positionals")
       #expect(!(grammar.repeats || grammar.joinsWords) || lastRepeats, "wx \(path): repeats or joins words declared once")
 
       // Subcommands, aliases and the default subcommand, both ways.

@@ -26,7 +26,8 @@ import Testing
     ["hottest"], ["hottest", "--page", "2", "--per-page", "5"], ["hottest", "--page", "99"],
     ["hottest", "--json", "--color", "always"], ["hottest", "London"],
     ["fav"], ["fav", "list"], ["fav", "--sort", "name"], ["fav", "list", "--sort", "temperature", "--json"],
-    ["fav", "list", "--sort", "bogus"], ["fav", "Paris"], ["fav", "list", "extra"], ["fav", "--help"], ["fav", "list", "--json", "--unit", "f"],
+    ["fav", "list", "--sort", "bogus"], ["fav", "Paris"], ["fav", "list", "extra"], ["fav", "--help"],
+    ["fav", "list", "--json", "--unit", "f"],
   ]
 
   @Test(arguments: cases)
@@ -60,7 +61,8 @@ import Testing
       #expect(String(describing: invocation).hasPrefix(name + "("), "\(args): \(invocation)")
     }
     let left: [[String]] = [
-      ["list", "--help"], ["list", "--per-page", "5000"], ["list", "--sort", "bogus"], ["list", "-p", "2"], ["search", "."], ["search", "-", "'"],
+      ["list", "--help"], ["list", "--per-page", "5000"], ["list", "--sort", "bogus"], ["list", "-p", "2"], ["search", "."],
+      ["search", "-", "'"],
       ["search"], ["search", ""], ["forecast", "--hottest", "--hottest"], ["top", "--count", "0"], ["top", "--hottest"],
       ["hottest", "London"], ["fav", "add", "Oslo"], ["fav", "remove", "Oslo"], ["fav", "Paris"], ["fav", "--help"],
       ["sync"], ["status"], ["unit", "f"], ["aqi"], ["--version"], [],
@@ -95,7 +97,9 @@ import Testing
       let word = R.takesWords ? ["par"] : []
       let runs = try #require(try WX.parseAsRoot(words + word) as? any RequestCommand, "\(words)")
       let request = type(of: runs.request as any Request)
-      #expect(ObjectIdentifier(request) == ObjectIdentifier(R.self), "\(words): ArgumentParser runs \(request), the fast path \(R.self)")
+      #expect(
+        ObjectIdentifier(request) == ObjectIdentifier(R.self), "\(words): ArgumentParser runs \(request), the fast path \(R.self)"
+      )
       let fast = R.options
       #expect(Set(fast.map(\.name)) == Set(declared.keys), "\(words): option names")
       #expect(Set(fast.filter(\.isFlag).map(\.name)) == flags, "\(words): flags")
@@ -130,7 +134,8 @@ import Testing
     return Array(Set(anchors.flatMap { [$0 - 1, $0, $0 + 1] } + [-2, 2, 3])).sorted()
   }()
 
-  static let farAndWords = ["5000", "99999", "1e3", "0x10", "+5", " 5", "", "bogus"]
+  static let farAndWords =
+    ["5000", "99999", "1e3", "0x10", "+5", " 5", "", "bogus"]
     + ["c", "f", "celsius", "fahrenheit", "auto", "always", "never", "name", "added", "temperature", "catalogue"]
     + ["kmh", "km/h", "mph", "ms", "m/s", "knots", "kn", "beaufort", "bft", "Bft"]
 

@@ -70,9 +70,11 @@ import Testing
     let dir = home.path + "/data"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let cities = (0..<n).map { i -> [String: Any] in
-      ["id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 1.5, "longitude": 2.5,
-       "temperature": Double(i % 40), "weather_description": "Sunny", "humidity": 50, "wind_speed": 10,
-       "forecast": [] as [Any]]
+      [
+        "id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 1.5, "longitude": 2.5,
+        "temperature": Double(i % 40), "weather_description": "Sunny", "humidity": 50, "wind_speed": 10,
+        "forecast": [] as [Any],
+      ]
     }
     try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: dir + "/sample-weathers.json"))
     return dir
@@ -105,7 +107,8 @@ import Testing
     let kills = ProcessInfo.processInfo.environment["WX_STRESS"] == nil ? 200 : 1000
     for i in 0..<kills {
       let name = "Testville \(i % 300)"
-      let p = try RawChild(wxBinary, ["fav", "add", name],
+      let p = try RawChild(
+        wxBinary, ["fav", "add", name],
         environment: ["WX_HOME": home.path, "WX_DATA_DIR": data, "LANG": "C.UTF-8"])
       usleep(UInt32.random(in: 0...12_000, using: &rng))
       kill(p.pid, SIGKILL)
@@ -157,7 +160,9 @@ import Testing
     #expect(one.status == 0 && one.stdout == "added Los Angeles, Chile\n", "\(one)")
     // Suggestions that read alike carry their ids.
     let none = try home.wx("show", "Paris, Germany")
-    #expect(none.status == 66 && none.stderr.contains("id 5)") && none.stderr.contains("id 8)") && !none.stderr.contains("id 4)"), "\(none)")
+    #expect(
+      none.status == 66 && none.stderr.contains("id 5)") && none.stderr.contains("id 8)") && !none.stderr.contains("id 4)"),
+      "\(none)")
   }
 
   /// A lock held by something that did not write its pid (a script's `flock`) leaves the pid
@@ -204,9 +209,12 @@ import Testing
   @Test func aStoppedLockHolderMakesOthersBusyUntilItResumes() throws {
     let home = TempHome()
     try home.wx("fav", "add", "Oslo")
-    let holder = try RawChild(wxBinary, ["fav", "add", "Lima"],
-      environment: ["WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
-        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_NOW": TempHome.sampleNow, "WX_ATLAS": "off"])
+    let holder = try RawChild(
+      wxBinary, ["fav", "add", "Lima"],
+      environment: [
+        "WX_HOME": home.path, "WX_FAILPOINT": "stop:after_tmp_written", "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_NOW": TempHome.sampleNow, "WX_ATLAS": "off",
+      ])
     var reaped = false
     defer { if !reaped { kill(holder.pid, SIGKILL); holder.wait() } }
     // Wait until it has stopped itself while holding the lock: up to 120 s by the clock, as

@@ -16,10 +16,13 @@ import Testing
     try home.wx("list")
     let api = try OpenMeteoAPI(mode: "huge:120")
     // python3 reports the peak RSS of its child (KiB): no timing involved.
-    let probe = "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
+    let probe =
+      "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
       + "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    let env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
-               "WX_HOME": home.path, "LANG": "C.UTF-8"]
+    let env = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
+      "WX_HOME": home.path, "LANG": "C.UTF-8",
+    ]
     let r = try runProcess(
       "/usr/bin/env",
       ["python3", "-c", probe, wxBinary, "sync", "--provider", "open-meteo", "--url", api.forecast, "--quiet"],
@@ -85,8 +88,11 @@ import Testing
       #expect(h["wind_speed"] as? Double == hourly["wind_speed_10m"]?[k] as? Double)
       #expect(h["uv_index"] as? Double == hourly["uv_index"]?[k] as? Double)
       #expect(h["precipitation"] as? Double == hourly["precipitation"]?[k] as? Double)
-      #expect(Set(h.keys) == ["time", "temperature", "feels_like", "precipitation_probability", "precipitation",
-                              "description", "wind_speed", "wind_direction", "uv_index"])
+      #expect(
+        Set(h.keys) == [
+          "time", "temperature", "feels_like", "precipitation_probability", "precipitation",
+          "description", "wind_speed", "wind_direction", "uv_index",
+        ])
     }
     let days = try #require(show["forecast"] as? [[String: Any]])
     #expect(days.count == 2 && days[1]["uv_index_max"] as? Double == (daily["uv_index_max"] as? [Double])?[1])
@@ -128,7 +134,8 @@ import Testing
       let narrow = try home.wx("show", "Berlin", "--ascii", env: env.merging(["COLUMNS": "\(columns)"]) { $1 })
       #expect(narrow.stdout.utf8.allSatisfy { $0 < 0x80 }, "\(narrow)")
       #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= columns }, "\(narrow)")
-      #expect(narrow.stdout.contains("temp  ") && narrow.stdout.contains("wind 13.4") && !narrow.stdout.contains("↖"), "\(narrow)")
+      #expect(
+        narrow.stdout.contains("temp  ") && narrow.stdout.contains("wind 13.4") && !narrow.stdout.contains("↖"), "\(narrow)")
     }
     // Too narrow for six hours: no strip, and no empty space left for it.
     let tiny = try home.wx("show", "Berlin", env: env.merging(["COLUMNS": "20"]) { $1 })
@@ -173,14 +180,17 @@ import Testing
     #expect(hours.map { $0["time"] as? String } == show.prefix(6).map { $0["time"] as? String })
     #expect(json["unit"] as? String == "celsius" && json["wind_unit"] as? String == "kmh")
     #expect((try home.wx("forecast", "Berlin", "--hourly", "--json", env: env).json()["hourly"] as? [Any])?.count == 24)
-    #expect((try home.wx("forecast", "Berlin", "--hourly", "--hours", "48", "--json", env: env).json()["hourly"] as? [Any])?.count == 46)
+    #expect(
+      (try home.wx("forecast", "Berlin", "--hourly", "--hours", "48", "--json", env: env).json()["hourly"] as? [Any])?.count == 46
+    )
     let text = try home.wx("forecast", "Berlin", "--hourly", "--hours", "3", env: env.merging(["COLUMNS": "120"]) { $1 })
     let rows = text.stdout.split(separator: "\n").filter { $0.contains(":00  ") }
     #expect(rows.count == 3 && rows[0].hasPrefix("2026-11-23  15:00") && rows[1].hasPrefix("            16:00"), "\(text)")
     let narrow = try home.wx("forecast", "Berlin", "--hourly", env: env.merging(["COLUMNS": "40"]) { $1 })
     #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 40 } && narrow.stdout.contains("15:00"), "\(narrow)")
     let ended = try home.wx("forecast", "Berlin", "--hourly", env: Self.at(Self.now + 3 * 86400))
-    #expect(ended.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local") && !ended.stdout.contains(":00  "), "\(ended)")
+    #expect(
+      ended.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local") && !ended.stdout.contains(":00  "), "\(ended)")
     let sample = TempHome()
     let none = try sample.wx("forecast", "London", "--hourly")
     #expect(none.status == 0 && none.stdout.components(separatedBy: "No hourly forecast").count == 2, "\(none)")
@@ -225,7 +235,8 @@ import Testing
     try home.wx("show", "Oslo")
     let r = try home.wx("show", "Berlin", "--format", "%l|%c|%C|%t|%f|%h|%w|%p|%u|%S|%s|%%", env: env)
     func whole(_ key: String) -> String { (j[key] as? Double).map { String(Int(($0).rounded())) } ?? "?" }
-    let expected = "Berlin, Germany|❄|Slight snow fall|\(whole("temperature")) °C|\(whole("feels_like")) °C|"
+    let expected =
+      "Berlin, Germany|❄|Slight snow fall|\(whole("temperature")) °C|\(whole("feels_like")) °C|"
       + "\(whole("humidity"))%|13.4 km/h SE ↖|0.1 mm|\(whole("uv_index"))|07:00|16:40|%\n"
     #expect(r.status == 0 && r.stdout == expected, "\(r)")
     #expect(try home.wx("show", "--format", "%l", env: env).stdout == "Oslo, Norway\n")  // the last city is still Oslo

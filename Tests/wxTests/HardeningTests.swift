@@ -53,13 +53,14 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 }
 
 @Suite struct EscapingTests {
-  static let cities: [City] = hostileBits.enumerated().map { (i, bit) in
-    var c = city(
-      900 + i, "Evil\(bit)City\(i)", "Bad\(bit)Land", "Rain\(bit)y", temperature: Double(i))
-    c.forecast[0].date = "2026\(bit)-11-24"
-    c.forecast[1].description = "Cl\(bit)oud"
-    return c
-  } + [city(1, "Oslo", "Norway")]
+  static let cities: [City] =
+    hostileBits.enumerated().map { (i, bit) in
+      var c = city(
+        900 + i, "Evil\(bit)City\(i)", "Bad\(bit)Land", "Rain\(bit)y", temperature: Double(i))
+      c.forecast[0].date = "2026\(bit)-11-24"
+      c.forecast[1].description = "Cl\(bit)oud"
+      return c
+    } + [city(1, "Oslo", "Norway")]
 
   func hostileHome() throws -> TempHome {
     let home = TempHome()
@@ -92,7 +93,9 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   /// JSON escapes controls, C1 and bidi characters as `\u` too: a person may read it.
   @Test func jsonCarriesNoRawControl() throws {
     let home = try hostileHome()
-    for args in [["list"], ["show", "900"], ["search", "evil"], ["top", "--count", "20"], ["fav"], ["forecast", "901"], ["hottest"]] {
+    for args in [
+      ["list"], ["show", "900"], ["search", "evil"], ["top", "--count", "20"], ["fav"], ["forecast", "901"], ["hottest"],
+    ] {
       let r = try home.run(args + ["--json"])
       #expect(r.status == 0, "\(args) \(r)")
       #expect(unsafeBytes(r.stdout, colours: false).isEmpty, "\(args) --json: \(r.stdout.debugDescription)")
@@ -179,8 +182,10 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   func asciiTablesStayAligned(_ args: [String]) throws {
     let home = TempHome()
     let r = try home.run(args, env: ["LC_ALL": "C", "LANG": "C"])
-    let table = r.stdout.split(separator: "\n").filter { !$0.isEmpty && !$0.contains("page") && !$0.contains("cities") && !$0.contains("synced") }
-      .drop { !$0.contains("City") }
+    let table = r.stdout.split(separator: "\n").filter {
+      !$0.isEmpty && !$0.contains("page") && !$0.contains("cities") && !$0.contains("synced")
+    }
+    .drop { !$0.contains("City") }
     try #require(table.count > 3, "\(r)")
     let widths = table.map { Self.columns(String($0)) }
     #expect(Set(widths).count == 1, "\(args): \(widths)\n\(r.stdout)")
@@ -266,12 +271,14 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     return h
   }
 
-  @Test(arguments: [
-    ("ndj", "N'Djamena"), ("ndjamena", "N'Djamena"), ("n’dja", "N'Djamena"), ("djamena", "N'Djamena"),
-    ("winston salem", "Winston-Salem"), ("winstonsalem", "Winston-Salem"), ("n djamena", "N'Djamena"), ("n dja", "N'Djamena"), ("saint etienne", "Saint-Étienne"),
-    ("saint-etienne", "Saint-Étienne"), ("st louis", "St. Louis"), ("st. louis", "St. Louis"), ("aquila", "L’Aquila"),
-    ("laquila", "L’Aquila"), ("l'aquila", "L’Aquila"), ("hawaii", "Hawaiʻi Kai"), ("salem", "Salem"),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("ndj", "N'Djamena"), ("ndjamena", "N'Djamena"), ("n’dja", "N'Djamena"), ("djamena", "N'Djamena"),
+      ("winston salem", "Winston-Salem"), ("winstonsalem", "Winston-Salem"), ("n djamena", "N'Djamena"), ("n dja", "N'Djamena"),
+      ("saint etienne", "Saint-Étienne"),
+      ("saint-etienne", "Saint-Étienne"), ("st louis", "St. Louis"), ("st. louis", "St. Louis"), ("aquila", "L’Aquila"),
+      ("laquila", "L’Aquila"), ("l'aquila", "L’Aquila"), ("hawaii", "Hawaiʻi Kai"), ("salem", "Salem"),
+    ] as [(String, String?)])
   func punctuationDoesNotMatter(_ query: String, _ expected: String?) throws {
     let h = try home()
     let r = try h.run(["search", query, "--json"])
@@ -358,8 +365,10 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   /// Every page arithmetic is checked: a page however large is past the end (64), never a
   /// trap (SIGILL, 132), whether or not the query matches.
   @Test(arguments: [
-    (["search", "par", "--page", "9223372036854775807"], 64), (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
-    (["search", "zzzq", "--page", "9223372036854775807"], 64), (["search", "zzzq", "--page", "2"], 1), (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
+    (["search", "par", "--page", "9223372036854775807"], 64),
+    (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
+    (["search", "zzzq", "--page", "9223372036854775807"], 64), (["search", "zzzq", "--page", "2"], 1),
+    (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
     (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "2"], 64),
     (["search", "par", "--page", "9223372036854775807", "--json"], 64),
   ])
@@ -372,7 +381,9 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
 
   @Test func negativePagesAreBadPagesNotMissingValues() throws {
     let home = TempHome()
-    for args in [["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"]] {
+    for args in [
+      ["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"],
+    ] {
       let r = try home.run(args)
       #expect(r.status == 64, "\(args) \(r)")
       #expect(!r.stderr.contains("Missing value"), "\(args) \(r.stderr)")
@@ -395,8 +406,10 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   @Test func aHugeArgumentIsNeverEchoedWhole() throws {
     let home = TempHome()
     let huge = String(repeating: "a", count: 120_000)  // one argument may hold at most 128 KiB
-    for args in [["list", "--page", huge], [huge], ["list", "--unit", huge], ["list", "--" + huge], ["help", huge],
-                 ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge], ["aqi", "show", huge]] {
+    for args in [
+      ["list", "--page", huge], [huge], ["list", "--unit", huge], ["list", "--" + huge], ["help", huge],
+      ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge], ["aqi", "show", huge],
+    ] {
       let r = try home.run(args)
       #expect(r.status != 0 && r.stderr.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(r.stderr.utf8.count) bytes")
       let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("wx: showing sample data") }
@@ -526,7 +539,9 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
   @Test(arguments: ["", ",", " - ", "'", "\u{200B}"])
   func aNameWithoutALetterOrDigitIsAUsageError(_ name: String) throws {
     let home = TempHome()
-    for (command, what) in [(["show"], "CITY"), (["forecast"], "CITY"), (["fav", "add"], "CITY"), (["fav", "remove"], "CITY"), (["search"], "PREFIX")] {
+    for (command, what) in [
+      (["show"], "CITY"), (["forecast"], "CITY"), (["fav", "add"], "CITY"), (["fav", "remove"], "CITY"), (["search"], "PREFIX"),
+    ] {
       let run = try home.run(command + [name])
       #expect(run.status == 64, "\(command) \(run)")
       #expect(run.stderr.hasPrefix("wx: \(what) must contain at least one letter or digit"), "\(command) \(run)")
@@ -544,7 +559,8 @@ func unsafeBytes(_ s: String, colours: Bool) -> [String] {
     for args in [["list"], ["status"], ["fav", "add", "Oslo"]] {
       let run = try home.run(args, env: ["WX_HOME": "", "XDG_DATA_HOME": "", "HOME": missing])
       #expect(run.status == 78, "\(args) \(run)")
-      #expect(run.stderr == "wx: the home folder \"\(missing)\" does not exist: set WX_HOME to a folder for wx's files\n", "\(run)")
+      #expect(
+        run.stderr == "wx: the home folder \"\(missing)\" does not exist: set WX_HOME to a folder for wx's files\n", "\(run)")
     }
     #expect(!FileManager.default.fileExists(atPath: missing))
     // An existing home is used as before.

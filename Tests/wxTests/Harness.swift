@@ -154,7 +154,8 @@ final class FakeAPI: @unchecked Sendable {
   @discardableResult
   func control(_ path: String) throws -> String {
     let r = try runProcess(
-      "/usr/bin/env", ["python3", "-c", "import urllib.request,sys;print(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path],
+      "/usr/bin/env",
+      ["python3", "-c", "import urllib.request,sys;print(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path],
       environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
     return r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
   }

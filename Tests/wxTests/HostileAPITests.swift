@@ -37,12 +37,15 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
 /// degenerate pages. Sync stores clean text, prints no secret, and fails with a documented
 /// code and one line, leaving every store byte-identical.
 @Suite struct HostileAPITests {
-  static var hostile: [[String: Any]] { [
-    weatherRecord(
-      id: 1, city: "\u{1B}]0;pwned\u{07}Evil\u{1B}[2J  City\r\n", country: "Bad\u{0}\u{7F}\u{9B}31mland",
-      description: "Rain\u{202E}ynnuS\u{202C}", date: "\u{202E}2026-11-23\u{200B}", forecastDescription: "\u{2066}Fog\u{2069}\u{200B}"),
-    weatherRecord(id: 2, city: "Tab\tand\u{2028}Line", country: "\u{FEFF}Nowhere\u{00A0}\u{00A0}Land"),
-  ] }
+  static var hostile: [[String: Any]] {
+    [
+      weatherRecord(
+        id: 1, city: "\u{1B}]0;pwned\u{07}Evil\u{1B}[2J  City\r\n", country: "Bad\u{0}\u{7F}\u{9B}31mland",
+        description: "Rain\u{202E}ynnuS\u{202C}", date: "\u{202E}2026-11-23\u{200B}",
+        forecastDescription: "\u{2066}Fog\u{2069}\u{200B}"),
+      weatherRecord(id: 2, city: "Tab\tand\u{2028}Line", country: "\u{FEFF}Nowhere\u{00A0}\u{00A0}Land"),
+    ]
+  }
 
   @Test func controlAndBidiCharactersAreNeverStored() throws {
     let home = TempHome()
@@ -88,11 +91,14 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
     let before = home.snapshot()
     let api = try FakeAPI(data: try writeRecords([weatherRecord(id: 7, city: "Datetown", date: date)], in: home))
     let r = try home.wx("sync", "--url", api.url)
-    #expect(r.status == 65 && r.stderr.contains("forecast day 1: field \"date\"") && r.stderr.contains("not a date (YYYY-MM-DD)"), "\(r)")
+    #expect(
+      r.status == 65 && r.stderr.contains("forecast day 1: field \"date\"") && r.stderr.contains("not a date (YYYY-MM-DD)"),
+      "\(r)")
     #expect(terminalControls(r.stderr).isEmpty && r.stderr.split(separator: "\n").count == 1, "\(r)")
     #expect(home.snapshot() == before)
     // A leap day is a date.
-    let leap = try FakeAPI(data: try writeRecords([weatherRecord(id: 7, city: "Datetown", date: "2028-02-29")], in: home, name: "leap.json"))
+    let leap = try FakeAPI(
+      data: try writeRecords([weatherRecord(id: 7, city: "Datetown", date: "2028-02-29")], in: home, name: "leap.json"))
     #expect(try home.wx("sync", "--url", leap.url).status == 0)
   }
 
@@ -213,7 +219,8 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
     let home = TempHome()
     let api = try FakeAPI()
     let r = try home.wx("sync", "--url", api.url, env: ["WX_HTTP_TIMEOUT": "0"])
-    #expect(r.status == 78 && r.stderr == "wx: WX_HTTP_TIMEOUT=0 is not a number of seconds (more than 0, at most 3600)\n", "\(r)")
+    #expect(
+      r.status == 78 && r.stderr == "wx: WX_HTTP_TIMEOUT=0 is not a number of seconds (more than 0, at most 3600)\n", "\(r)")
     #expect(try home.wx("sync", "--url", api.url, env: ["WX_LOCK_TIMEOUT": "0"]).status == 0)
   }
 
@@ -227,11 +234,14 @@ func terminalControls(_ s: String) -> [Unicode.Scalar] {
 
   @Test func accuWeatherDataIsCleanedAndChecked() throws {
     let home = TempHome()
-    let hostile = [weatherRecord(id: 1, city: "\u{1B}[2JAccu\u{202E}ville")] + (2...5).map { weatherRecord(id: $0, city: "C\($0)") }
+    let hostile =
+      [weatherRecord(id: 1, city: "\u{1B}[2JAccu\u{202E}ville")] + (2...5).map { weatherRecord(id: $0, city: "C\($0)") }
     let api = try FakeAPI(data: try writeRecords(hostile, in: home), extra: ["--api-key", "k"])
     let r = try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base)
     #expect(r.status == 0, "\(r)")
-    let names = try #require(try home.wx("list", "--json").json()["items"] as? [[String: Any]]).compactMap { $0["city"] as? String }
+    let names = try #require(try home.wx("list", "--json").json()["items"] as? [[String: Any]]).compactMap {
+      $0["city"] as? String
+    }
     #expect(names.contains("[2JAccuville"), "\(names)")
     let hot = [weatherRecord(id: 1, city: "Furnace", temperature: 900)]
     let bad = try FakeAPI(data: try writeRecords(hot, in: home, name: "hot.json"), extra: ["--api-key", "k"])

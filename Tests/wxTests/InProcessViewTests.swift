@@ -10,8 +10,9 @@ import WXCore
   static let ascii = Terminal(color: false, unicode: false, width: nil)
 
   static func city(_ id: Int, _ name: String, _ celsius: Double?) -> City {
-    City(id: id, name: name, country: "Testland", latitude: 1, longitude: 2, temperatureC: celsius,
-         description: "Sunny", humidity: nil, windKmh: 16.09344, forecast: [])
+    City(
+      id: id, name: name, country: "Testland", latitude: 1, longitude: 2, temperatureC: celsius,
+      description: "Sunny", humidity: nil, windKmh: 16.09344, forecast: [])
   }
 
   @Test func unitsReadAsText() {
@@ -20,7 +21,8 @@ import WXCore
     #expect(TemperatureUnit.celsius.format(-2.5) == "-3 °C")
     #expect(Units.fahrenheit.formatWind(16.09344) == "10 mph")
     #expect(Units.celsius.formatWind(12.25) == "12.3 km/h")
-    #expect(Units(.celsius, wind: .ms).formatWind(36) == "10 m/s" && Units(.fahrenheit, wind: .knots).formatWind(18.52) == "10 kn")
+    #expect(
+      Units(.celsius, wind: .ms).formatWind(36) == "10 m/s" && Units(.fahrenheit, wind: .knots).formatWind(18.52) == "10 kn")
     #expect(Units(.celsius, wind: .beaufort).formatWind(15) == "3 Bft" && Units(.celsius, wind: .beaufort).jsonWind(200) == 12)
     #expect([0.0, 2, 7, 13, 21, 30, 40, 51, 63, 76, 90, 104, 119].map(WindUnit.beaufort) == Array(0...12))
     #expect(Units.fahrenheit.formatPrecipitation(0.5) == "0.02 in" && Units.celsius.formatPrecipitation(0.25) == "0.3 mm")
@@ -30,11 +32,16 @@ import WXCore
   @Test func topViewJSONAndText() {
     let view = TopView(
       cities: [Self.city(1, "Oslo", -2.5), Self.city(2, "Nowhere\u{1B}[2J", nil)], unit: .fahrenheit, freshness: "fresh")
-    #expect(view.json().text == #"{"unit":"fahrenheit","items":[{"id":1,"city":"Oslo","country":"Testland","temperature":27.5},"#
-      + #"{"id":2,"city":"Nowhere\u001b[2J","country":"Testland","temperature":null}]}"#)
-    #expect(view.text(Self.plain) == "Weather\nCity            Temperature\nOslo                  28 °F\nNowhere\\x1b[2J            –\nfresh")
+    #expect(
+      view.json().text == #"{"unit":"fahrenheit","items":[{"id":1,"city":"Oslo","country":"Testland","temperature":27.5},"#
+        + #"{"id":2,"city":"Nowhere\u001b[2J","country":"Testland","temperature":null}]}"#)
+    #expect(
+      view.text(Self.plain)
+        == "Weather\nCity            Temperature\nOslo                  28 °F\nNowhere\\x1b[2J            –\nfresh")
     // Without Unicode the cells are spelled before they are measured: still right-aligned.
-    #expect(view.text(Self.ascii) == "Weather\nCity            Temperature\nOslo                   28 F\nNowhere\\x1b[2J            -\nfresh")
+    #expect(
+      view.text(Self.ascii)
+        == "Weather\nCity            Temperature\nOslo                   28 F\nNowhere\\x1b[2J            -\nfresh")
   }
 
   /// Every condition has its own picture, five lines of 13 columns; without Unicode the same
@@ -50,9 +57,14 @@ import WXCore
       #expect(!seen.contains(picture), "\(c) repeats another picture")
       seen.append(picture)
     }
-    #expect(Art.picture(.sunny, unicode: true) == ["    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    "])
+    #expect(
+      Art.picture(.sunny, unicode: true) == [
+        "    \\   /    ", "     .-.     ", "  ― (   ) ―  ", "     `-’     ", "    /   \\    ",
+      ])
     #expect(Art.picture(.rain, unicode: false)[3] == "   / / / /   ")
-    #expect(Art.picture(.cloudy, unicode: true)[2] == "  .-(    ).  " && Art.picture(.scatteredClouds, unicode: true)[4] == "  (____)     ")
+    #expect(
+      Art.picture(.cloudy, unicode: true)[2] == "  .-(    ).  "
+        && Art.picture(.scatteredClouds, unicode: true)[4] == "  (____)     ")
     // Fog and thunderstorms have pictures of their own, not the unknown one or plain rain.
     #expect(Art.picture(.fog, unicode: true)[1] == " _ - _ - _ - ")
     #expect(Art.picture(.thunder, unicode: false)[3...] == ["     _/  / / ", "     /   /   "])
@@ -77,7 +89,9 @@ import WXCore
   @Test func aqiShowChartsOneScaleAtATime() throws {
     let history = AQIHistory(
       city: "Delhi",
-      samples: [AQISample(time: 0, aqi: 400), AQISample(time: 60, aqi: 90, scale: .us), AQISample(time: 120, aqi: 80, scale: .us)])
+      samples: [
+        AQISample(time: 0, aqi: 400), AQISample(time: 60, aqi: 90, scale: .us), AQISample(time: 120, aqi: 80, scale: .us),
+      ])
     let us = try #require(history.series())
     let view = AQIShowView(city: history.city, series: us, now: 180)
     let json = view.json()
@@ -109,7 +123,8 @@ import WXCore
       [("2026-11-24", 30, "Sunny"), ("2026-11-25", 12, "Sunny"), ("2026-11-26", 14, "Rain"), ("2026-11-27", 20, "Clear sky")],
       today: "2026-11-25")
     let hottest = [f.days[3], f.days[1]]
-    let view = ForecastView(city: Self.city(1, "Oslo", 3), forecast: f, days: hottest, hottest: true, unit: .celsius, freshness: "fresh")
+    let view = ForecastView(
+      city: Self.city(1, "Oslo", 3), forecast: f, days: hottest, hottest: true, unit: .celsius, freshness: "fresh")
     let lines = view.text(Self.plain).split(separator: "\n").map(String.init)
     #expect(lines[2].hasPrefix("Fri    2026-11-27") && lines[3].hasPrefix("Today  2026-11-25"), "\(lines)")
     #expect(lines[4] == "1 past day not shown (2026-11-24).")
@@ -119,8 +134,11 @@ import WXCore
     #expect(json["past_days"]?.text.contains(#""date":"2026-11-24""#) == true)
     // A forecast wholly in the past says so instead of a table, in show too.
     let old = Self.days([("2023-07-28", 24, "Sunny"), ("2023-07-29", 26, "Sunny")], today: "2026-11-25")
-    let stale = ForecastView(city: Self.city(1, "Oslo", 3), forecast: old, days: [], hottest: false, unit: .celsius, freshness: "fresh")
-    #expect(stale.text(Self.plain) == "Oslo, Testland\nForecast wholly past (to 2023-07-29).\nToday there: 2026-11-25; run `wx sync`.\nfresh")
+    let stale = ForecastView(
+      city: Self.city(1, "Oslo", 3), forecast: old, days: [], hottest: false, unit: .celsius, freshness: "fresh")
+    #expect(
+      stale.text(Self.plain)
+        == "Oslo, Testland\nForecast wholly past (to 2023-07-29).\nToday there: 2026-11-25; run `wx sync`.\nfresh")
     #expect(stale.json()["days"]?.text == "[]" && stale.json()["past_days"]?.text.contains("2023-07-29") == true)
     #expect(!CityView.forecast(old, .celsius, Self.plain).contains("Day"))
   }
@@ -148,9 +166,11 @@ import WXCore
   }
 
   @Test func statusCreditsOpenMeteoForWhatItShows() {
-    let meta = CatalogueMeta(generation: 1, source: "https://api.open-meteo.com/v1/forecast", provider: "open-meteo",
-                             syncedAt: 1_700_000_000, count: 3, isSample: false)
-    var view = StatusView(home: "/h", meta: meta, unit: .celsius, now: 1_700_000_060, files: [], airUpdated: nil, openMeteoAir: true)
+    let meta = CatalogueMeta(
+      generation: 1, source: "https://api.open-meteo.com/v1/forecast", provider: "open-meteo",
+      syncedAt: 1_700_000_000, count: 3, isSample: false)
+    var view = StatusView(
+      home: "/h", meta: meta, unit: .celsius, now: 1_700_000_060, files: [], airUpdated: nil, openMeteoAir: true)
     #expect(view.attribution == "Weather and air quality data by Open-Meteo.com (CC BY 4.0)")
     view.openMeteoAir = false
     #expect(view.text(Self.plain).contains("data      Weather data by Open-Meteo.com (CC BY 4.0)"))

@@ -8,7 +8,9 @@ import Testing
   /// a trailing lone `%` is named as such, not quoted as if typed.
   @Test func aFormatMayBeginWithADash() throws {
     let home = TempHome()
-    for args in [["show", "London", "--format", "- %t"], ["show", "--format", "- %t", "London"], ["show", "London", "--format=- %t"]] {
+    for args in [
+      ["show", "London", "--format", "- %t"], ["show", "--format", "- %t", "London"], ["show", "London", "--format=- %t"],
+    ] {
       let r = try home.run(args)
       #expect(r.status == 0 && r.stdout == "- 18 °C\n", "\(args): \(r)")
     }

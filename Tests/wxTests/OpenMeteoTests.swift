@@ -22,7 +22,11 @@ final class OpenMeteoAPI: @unchecked Sendable {
   /// GET a control path through Python (Foundation here has no HTTP client).
   func get(_ path: String) throws -> Any {
     let r = try runProcess(
-      "/usr/bin/env", ["python3", "-c", "import urllib.request,sys;sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())", base + path],
+      "/usr/bin/env",
+      [
+        "python3", "-c", "import urllib.request,sys;sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
+        base + path,
+      ],
       environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
     return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
   }
@@ -67,7 +71,8 @@ final class OpenMeteoAPI: @unchecked Sendable {
       let record = try #require(
         Self.sample.first { $0["city"] as? String == name && $0["country"] as? String == item["country"] as? String })
       let sent = try #require(
-        try api.sent(latitude: record["latitude"] as! Double, longitude: record["longitude"] as! Double, in: all), "\(name ?? "")")
+        try api.sent(latitude: record["latitude"] as! Double, longitude: record["longitude"] as! Double, in: all), "\(name ?? "")"
+      )
       let current = try #require(sent["current"] as? [String: Any])
       #expect(item["temperature"] as? Double == current["temperature_2m"] as? Double, "\(item)")
       #expect(item["humidity"] as? Double == current["relative_humidity_2m"] as? Double, "\(item)")
@@ -165,8 +170,9 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let home = TempHome()
     try home.wx("fav", "add", "London")
     let api = try OpenMeteoAPI()
-    let r = try home.wx("sync", "--provider", "open-meteo", "--favourites", "--days", "5",
-                        env: ["WX_OPEN_METEO_URL": api.forecast])
+    let r = try home.wx(
+      "sync", "--provider", "open-meteo", "--favourites", "--days", "5",
+      env: ["WX_OPEN_METEO_URL": api.forecast])
     #expect(r.status == 0, "\(r)")
     #expect(try api.stats().sizes == [1])
     let city = try home.wx("show", "London", "--json").json()
@@ -202,9 +208,11 @@ final class OpenMeteoAPI: @unchecked Sendable {
   @Test func atMostThreeBatchesAreInFlight() throws {
     let home = TempHome()
     let cities = (0..<500).map { i -> [String: Any] in
-      ["id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
-       "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
-       "wind_speed": 5, "forecast": []]
+      [
+        "id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
+        "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
+        "wind_speed": 5, "forecast": [],
+      ]
     }
     let data = try writeRecords(cities, in: home, name: "towns.json")
     let list = try FakeAPI(data: data)
@@ -354,7 +362,8 @@ final class OpenMeteoAPI: @unchecked Sendable {
     let failed = try home.wx("aqi", "sync", "--favourites", env: env)
     #expect(failed.status == 65 && failed.stderr.contains("Cannot initialize"), "\(failed)")
     // It names the store it left alone: the air-quality history, not the catalogue.
-    #expect(failed.stderr.hasSuffix("; the air-quality history is unchanged\n") && !failed.stderr.contains("catalogue"), "\(failed)")
+    #expect(
+      failed.stderr.hasSuffix("; the air-quality history is unchanged\n") && !failed.stderr.contains("catalogue"), "\(failed)")
     #expect(home.snapshot() == before)
   }
 
@@ -394,7 +403,9 @@ final class OpenMeteoAPI: @unchecked Sendable {
     try home.wx("fav", "add", "zurich")
     let api = try OpenMeteoAPI()
     #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
-    for (typed, recorded) in [("Zürich", "Zürich, Switzerland"), ("ZURICH", "Zurich, Canada"), ("Zurich, Canada", "Zurich, Canada")] {
+    for (typed, recorded) in [
+      ("Zürich", "Zürich, Switzerland"), ("ZURICH", "Zurich, Canada"), ("Zurich, Canada", "Zurich, Canada"),
+    ] {
       let r = try home.wx("aqi", "show", typed, "--json")
       #expect(r.status == 0 && (try? r.json())?["city"] as? String == recorded, "\(typed): \(r)")
     }
@@ -423,7 +434,8 @@ final class OpenMeteoAPI: @unchecked Sendable {
   @Test func accuWeatherBaseURLMayCarryAQuery() throws {
     let home = TempHome()
     let api = try FakeAPI(extra: ["--api-key", "k", "--accu-delay-ms", "0"])
-    let r = try home.wx("sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base + "/?language=en", "--count", "2")
+    let r = try home.wx(
+      "sync", "--provider", "accuweather", "--api-key", "k", "--url", api.base + "/?language=en", "--count", "2")
     #expect(r.status == 0, "\(r)")
   }
 

@@ -9,9 +9,13 @@ import Testing
   /// A freetestapi-shaped catalogue of `n` invented cities whose descriptions all carry `tag`.
   static func catalogue(_ n: Int, tag: String, at path: String) throws {
     let cities = (0..<n).map { i -> [String: Any] in
-      ["id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 10.5, "longitude": 20.5,
-       "temperature": Double(i % 50) - 5, "weather_description": "Sunny \(tag)", "humidity": 40, "wind_speed": 7,
-       "forecast": [["date": "2026-11-23", "temperature": 10, "weather_description": "Cloudy", "humidity": 40, "wind_speed": 5]]]
+      [
+        "id": i + 1, "city": "Testville \(i)", "country": "Testland", "latitude": 10.5, "longitude": 20.5,
+        "temperature": Double(i % 50) - 5, "weather_description": "Sunny \(tag)", "humidity": 40, "wind_speed": 7,
+        "forecast": [
+          ["date": "2026-11-23", "temperature": 10, "weather_description": "Cloudy", "humidity": 40, "wind_speed": 5]
+        ],
+      ]
     }
     try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: path))
   }
@@ -53,7 +57,8 @@ import Testing
     let kills = Self.stress ? 200 : 20
     for i in 0..<kills {
       let api = i % 2 == 0 ? apiA : apiB
-      let p = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
+      let p = try RawChild(
+        wxBinary, ["sync", "--url", api.url, "--quiet"],
         environment: ["WX_HOME": home.path, "LANG": "C.UTF-8"])
       usleep(UInt32(Double.random(in: 0...(1.5 * typical), using: &rng) * 1_000_000))
       kill(p.pid, SIGKILL)
@@ -92,7 +97,8 @@ import Testing
       try home.wx("list")
       let before = home.snapshot()
       let api = try FakeAPI()
-      let p = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
+      let p = try RawChild(
+        wxBinary, ["sync", "--url", api.url, "--quiet"],
         environment: ["WX_HOME": home.path, "LANG": "C.UTF-8", "WX_FAILPOINT": "stop:after_tmp_written"])
       var reaped = false
       defer { if !reaped { kill(p.pid, SIGKILL); p.wait() } }
@@ -234,7 +240,8 @@ import Testing
     let home = TempHome()
     let mount = home.path + "/tiny"
     try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
-    let m = try runProcess("/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", mount],
+    let m = try runProcess(
+      "/usr/bin/env", ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0700", "tmpfs", mount],
       environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"])
     try #require(m.status == 0, "\(m)")
     defer { _ = try? runProcess("/usr/bin/env", ["umount", mount], environment: ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin"]) }
@@ -256,9 +263,12 @@ import Testing
     let home = TempHome()
     let api = try FakeAPI()
     try #require(try home.wx("list").status == 0)
-    let sync = try RawChild(wxBinary, ["sync", "--url", api.url, "--quiet"],
-      environment: ["WX_HOME": home.path, "WX_FAILPOINT": "stop:temp_created", "LANG": "C.UTF-8",
-        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_HTTP_TIMEOUT": "30"])
+    let sync = try RawChild(
+      wxBinary, ["sync", "--url", api.url, "--quiet"],
+      environment: [
+        "WX_HOME": home.path, "WX_FAILPOINT": "stop:temp_created", "LANG": "C.UTF-8",
+        "WX_DATA_DIR": repositoryRoot + "/Data", "WX_HTTP_TIMEOUT": "30",
+      ])
     var reaped = false
     defer { if !reaped { kill(sync.pid, SIGKILL); sync.wait() } }
     try #require(sync.waitUntilStopped(), "the sync did not stop after creating its temp file")
@@ -294,7 +304,8 @@ import Testing
       for k in 0..<2 {
         group.addTask {
           for i in 0..<(rounds * 3) {
-            let r = k == 0
+            let r =
+              k == 0
               ? try home.wx("unit", i % 2 == 0 ? "fahrenheit" : "celsius", env: ["WX_LOCK_TIMEOUT": "60"])
               : try home.wx("fav", i % 2 == 0 ? "add" : "rm", "Oslo", env: ["WX_LOCK_TIMEOUT": "60"])
             if r.status != 0 { failures.mutate { $0.append("writer: \(r)") } }

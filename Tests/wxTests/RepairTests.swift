@@ -89,7 +89,9 @@ import Testing
     let repair = try home.wx("doctor", "--repair", env: ["WX_FAILPOINT": failure])
     #expect(repair.status == 74, "\(repair)")
     #expect(!repair.signalled)
-    #expect(repair.stderr.contains(failure.hasSuffix("ENOSPC") ? "No space left on device" : "I/O error") || repair.stderr.contains("failed"), "\(repair)")
+    #expect(
+      repair.stderr.contains(failure.hasSuffix("ENOSPC") ? "No space left on device" : "I/O error")
+        || repair.stderr.contains("failed"), "\(repair)")
     #expect(FileManager.default.contents(atPath: path) == damaged, "a failed repair changed the store")
     #expect(home.snapshot().keys.sorted() == before.keys.sorted(), "a failed repair left files behind")
     // Still reported as damaged, and repaired once the disk has room again.

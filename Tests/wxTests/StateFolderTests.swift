@@ -69,7 +69,8 @@ import Testing
       try "keep\n".write(toFile: other, atomically: false, encoding: .utf8)
       try #require(link(other, lock) == 0)
     }
-    let why = ["fifo": "a FIFO", "folder": "a folder", "foreign": "belongs to uid 65534", "hardLink": "2 hard links"][bad.rawValue]!
+    let why = ["fifo": "a FIFO", "folder": "a folder", "foreign": "belongs to uid 65534", "hardLink": "2 hard links"][
+      bad.rawValue]!
     Self.expectRefused(try home.wx("fav", "add", "Oslo", timeout: 20), lock, why)
     if bad == .hardLink { #expect(Self.contents(other) == "keep\n") }
     #expect(try home.wx("doctor").status == 74)

@@ -36,8 +36,10 @@ import Testing
     // A narrow terminal: each progress line fits (a wrapped one stays on the screen).
     let narrow = try runProcess(
       "/usr/bin/script", ["-qefc", command, "/dev/null"],
-      environment: ["WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm",
-                    "COLUMNS": "40"])
+      environment: [
+        "WX_HOME": home.path, "HOME": home.path, "LANG": "C.UTF-8", "PATH": "/usr/bin:/bin", "TERM": "xterm",
+        "COLUMNS": "40",
+      ])
     let lines = narrow.stdout.components(separatedBy: "\r\u{1B}[K").filter { $0.hasPrefix("wx: page") }
     #expect(!lines.isEmpty && lines.allSatisfy { $0.count <= 39 }, "\(lines)")
     let piped = try home.wx("sync", "--url", api.url, "--per-page", "20")
@@ -62,12 +64,16 @@ import Testing
     let data = try writeRecords(records, in: home, name: "big.json")
     let api = try FakeAPI(data: data, mode: "all")
     // python3 reports the peak RSS of its child (KiB): no timing involved.
-    let probe = "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
+    let probe =
+      "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
       + "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    let env = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
-               "WX_HOME": home.path, "LANG": "C.UTF-8"]
-    let r = try runProcess("/usr/bin/env", ["python3", "-c", probe, wxBinary, "sync", "--url", api.url, "--quiet"],
-                           environment: env, timeout: 300)
+    let env = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
+      "WX_HOME": home.path, "LANG": "C.UTF-8",
+    ]
+    let r = try runProcess(
+      "/usr/bin/env", ["python3", "-c", probe, wxBinary, "sync", "--url", api.url, "--quiet"],
+      environment: env, timeout: 300)
     let fields = r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     try #require(fields.count == 2, "\(r)")
     #expect(fields[0] == 0, "\(r)")

@@ -77,7 +77,8 @@ import Testing
     let home = TempHome()
     let api = try FakeAPI()
     let bare = try home.wx("sync", "--url", api.base)
-    #expect(bare.status == 65 && bare.stderr.contains("HTTP 404") && bare.stderr.contains(api.base + "/?page=1&limit="), "\(bare)")
+    #expect(
+      bare.status == 65 && bare.stderr.contains("HTTP 404") && bare.stderr.contains(api.base + "/?page=1&limit="), "\(bare)")
     let typed = try home.wx("sync", "--url", api.base + "/nothing/")
     #expect(typed.stderr.contains(api.base + "/nothing/?page=1&limit="), "\(typed)")
     let query = try home.wx("sync", "--url", api.base + "?lang=en")
@@ -191,7 +192,8 @@ import Testing
   }
 
   @Test func groffReportsNothing() throws {
-    let r = try runProcess("/usr/bin/env", ["groff", "-man", "-ww", "-z", repositoryRoot + "/man/wx.1"],
+    let r = try runProcess(
+      "/usr/bin/env", ["groff", "-man", "-ww", "-z", repositoryRoot + "/man/wx.1"],
       environment: ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"])
     #expect(r.status == 0 && r.stderr.isEmpty && r.stdout.isEmpty, "\(r)")
   }

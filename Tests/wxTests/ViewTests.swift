@@ -34,11 +34,12 @@ import Testing
     let home = TempHome()
     let data = try sample()
     // A city whose forecast mixes rainy and dry days, if the sample has one; else any city.
-    let city = data.first { r in
-      let days = r["forecast"] as! [[String: Any]]
-      return days.contains { Self.isRainy($0["weather_description"] as! String) }
-        && days.contains { !Self.isRainy($0["weather_description"] as! String) }
-    } ?? data[0]
+    let city =
+      data.first { r in
+        let days = r["forecast"] as! [[String: Any]]
+        return days.contains { Self.isRainy($0["weather_description"] as! String) }
+          && days.contains { !Self.isRainy($0["weather_description"] as! String) }
+      } ?? data[0]
     let name = "\(city["city"]!), \(city["country"]!)"
     let days = city["forecast"] as! [[String: Any]]
     // The sample's first day is today (11:00 UTC; its cities' dates are the same there).

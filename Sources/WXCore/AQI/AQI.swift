@@ -235,7 +235,9 @@ package struct AQIStore: Sendable {
     guard let catalogue, case .found(_, let city) = try catalogue.resolve(text) else { return nil }
     let named = try resolver.named(city.name).filter { i in
       list.items[i].country.isEmpty
-        || resolver.fit(Fold.key(list.items[i].country), Qualifiers(country: city.country), lines: Countries.lines(naming: Fold.key(list.items[i].country), version: Fold.version)) == .exact
+        || resolver.fit(
+          Fold.key(list.items[i].country), Qualifiers(country: city.country),
+          lines: Countries.lines(naming: Fold.key(list.items[i].country), version: Fold.version)) == .exact
     }
     return named.count == 1 ? all[named[0]] : nil
   }

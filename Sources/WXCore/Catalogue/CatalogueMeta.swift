@@ -87,7 +87,8 @@ package struct CatalogueMeta: Equatable, Sendable {
     listSyncedAt = old ? syncedAt : Int64(try r.int())
     refreshed = old ? count : try r.int()
     guard foldVersion >= 1, foldVersion <= Fold.version,
-       count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count else {
+      count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count
+    else {
       throw MalformedValue()
     }
   }

@@ -147,7 +147,8 @@ package final class CatalogueWriter {
           var k = 0
           while k + Self.size <= raw.count {
             out.ids.append(Int(Int64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: Int64.self))))
-            out.temperatures.append(Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))))
+            out.temperatures.append(
+              Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k + 8, as: UInt64.self))))
             out.rainFree.append(raw[k + 16] != 0)
             k += Self.size
           }

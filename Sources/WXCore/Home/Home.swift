@@ -27,7 +27,10 @@ package struct Home: Sendable {
   package var lockPath: String { directory + "/" + FileSystem.StateFileName.lock }
   /// Every store file, for status and doctor.
   package var storePaths: [(name: String, path: String)] {
-    [("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath), ("atlas", atlasPath)]
+    [
+      ("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath),
+      ("atlas", atlasPath),
+    ]
   }
 
   /// How this folder's writers serialise: wx.lock here, waited for up to `lockDeadline`.

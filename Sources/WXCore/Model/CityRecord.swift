@@ -145,8 +145,10 @@ struct HourDeltas {
   var last = [Int64](repeating: 0, count: 9)
 
   static func values(_ h: ForecastHour) -> [Double?] {
-    [h.temperatureC, h.feelsLikeC, h.precipitationProbability, h.precipitationMm, h.weatherCode.map(Double.init),
-     h.windKmh, h.windDirection, h.gustsKmh, h.uvIndex]
+    [
+      h.temperatureC, h.feelsLikeC, h.precipitationProbability, h.precipitationMm, h.weatherCode.map(Double.init),
+      h.windKmh, h.windDirection, h.gustsKmh, h.uvIndex,
+    ]
   }
 
   mutating func write(_ h: ForecastHour, _ w: inout ByteWriter) {

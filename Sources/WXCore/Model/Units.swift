@@ -56,17 +56,29 @@ package enum Condition: String, CaseIterable, Sendable {
       return (0...(d.count - w.count)).contains { i in w.indices.allSatisfy { d[i + $0] == w[$0] } }
     }
     func equals(_ word: StaticString) -> Bool { d.count == word.utf8CodeUnitCount && has(word) }
-    if has("thunder") || (has("storm") && !has("snow")) { self = .thunder }
-    else if has("shower") && !has("snow") { self = .showers }
-    else if has("rain") || has("drizzle") { self = .rain }
-    else if has("snow") || has("sleet") || has("blizzard") || has("flurr") || equals("ice") { self = .snow }
-    else if has("fog") || has("mist") || has("haze") { self = .fog }
-    else if has("partly") || has("intermittent") { self = .partlyCloudy }
-    else if has("scattered") { self = .scatteredClouds }
-    else if has("cloud") || has("overcast") || has("dreary") { self = .cloudy }
-    else if has("sun") || equals("hot") { self = .sunny }
-    else if has("clear") || has("moon") { self = .clear }
-    else { self = .unknown }
+    if has("thunder") || (has("storm") && !has("snow")) {
+      self = .thunder
+    } else if has("shower") && !has("snow") {
+      self = .showers
+    } else if has("rain") || has("drizzle") {
+      self = .rain
+    } else if has("snow") || has("sleet") || has("blizzard") || has("flurr") || equals("ice") {
+      self = .snow
+    } else if has("fog") || has("mist") || has("haze") {
+      self = .fog
+    } else if has("partly") || has("intermittent") {
+      self = .partlyCloudy
+    } else if has("scattered") {
+      self = .scatteredClouds
+    } else if has("cloud") || has("overcast") || has("dreary") {
+      self = .cloudy
+    } else if has("sun") || equals("hot") {
+      self = .sunny
+    } else if has("clear") || has("moon") {
+      self = .clear
+    } else {
+      self = .unknown
+    }
   }
 
   /// Rain, showers or a thunderstorm now.

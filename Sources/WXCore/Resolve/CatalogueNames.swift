@@ -19,7 +19,8 @@ package struct CatalogueNames: NameSource {
 
   package func places(startingWith key: [UInt8], limit: Int) throws(StoreError) -> (total: Int, places: [CityIndex.Entry]) {
     let reader = CityIndexReader(database: catalogue.db)
-    let match = key.isEmpty ? CityIndex.Match(names: 0..<catalogue.meta.nameEntries, words: 0..<0, duplicates: 0) : try reader.match(key)
+    let match =
+      key.isEmpty ? CityIndex.Match(names: 0..<catalogue.meta.nameEntries, words: 0..<0, duplicates: 0) : try reader.match(key)
     let refs = try reader.page(match, queryLength: key.count, offset: 0, limit: limit)
     return (match.total, refs.map { CityIndex.Entry(key: [], shadow: 0, ref: $0) })
   }

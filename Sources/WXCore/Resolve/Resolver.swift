@@ -518,8 +518,10 @@ extension Resolver {
   package func one(_ text: String) throws -> Source.Place {
     switch try resolve(text) {
     case .one(let p): return p
-    case .several(let ps): throw LookupError.ambiguous(query: text, candidates: try ps.map { p throws(StoreError) in try source.candidate(p) })
-    case .none(let ps): throw LookupError.notFound(query: text, suggestions: try ps.map { p throws(StoreError) in try source.candidate(p) })
+    case .several(let ps):
+      throw LookupError.ambiguous(query: text, candidates: try ps.map { p throws(StoreError) in try source.candidate(p) })
+    case .none(let ps):
+      throw LookupError.notFound(query: text, suggestions: try ps.map { p throws(StoreError) in try source.candidate(p) })
     }
   }
 }

@@ -225,8 +225,10 @@ package enum CityIndex {
 
   /// `child` with its ranges moved from a batch's indices to the whole arrays'.
   private static func shifted(_ child: Child, _ nBase: Int, _ wBase: Int) -> Child {
-    (child.byte, (child.names.lowerBound + nBase)..<(child.names.upperBound + nBase),
-     (child.words.lowerBound + wBase)..<(child.words.upperBound + wBase))
+    (
+      child.byte, (child.names.lowerBound + nBase)..<(child.names.upperBound + nBase),
+      (child.words.lowerBound + wBase)..<(child.words.upperBound + wBase)
+    )
   }
 
   /// A node's ranges `n` and `w` grouped by the byte at `depth` (entries that end at `depth`
@@ -287,7 +289,8 @@ package enum CityIndex {
       children: children.map { shifted($0, nBase, wBase) }, store)
     for (byte, cn, cw) in children where cn.count + cw.count > burstThreshold {
       prefix.append(byte)
-      try buildNode(depth: depth + 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
+      try buildNode(
+        depth: depth + 1, prefix: &prefix, names: names, words: words, n: cn, w: cw, nBase: nBase, wBase: wBase, store)
       prefix.removeLast()
     }
   }

@@ -46,9 +46,11 @@ package enum Countries {
     return key.withUTF8 { bytes in
       var start = 0
       for i in 0...bytes.count where i == bytes.count || bytes[i] == UInt8(ascii: "|") {
-        if i - start == term.count && term.withUnsafeBufferPointer({ t in
-          t.indices.allSatisfy { bytes[start + $0] == t[$0] }
-        }) {
+        if i - start == term.count
+          && term.withUnsafeBufferPointer({ t in
+            t.indices.allSatisfy { bytes[start + $0] == t[$0] }
+          })
+        {
           return true
         }
         start = i + 1

@@ -73,7 +73,8 @@ package struct Doctor: Sendable {
       if !FileSystem.list(dir).allSatisfy(FileSystem.isStateFileName) {
         if mode & 0o022 != 0 {
           return .broken(
-            .unusable(path: dir, reason: "others can write to it, and it holds files that are not wx's", remedy: .useAPrivateFolder))
+            .unusable(
+              path: dir, reason: "others can write to it, and it holds files that are not wx's", remedy: .useAPrivateFolder))
         }
         return .healthy(records: 0, detail: "")
       }
@@ -235,7 +236,8 @@ package struct Doctor: Sendable {
     } catch {
       note = "nothing could be read from it"
     }
-    let backup = try replace(store.path, with: try SmallStore(path: store.path, kind: store.kind).build(salvaged.records, holding: lock))
+    let backup = try replace(
+      store.path, with: try SmallStore(path: store.path, kind: store.kind).build(salvaged.records, holding: lock))
     return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note, salvaged: true)
   }
 
@@ -257,7 +259,9 @@ package struct Doctor: Sendable {
     case .broken(.wrongKind(_, let other, _)) where other == store.kind:
       try FileSystem.exchange(store.path, home.path)
       try FileSystem.syncDirectory(FileSystem.directoryName(store.path))
-      return Repair(recovered: 0, lost: 0, backup: nil, note: "it held \(holds.contents): exchanged with \(name), which held \(other.contents)")
+      return Repair(
+        recovered: 0, lost: 0, backup: nil,
+        note: "it held \(holds.contents): exchanged with \(name), which held \(other.contents)")
     default:
       return leave
     }

@@ -131,7 +131,8 @@ package enum FileSystem {
     if st.st_uid != geteuid() {
       if others {
         throw .unusable(
-          path: path, reason: "the state folder belongs to uid \(st.st_uid) and others can write to it", remedy: .useAPrivateFolder)
+          path: path, reason: "the state folder belongs to uid \(st.st_uid) and others can write to it",
+          remedy: .useAPrivateFolder)
       }
       return
     }
@@ -150,7 +151,8 @@ package enum FileSystem {
     }
     if chmod(path, mode & ~0o077) != 0 && others {
       throw .unusable(
-        path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700", remedy: .useAPrivateFolder)
+        path: path, reason: "others can write to the state folder and wx cannot change its mode to 0700",
+        remedy: .useAPrivateFolder)
     }
   }
 

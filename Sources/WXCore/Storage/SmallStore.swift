@@ -44,7 +44,8 @@ package struct SmallStore: Sendable {
           throw .damaged(
             path: path,
             detail: missing > 0
-              ? "\(missing) of its \(manifest.keys.count) records cannot be found" : "it holds records its list of keys does not name")
+              ? "\(missing) of its \(manifest.keys.count) records cannot be found"
+              : "it holds records its list of keys does not name")
         }
       }
       return out
@@ -172,7 +173,8 @@ package struct SmallStore: Sendable {
     for (key, payload) in contents {
       try builder.database.store(key, Envelope.seal(kind, payload))
     }
-    try builder.database.store(Self.manifestKey, Envelope.seal(.manifest, Manifest(kind: kind, keys: Array(contents.keys)).encoded()))
+    try builder.database.store(
+      Self.manifestKey, Envelope.seal(.manifest, Manifest(kind: kind, keys: Array(contents.keys)).encoded()))
     return builder
   }
 }

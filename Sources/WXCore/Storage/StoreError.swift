@@ -52,7 +52,9 @@ extension StoreError: CustomStringConvertible {
     case .busy(let path, let holder):
       let who = holder.map { " (pid \($0))" } ?? ""
       // The lock guards its folder's stores: name the folder, not the lock file.
-      let what = FileSystem.baseName(path) == FileSystem.StateFileName.lock ? "writing in \(FileSystem.directoryName(path))" : "updating \(path)"
+      let what =
+        FileSystem.baseName(path) == FileSystem.StateFileName.lock
+        ? "writing in \(FileSystem.directoryName(path))" : "updating \(path)"
       return "another wx process\(who) is \(what); try again in a moment"
     case .notAStore(let path, let reason):
       return "\(path) is not a wx store (\(reason))"

@@ -156,10 +156,12 @@ extension Handoff {
   fileprivate static func startThread(_ body: @escaping () -> Void) {
     let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
     var thread = pthread_t()
-    let started = pthread_create(&thread, nil, { raw in
-      Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
-      return nil
-    }, context)
+    let started = pthread_create(
+      &thread, nil,
+      { raw in
+        Unmanaged<ThreadBody>.fromOpaque(raw!).takeRetainedValue().run()
+        return nil
+      }, context)
     if started == 0 {
       pthread_detach(thread)
     } else {

@@ -303,7 +303,17 @@ private struct Parser {
     while k < raw.count {
       let b = raw[k]
       let n: Int
-      if b < 0x80 { n = 1 } else if b & 0xE0 == 0xC0 { n = 2 } else if b & 0xF0 == 0xE0 { n = 3 } else if b & 0xF8 == 0xF0 { n = 4 } else { return k }
+      if b < 0x80 {
+        n = 1
+      } else if b & 0xE0 == 0xC0 {
+        n = 2
+      } else if b & 0xF0 == 0xE0 {
+        n = 3
+      } else if b & 0xF8 == 0xF0 {
+        n = 4
+      } else {
+        return k
+      }
       if k + n > raw.count { return k }
       if n > 1, String(validating: UnsafeBufferPointer(rebasing: raw[k..<k + n]), as: UTF8.self) == nil {
         return k

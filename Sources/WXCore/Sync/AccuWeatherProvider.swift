@@ -124,7 +124,8 @@ package struct AccuWeatherProvider: WeatherProvider {
         name = Redact.hiding(secrets, in: try StoredText.clean(rawName))
         country = Redact.hiding(secrets, in: try StoredText.clean(rawCountry))
       } catch {
-        throw .badPayload(url: url, reason: "location \(n + 1): a name has \(error.scalars) characters, more than \(StoredText.maxScalars)")
+        throw .badPayload(
+          url: url, reason: "location \(n + 1): a name has \(error.scalars) characters, more than \(StoredText.maxScalars)")
       }
       guard Fold.hasKey(name) else {
         throw .badPayload(url: url, reason: "location \(n + 1): \"EnglishName\" has no letters")
@@ -133,7 +134,8 @@ package struct AccuWeatherProvider: WeatherProvider {
       var lon: Double?
       if case .number(let a, _)? = item["GeoPosition"]?["Latitude"], case .number(let b, _)? = item["GeoPosition"]?["Longitude"] {
         guard (-90...90).contains(a), (-180...180).contains(b) else {
-          throw .badPayload(url: url, reason: "location \(n + 1): GeoPosition \(JSONWriter.number(a)), \(JSONWriter.number(b)) is off the globe")
+          throw .badPayload(
+            url: url, reason: "location \(n + 1): GeoPosition \(JSONWriter.number(a)), \(JSONWriter.number(b)) is off the globe")
         }
         lat = a
         lon = b

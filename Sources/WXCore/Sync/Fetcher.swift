@@ -150,7 +150,8 @@ package final class Fetcher: @unchecked Sendable {
         case .unreachable(let why): throw .unreachable(url: shown, reason: why)
         case .timeout: throw .timeout(url: shown, seconds: session.timeout)
         case .stalled(let seconds):
-          throw .unreachable(url: shown, reason: "the server stopped sending for \(JSONWriter.number(seconds)) s in the middle of its answer")
+          throw .unreachable(
+            url: shown, reason: "the server stopped sending for \(JSONWriter.number(seconds)) s in the middle of its answer")
         case .headersTooLarge: throw .badPayload(url: shown, reason: "its headers are too large to take")
         case .redirectLoop: throw .redirectLoop(url: shown)
         case .redirectRefused(let target): throw .redirectRefused(url: shown, target: Redact.url(target))
@@ -161,7 +162,8 @@ package final class Fetcher: @unchecked Sendable {
         }
       }
       // The server's words, redacted and cut: a hostile answer must not fill the terminal.
-      let why = response.status >= 400
+      let why =
+        response.status >= 400
         ? Self.jsonReason(response.body).map { Redact.text($0.count > 200 ? String($0.prefix(200)) + "…" : $0) } : nil
       switch response.status {
       case 200..<300:

@@ -80,7 +80,8 @@ package enum FreeTestAPIDecoder {
           ForecastDay(
             date: date, temperatureC: try number(day, "temperature", dl(), Limits.temperature),
             description: try text(day, "weather_description", dl(), nonEmpty: false),
-            humidity: try number(day, "humidity", dl(), Limits.humidity), windKmh: try number(day, "wind_speed", dl(), Limits.wind)))
+            humidity: try number(day, "humidity", dl(), Limits.humidity),
+            windKmh: try number(day, "wind_speed", dl(), Limits.wind)))
       }
       days.sort { $0.date < $1.date }
     case let other?:
@@ -115,7 +116,8 @@ package enum FreeTestAPIDecoder {
       throw PayloadError("\(label()): field \"\(key)\" must be a number, found \(v.typeName)")
     }
     guard range.contains(d) else {
-      throw PayloadError("\(label()): field \"\(key)\" is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+      throw PayloadError(
+        "\(label()): field \"\(key)\" is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
     }
     return d
   }

@@ -90,17 +90,22 @@ package enum OpenMeteoDecoder {
 
   /// The lists of a `daily` or `hourly` object: `time` and each variable, all as long as `time`
   /// (a variable missing or null is a list of nulls).
-  static func lists(_ block: JSON?, _ name: String, label: String) throws(PayloadError) -> ([JSON], (String) throws(PayloadError) -> [JSON]) {
+  static func lists(_ block: JSON?, _ name: String, label: String) throws(PayloadError) -> (
+    [JSON], (String) throws(PayloadError) -> [JSON]
+  ) {
     guard let block, case .object = block, case .array(let times)? = block["time"] else {
       throw PayloadError("\(label) has no \"\(name)\" time list")
     }
-    return (times, { (key: String) throws(PayloadError) -> [JSON] in
-      switch block[key] {
-      case nil, .null?: return Array(repeating: .null, count: times.count)
-      case .array(let values)? where values.count == times.count: return values
-      default: throw PayloadError("\(label) \(name) \(key) is not a list of \(times.count) values")
+    return (
+      times,
+      { (key: String) throws(PayloadError) -> [JSON] in
+        switch block[key] {
+        case nil, .null?: return Array(repeating: .null, count: times.count)
+        case .array(let values)? where values.count == times.count: return values
+        default: throw PayloadError("\(label) \(name) \(key) is not a list of \(times.count) values")
+        }
       }
-    })
+    )
   }
 
   static func forecast(_ daily: JSON?, label: String, days: Int) throws(PayloadError) -> [ForecastDay] {
@@ -196,7 +201,8 @@ package enum OpenMeteoDecoder {
     switch v {
     case nil, .null?: return nil
     case .number(let d, _)? where range.contains(d): return d
-    case .number(let d, _)?: throw PayloadError("\(what()) is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
+    case .number(let d, _)?:
+      throw PayloadError("\(what()) is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
     case let other?: throw PayloadError("\(what()) must be a number, found \(other.typeName)")
     }
   }
@@ -211,7 +217,9 @@ package enum OpenMeteoDecoder {
     switch v {
     case nil, .null?: return nil
     case .number(let d, _)? where d == d.rounded() && (0...99).contains(d): return Int(d)
-    case let other?: throw PayloadError("\(what()) must be a WMO code 0…99, found \(other.typeName == "a number" ? "another number" : other.typeName)")
+    case let other?:
+      throw PayloadError(
+        "\(what()) must be a WMO code 0…99, found \(other.typeName == "a number" ? "another number" : other.typeName)")
     }
   }
 }

@@ -42,7 +42,8 @@ package struct OpenMeteoProvider: WeatherProvider {
     let batches = self.batches
     let (config, cities) = (self.config, self.cities)
     let days = min(max(config.days, Self.days.lowerBound), Self.days.upperBound)
-    let query = "current=\(OpenMeteoDecoder.current.joined(separator: ","))"
+    let query =
+      "current=\(OpenMeteoDecoder.current.joined(separator: ","))"
       + "&daily=\(OpenMeteoDecoder.daily.joined(separator: ","))&forecast_days=\(days)"
       + "&hourly=\(OpenMeteoDecoder.hourly.joined(separator: ","))&forecast_hours=\(Self.hours)"
     let results = try await Fetcher.inParallel(batches.count, limit: Self.maxInFlight, url: config.url) {

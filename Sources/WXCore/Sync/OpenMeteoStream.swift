@@ -276,12 +276,13 @@ package struct OpenMeteoStream {
       default: throw fail("invalid escape '\\\(Self.show(b))'")
       }
     } else if escape >= 2 {
-      let digit: UInt32? = switch b {
-      case 48...57: UInt32(b - 48)
-      case 65...70: UInt32(b - 55)
-      case 97...102: UInt32(b - 87)
-      default: nil
-      }
+      let digit: UInt32? =
+        switch b {
+        case 48...57: UInt32(b - 48)
+        case 65...70: UInt32(b - 55)
+        case 97...102: UInt32(b - 87)
+        default: nil
+        }
       guard let digit else { throw fail("invalid \\u escape") }
       hex = hex << 4 | digit
       escape = escape == 5 ? 0 : escape + 1

@@ -25,7 +25,9 @@ struct BrowseView {
   func lines(_ m: BrowseModel, _ page: BrowseData.Page, selected: BrowseRow?, status: String) -> [String] {
     guard fits else {
       // Short lines, so the size it asks for shows even in a very narrow window.
-      return finish(["wx browse needs a window", "of at least \(Self.minWidth)×\(Self.minHeight)", "(this one is \(width)×\(height))"])
+      return finish([
+        "wx browse needs a window", "of at least \(Self.minWidth)×\(Self.minHeight)", "(this one is \(width)×\(height))",
+      ])
     }
     var out = [header(m)]
     switch m.mode {
@@ -86,7 +88,9 @@ struct BrowseView {
 
   /// City, Country and Conditions of a row, escaped, as the list shows them.
   private func cells(_ row: BrowseRow) -> [String] {
-    guard let c = row.city else { return [row.identity.name.visible, row.identity.country.visible, "not in the current catalogue"] }
+    guard let c = row.city else {
+      return [row.identity.name.visible, row.identity.country.visible, "not in the current catalogue"]
+    }
     return [c.name.visible, c.country.visible, c.description.visible]
   }
 
@@ -141,7 +145,8 @@ struct BrowseView {
       let line = columns(widths, mark, cells[0], cells[1], temp, cells[2])
       // The temperature's colour ends with a reset: on the selected row it resets to reverse
       // video, so the bar runs the whole width.
-      return selected && term.color ? term.paint(DisplayWidth.pad(line, to: width).replacing("\u{1B}[0m", with: "\u{1B}[0;7m"), "7") : line
+      return selected && term.color
+        ? term.paint(DisplayWidth.pad(line, to: width).replacing("\u{1B}[0m", with: "\u{1B}[0;7m"), "7") : line
     }
   }
 
@@ -162,7 +167,8 @@ struct BrowseView {
     case (.hottest, true): noun = page.total == 1 ? "rain-free city" : "rain-free cities"
     case (.all, true): noun = page.total == 1 ? "city" : "cities"
     }
-    let line = m.mode == .list ? "page \(m.page + 1) of \(m.pages) · \(page.total) \(noun)" : "\(m.selection + 1) of \(page.total) \(noun)"
+    let line =
+      m.mode == .list ? "page \(m.page + 1) of \(m.pages) · \(page.total) \(noun)" : "\(m.selection + 1) of \(page.total) \(noun)"
     return status.isEmpty ? line : line + " · " + status.visible
   }
 

@@ -48,9 +48,11 @@ struct DoctorText {
         case .setAside(let kept): repaired("set aside as \(Redact.path(kept))")
         case .repaired(let r) where r.unrepaired: note(r.note + "; move it away and run `wx doctor` again")
         case .repaired(let r):
-          let counts = ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
+          let counts =
+            ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
           repaired(
-            r.note + (r.salvaged ? counts : "") + r.remedy.words + (r.backup.map { "; damaged file kept as \(Redact.path($0))" } ?? ""))
+            r.note + (r.salvaged ? counts : "") + r.remedy.words
+              + (r.backup.map { "; damaged file kept as \(Redact.path($0))" } ?? ""))
         }
       }
     }
@@ -61,7 +63,9 @@ struct DoctorText {
     }
     if report.temps > 0 {
       self.line(
-        "temp files", repair ? "removed \(report.removedTemps ?? report.temps) left by interrupted writers"
+        "temp files",
+        repair
+          ? "removed \(report.removedTemps ?? report.temps) left by interrupted writers"
           : "\(report.temps) left by an interrupted (or running) writer; the next writer or `wx doctor --repair` removes them")
     }
     if report.unrepaired > 0 {
@@ -84,7 +88,10 @@ struct DoctorText {
       line(name, "ok, \(n) record\(n == 1 ? "" : "s")\(detail.isEmpty ? "" : ", " + detail)")
     case .healthy: line(name, subject + "ok")
     case .exposed(_, let mode):
-      line(name, subject + "\(terminal.paint("mode 0" + String(mode, radix: 8), "31")): others may read it (wx keeps 0700 folders, 0600 files)")
+      line(
+        name,
+        subject
+          + "\(terminal.paint("mode 0" + String(mode, radix: 8), "31")): others may read it (wx keeps 0700 folders, 0600 files)")
     case .broken(let error):
       let label: String
       switch error {

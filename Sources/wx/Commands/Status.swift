@@ -55,7 +55,13 @@ struct StatusView: View {
       ("air_quality_at", airUpdated.map { .string(Clock.iso8601($0)) } ?? .null),
       ("attribution", attribution.map { .string($0) } ?? .null), ("atlas", atlas.json), ("unit", .string(unit.rawValue)),
       ("wind_unit", .string(unit.wind.rawValue)),
-      ("files", .array(files.map { .object([("name", .string($0.name)), ("path", .string($0.path)), ("bytes", $0.size.map { .int(Int($0)) } ?? .null)]) })),
+      (
+        "files",
+        .array(
+          files.map {
+            .object([("name", .string($0.name)), ("path", .string($0.path)), ("bytes", $0.size.map { .int(Int($0)) } ?? .null)])
+          })
+      ),
     ])
   }
 
@@ -68,7 +74,8 @@ struct StatusView: View {
     out += "cities    \(meta.count)\n"
     out += "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))\n"
     if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
-      out += "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
+      out +=
+        "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
     }
     if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Clock.ago(now - airUpdated)))\n" }
     if let attribution { out += "data      \(attribution)\n" }

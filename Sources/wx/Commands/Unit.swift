@@ -34,7 +34,8 @@ extension WX {
         case 1 where words[0] == "wind": return .showWind
         case 1:
           guard let unit = TemperatureUnit(argument: words[0]) else {
-            throw ValidationError("\(words[0].quoted(limit: 40)) is not a unit: use celsius (c) or fahrenheit (f), or wind and a wind unit")
+            throw ValidationError(
+              "\(words[0].quoted(limit: 40)) is not a unit: use celsius (c) or fahrenheit (f), or wind and a wind unit")
           }
           return .temperature(unit)
         case 2 where words[0] == "wind":

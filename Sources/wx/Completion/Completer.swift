@@ -64,7 +64,9 @@ struct Completer {
 
   /// Candidates from one source, for `current`.
   /// `before`: the names typed before the cursor's word that a name may continue from.
-  func complete(_ source: CompletionSource, help positionals: [String], after before: [String] = [], whole: Bool = false) -> [Candidate] {
+  func complete(_ source: CompletionSource, help positionals: [String], after before: [String] = [], whole: Bool = false)
+    -> [Candidate]
+  {
     switch source {
     case .none: return []
     case .words(let list): return matching(list)

@@ -7,7 +7,7 @@ extension CompletionGrammar {
   static let declared: [[String]: Declared] = [
     []: Declared(
       options: [
-        .flag("--version"),
+        .flag("--version")
       ],
       subcommands: [
         "list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "fav", "status",
@@ -112,11 +112,11 @@ extension CompletionGrammar {
       ]),
     ["status"]: Declared(
       options: [
-        .flag("--json"),
+        .flag("--json")
       ]),
     ["doctor"]: Declared(
       options: [
-        .flag("--repair"),
+        .flag("--repair")
       ]),
     ["completion"]: Declared(
       positionals: [["bash", "zsh", "fish"]]),

@@ -44,7 +44,8 @@ enum CompletionEntry {
     switch (args.first, args.count) {
     case ("bash", 3), ("bash", 4):
       let point = Int(args[2]) ?? Int.max
-      let line = ShellLine(String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
+      let line = ShellLine(
+        String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
         breaks: args.count == 4 ? args[3] : " \t\n\"'><=;|&(:")
       let found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
       var replies: [String] = []
@@ -62,7 +63,8 @@ enum CompletionEntry {
       let shared = Self.sharedPrefix(replies).count
       if replies.count > 1, let typed = line.replacement(for: line.current), shared > 0, shared < typed.count {
         let rest = replies.indices.dropFirst()
-        let k = rest.first { !replies[$0].lowercased().hasPrefix(typed.lowercased()) } ?? rest.first { !replies[$0].hasPrefix(typed) }
+        let k =
+          rest.first { !replies[$0].lowercased().hasPrefix(typed.lowercased()) } ?? rest.first { !replies[$0].hasPrefix(typed) }
           ?? replies.count - 1
         replies[k] = line.quoteFirst(replies[k], of: words[k])
       }

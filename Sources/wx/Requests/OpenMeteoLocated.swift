@@ -8,7 +8,8 @@ extension OpenMeteoSelection {
   static func located(_ cities: [City], _ refresh: [Int]) throws(UsageError) -> (refresh: [Int], skipped: Int) {
     let located = refresh.filter { cities[$0].hasCoordinates }
     guard !located.isEmpty else {
-      throw UsageError("none of the \(refresh.count) cities has coordinates, which Open-Meteo needs; sync a list of cities with them first")
+      throw UsageError(
+        "none of the \(refresh.count) cities has coordinates, which Open-Meteo needs; sync a list of cities with them first")
     }
     return (located, refresh.count - located.count)
   }

@@ -46,8 +46,10 @@ struct OpenMeteoSelection {
         if let found = try finder.found(f) {
           wanted.insert(try Self.position(of: found, in: &cities))
         } else if let lat = f.latitude, let lon = f.longitude, finder.atlas == nil {
-          cities.append(City(id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon,
-            temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: []))
+          cities.append(
+            City(
+              id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon,
+              temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: []))
           wanted.insert(cities.count - 1)
         }
       }

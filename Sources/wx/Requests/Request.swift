@@ -40,7 +40,11 @@ struct RequestOption<R> {
   // the fast path builds the whole table but sets only the options a command line names.
 
   static func flag(_ name: String, _ path: @autoclosure @escaping () -> WritableKeyPath<R, Bool>) -> Self {
-    Self(name: name, isFlag: true, set: { r, _ in r[keyPath: path()] = true; return true }, describe: { _ in nil })
+    Self(
+      name: name, isFlag: true,
+      set: { r, _ in
+        r[keyPath: path()] = true; return true
+      }, describe: { _ in nil })
   }
 
   /// An option whose value `parse` reads into `path`; `describe` shows a default.

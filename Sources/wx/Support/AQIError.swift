@@ -22,7 +22,8 @@ enum AQIError: Error {
       // Echoed back cut to 60 characters, like every city argument.
       return "no air-quality readings for \(city.quoted()); `wx aqi list` shows the cities recorded"
     case .noReadings(let city, let scale?):
-      return "no \(scale.name) readings for \(city.quoted()); without --scale, `wx aqi show` charts the scale of its latest reading"
+      return
+        "no \(scale.name) readings for \(city.quoted()); without --scale, `wx aqi show` charts the scale of its latest reading"
     }
   }
 }

@@ -101,10 +101,12 @@ enum PlaceText {
 
   /// `s` as one shell word: bare when it is plain, else in single quotes.
   static func shellWord(_ s: String) -> String {
-    let plain = !s.isEmpty && s.utf8.allSatisfy { b in
-      (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
-        || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
-    }
+    let plain =
+      !s.isEmpty
+      && s.utf8.allSatisfy { b in
+        (b | 0x20) >= UInt8(ascii: "a") && (b | 0x20) <= UInt8(ascii: "z") || (b >= UInt8(ascii: "0") && b <= UInt8(ascii: "9"))
+          || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
+      }
     if plain { return s }
     var out = "'"
     for c in s { out += c == "'" ? "'\\''" : String(c) }

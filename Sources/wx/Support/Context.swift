@@ -127,7 +127,9 @@ struct Context {
   static func seconds(_ name: String, default value: Double, allowZero: Bool = true) throws -> Double {
     guard let raw = Environment.get(name) else { return value }
     // Plain decimals only: Double() also reads `0x10` (16), `1e2`, `inf` and ` 5`.
-    let plain = !raw.isEmpty && raw.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E } && raw.utf8.filter { $0 == 0x2E }.count <= 1
+    let plain =
+      !raw.isEmpty && raw.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E }
+      && raw.utf8.filter { $0 == 0x2E }.count <= 1
     guard plain, let v = Double(raw), allowZero ? v >= 0 : v >= 0.001, v <= 3600 else {
       let range = allowZero ? "0–3600" : "more than 0, at most 3600"
       throw ConfigError("\(name)=\(Redact.text(raw, limit: 40)) is not a number of seconds (\(range))")

@@ -123,7 +123,9 @@ private func message(_ e: LookupError) -> String {
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: "
       + listed(shown, always: true).joined(separator: "; ") + more + " — pick one with \"Name, Country\"\(ids)"
   case .notFound(let query, let suggestions):
-    let what = !query.isEmpty && query.allSatisfy(\.isASCIIDigit) ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
+    let what =
+      !query.isEmpty && query.allSatisfy(\.isASCIIDigit)
+      ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
     guard !suggestions.isEmpty else { return "no city \(what) in the catalogue" }
     return "no city \(what); closest: " + listed(Array(suggestions.prefix(5)), always: false).joined(separator: "; ")
   case .noLastCity:
@@ -156,9 +158,10 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
   case .ambiguous(let query, let candidates):
     let list = candidates.prefix(8).map(named).joined(separator: "; ")
     let more = candidates.count > 8 ? "; …" : ""
-    let example = candidates.first { $0.place?.region != nil }.map { f in
-      " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
-    } ?? ""
+    let example =
+      candidates.first { $0.place?.region != nil }.map { f in
+        " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
+      } ?? ""
     let word = PlaceText.shellWord(String(query.trimmingSpaces.prefix(60))).visible
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
       + " — pick one with \"Name, Region\"\(example) or \"Name, Country\"; `wx search \(word)` lists them"
@@ -237,7 +240,8 @@ struct SyncStoreError: Error {
   /// `message` with the temp file's path replaced by what it is.
   func named(_ message: String) -> String {
     guard isTemp else { return message }
-    return message.replacing(Redact.path(store.path), with: "the new catalogue in \(Redact.path(FileSystem.directoryName(store.path)))")
+    return message.replacing(
+      Redact.path(store.path), with: "the new catalogue in \(Redact.path(FileSystem.directoryName(store.path)))")
   }
 }
 

@@ -128,7 +128,9 @@ struct Terminal {
     var t = Escape.visible(text, newlines: true, keepingColors: colors)
     if !screen.unicode { t = ASCII.spell(t) }
     guard let width else { return t }
-    if !t.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B }) && !t.split(separator: "\n").contains(where: { $0.utf8.count > width }) {
+    if !t.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B })
+      && !t.split(separator: "\n").contains(where: { $0.utf8.count > width })
+    {
       return t
     }
     return t.split(separator: "\n", omittingEmptySubsequences: false)
@@ -308,7 +310,8 @@ struct Table {
     var cells = rows.map { row in
       row.enumerated().map { (i, c) in
         let c = spell(c)
-        return limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width, ellipsis: term.ellipsis) } ?? c
+        return limits.first(where: { $0.column == i }).map { DisplayWidth.truncate(c, to: $0.width, ellipsis: term.ellipsis) }
+          ?? c
       }
     }
     var heads = headers.map { spell($0) }

@@ -26,9 +26,10 @@ struct CityPage: View {
 
   /// The item object shared by `list`, `search` and `hottest` JSON.
   static func item(_ c: City, _ unit: Units) -> JSON {
-    .object([
-      ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
-    ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
+    .object(
+      [
+        ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
+      ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
   }
 
   func text(_ term: Terminal) -> String {

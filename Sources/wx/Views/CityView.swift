@@ -31,7 +31,8 @@ struct CityView: View {
       ("source", c.observation.map { .string($0.source) } ?? .null),
       ("hourly", .array(hours)),
     ]
-    return .object(head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast") + AtlasFields.of(place))
+    return .object(
+      head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast") + AtlasFields.of(place))
   }
 
   /// The forecast from the city's today on (`key`), its date today and the days already past:
@@ -79,7 +80,9 @@ struct CityView: View {
     var out = ""
     for line in Self.summary(city, unit, term) + Self.extras(city, unit, now, term) { out += line + "\n" }
     var observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
-    if let place { observed = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · " + observed }
+    if let place {
+      observed = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · " + observed
+    }
     return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term) + term.dim(observed + freshness)
   }
 
@@ -125,7 +128,8 @@ struct CityView: View {
     case .hours(let hours):
       let strip = HourStrip.render(hours, unit, term)
       if !strip.isEmpty { out += [""] + strip }
-    case .ended(let last): out += ["", term.dim("The hourly forecast ended \(last.visible) local: sync again for the next hours.")]
+    case .ended(let last):
+      out += ["", term.dim("The hourly forecast ended \(last.visible) local: sync again for the next hours.")]
     case .none: break
     }
     return out

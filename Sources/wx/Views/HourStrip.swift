@@ -30,10 +30,13 @@ enum HourStrip {
     guard !shown.isEmpty else { return [] }
     let temps = shown.compactMap(\.temperatureC)
     let (lo, hi) = (temps.min(), temps.max())
-    let range = lo.map { lo in
-      let (a, b) = (TemperatureUnit.round(unit.temperature.temperature(lo)), TemperatureUnit.round(unit.temperature.temperature(hi!)))
-      return a == b ? unit.format(lo) : "\(a)–\(b) \(unit.symbol)"
-    } ?? Fields.unknown
+    let range =
+      lo.map { lo in
+        let (a, b) = (
+          TemperatureUnit.round(unit.temperature.temperature(lo)), TemperatureUnit.round(unit.temperature.temperature(hi!))
+        )
+        return a == b ? unit.format(lo) : "\(a)–\(b) \(unit.symbol)"
+      } ?? Fields.unknown
     let chances = shown.compactMap(\.precipitationProbability)
     let rain = chances.max().map { "max \(Fields.percent($0) as String)" } ?? Fields.unknown
     let tail = 2 + max(DisplayWidth.of(range), DisplayWidth.of(rain))

@@ -30,12 +30,13 @@ struct HourlyView: View {
     var out = term.bold("\(city.name.visible), \(city.country.visible)")
     switch window {
     case .none:
-      let what = switch provider {
-      case "freetestapi": "freetestapi's data has"
-      case "accuweather": "AccuWeather's data has"
-      case "sample": "the bundled sample has"
-      default: "this record has"
-      }
+      let what =
+        switch provider {
+        case "freetestapi": "freetestapi's data has"
+        case "accuweather": "AccuWeather's data has"
+        case "sample": "the bundled sample has"
+        default: "this record has"
+        }
       return out + "\nNo hourly forecast: \(what) none.\n`wx sync --provider open-meteo` stores 48 hours.\n"
         + term.dim(freshness)
     case .ended(let last):

@@ -26,7 +26,10 @@ enum AtlasFields {
 
   /// The weather fields of a place wx has no weather for: null, as unknown values are.
   static func noWeather(_ unit: Units) -> [(String, JSON)] {
-    [("temperature", .null), ("unit", .string(unit.rawValue)), ("description", .null), ("humidity", .null), ("wind_speed", .null)]
+    [
+      ("temperature", .null), ("unit", .string(unit.rawValue)), ("description", .null), ("humidity", .null),
+      ("wind_speed", .null),
+    ]
   }
 }
 
@@ -62,7 +65,8 @@ struct PlacePage: View {
       ])
     }
     let places = paging.total == 1 ? "place" : "places"
-    return t.render(term) + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
+    return t.render(term)
+      + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
   }
 }
 

@@ -82,7 +82,8 @@ struct AQIShowView: View {
     if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
     for other in series.others {
       let k = other.count
-      out += "\n" + t.dim("also \(k) \(other.scale.name) reading\(k == 1 ? "" : "s") (--scale \(ScaleArgument(other.scale).rawValue))")
+      out +=
+        "\n" + t.dim("also \(k) \(other.scale.name) reading\(k == 1 ? "" : "s") (--scale \(ScaleArgument(other.scale).rawValue))")
     }
     return out
   }

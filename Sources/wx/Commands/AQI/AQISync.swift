@@ -43,7 +43,9 @@ extension WX.AQI {
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {
         if let skipped = OpenMeteoSelection.skippedWords(skipped) { Terminal.err("wx: " + skipped) }
-        Terminal.err("wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))")
+        Terminal.err(
+          "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
+        )
       }
     }
   }

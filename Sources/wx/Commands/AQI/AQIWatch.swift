@@ -4,7 +4,6 @@ import WXFeed
 
 import Glibc
 
-
 extension WX.AQI {
   struct Watch: WXCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +45,8 @@ extension WX.AQI {
       var arguments = ["--backoff-ms", String(backoff), "--timeout", "\(timeout)"]
       if limit != nil { arguments.append("--no-retry") }
       let session = WatchSession(
-        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)), limit: limit)
+        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)),
+        limit: limit)
       // The URL (its token too) goes through the client's stdin, never its command line.
       try await session.run(client: client, arguments: arguments + ["--url-stdin"], feedURL: feedURL.description)
     }

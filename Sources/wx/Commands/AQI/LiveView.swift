@@ -2,7 +2,6 @@ import WXCore
 
 import Glibc
 
-
 struct LiveView {
   let terminal: Terminal
   let url: String

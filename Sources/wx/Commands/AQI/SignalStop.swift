@@ -3,7 +3,6 @@ import WXCore
 
 import Glibc
 
-
 final class SignalStop: @unchecked Sendable {
   private var sources: [any DispatchSourceSignal] = []
   private let queue = DispatchQueue(label: "wx.signals")

@@ -3,7 +3,6 @@ import WXFeed
 
 import Glibc
 
-
 /// What the watch loop reacts to: the feed, the clock (for "updated Ns ago") and signals.
 enum WatchEvent: Sendable {
   case feed(FeedRecord)

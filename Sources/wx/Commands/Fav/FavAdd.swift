@@ -81,7 +81,8 @@ extension WX.Fav {
         if !new, let region = city.place?.region,
           let other = kept.first(where: { $0.identity == city.asCity.identity && $0.region != nil && $0.region != region })
         {
-          out += "\(name) is not added: \(city.name.visible), \(other.region!.visible), \(city.country.visible) is the favourite "
+          out +=
+            "\(name) is not added: \(city.name.visible), \(other.region!.visible), \(city.country.visible) is the favourite "
             + "of that name in \(city.country.visible) (wx keeps one)\n"
           continue
         }

@@ -41,13 +41,14 @@ struct FavouritesView: View {
         .array(
           rows.map { f, found in
             let c = found?.city
-            return .object([
-              ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
-              ("added", .string(Clock.iso8601(f.added))),
-              ("temperature", Fields.temperature(c?.temperatureC, unit)),
-              ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
-              ("in_catalogue", .bool(c != nil)),
-            ] + AtlasFields.of(found?.place))
+            return .object(
+              [
+                ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
+                ("added", .string(Clock.iso8601(f.added))),
+                ("temperature", Fields.temperature(c?.temperatureC, unit)),
+                ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
+                ("in_catalogue", .bool(c != nil)),
+              ] + AtlasFields.of(found?.place))
           })
       )
     ])

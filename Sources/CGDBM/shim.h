@@ -3,7 +3,7 @@
 #include <gdbm.h>
 #include <stdlib.h>
 /* malloc_trim: a catalogue writer hands freed memory back between its passes; mallopt: a
-   sync gives large arrays pages of their own (Home.sync). */
+   sync gives large arrays pages of their own (SyncService). */
 #include <malloc.h>
 #include <fcntl.h>
 #include <sys/syscall.h>

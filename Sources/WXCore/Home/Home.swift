@@ -125,13 +125,6 @@ package struct Home: Sendable {
     return builder
   }
 
-  /// About how many bytes a city takes in memory (its strings and forecast days).
-  static func approximateSize(_ city: City) -> Int {
-    var size = 160 + city.name.utf8.count + city.country.utf8.count + city.description.utf8.count
-    for day in city.forecast { size += 80 + day.date.utf8.count + day.description.utf8.count }
-    return size
-  }
-
   /// Publishes a complete new catalogue atomically, under `lock`.
   @discardableResult
   package func publishCatalogue(_ cities: [City], meta: CatalogueMeta, holding lock: WriterLock) throws(StoreError)
@@ -139,63 +132,6 @@ package struct Home: Sendable {
   {
     let builder = try StoreBuilder(finalPath: cataloguePath)
     let written = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
-    try builder.publish()
-    return written
-  }
-
-  /// Downloads from `provider` straight into a new catalogue file (records are written as
-  /// they are validated; the live catalogue is untouched), then takes the lock, writes the
-  /// orders and the index and publishes. Any failure removes the new file. Unless
-  /// `allowShrink`, refuses to replace a downloaded catalogue whose list came from the same
-  /// provider with fewer than a tenth of its cities (``SyncError/shrinks(url:from:to:)``).
-  ///
-  /// A provider that refreshes the weather of an existing list (Open-Meteo) passes `basis`,
-  /// the header of the catalogue it read, and `refreshed`, how many cities it fetched: the
-  /// list's provenance is kept, and a catalogue replaced meanwhile is not overwritten
-  /// (``SyncError/catalogueChanged``).
-  package func sync(
-    from provider: any WeatherProvider, source: String, allowShrink: Bool = false, basis: CatalogueMeta? = nil,
-    refreshed: Int? = nil
-  ) async throws -> CatalogueMeta {
-    // Arrays of a quarter megabyte or more get pages of their own, handed back when freed.
-    // (glibc's default threshold rises to the largest block freed, up to 32 MiB: after the
-    // download's 16 MiB of seen records, the catalogue writer's arrays came from the heap,
-    // whose freed holes stayed resident.) Set once a sync starts, for the whole process.
-    _ = mallopt(M_MMAP_THRESHOLD, 1 << 18)
-    try prepare()
-    // The temp file is written before the lock is taken (a slow download must not hold up
-    // `wx fav`); GDBM's own lock on it tells a lock holder's clean-up that it is in use.
-    let builder = try StoreBuilder(finalPath: cataloguePath)
-    let writer = CatalogueWriter(into: builder.database)
-    // Records are stored on a second thread while the next ones are read off the network:
-    // at most 256 records or 256 KiB of them a batch, four batches waiting.
-    let handoff = Handoff<City>(batchWeight: 256 << 10, weight: Self.approximateSize) { batch in
-      for city in batch { try writer.add(city) }
-    }
-    do {
-      _ = try await provider.stream { try handoff.send($0) }
-      try handoff.finish()
-    } catch {
-      // A storage failure among the records before the download's own failure is what a
-      // sync storing them one by one would have met first.
-      throw handoff.drain() ?? error
-    }
-    let lock = try writers.acquire()
-    defer { lock.release() }
-    let current = try? Catalogue(path: cataloguePath)
-    let old = current?.meta
-    current?.close()
-    if let basis, old?.generation != basis.generation { throw SyncError.catalogueChanged }
-    // The list's provider: a weather refresh (Open-Meteo) in between does not lift the check.
-    if !allowShrink, let old, !old.isSample, old.listProvider == provider.name, writer.count * 10 < old.count {
-      throw SyncError.shrinks(url: source, from: old.count, to: writer.count)
-    }
-    let now = Clock.now()
-    let meta = CatalogueMeta(
-      generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
-      syncedAt: now, count: writer.count, isSample: false, listProvider: basis?.listProvider,
-      listSyncedAt: basis?.listSyncedAt, refreshed: refreshed)
-    let written = try writer.finish(meta: meta)
     try builder.publish()
     return written
   }

@@ -15,9 +15,11 @@ package final class StoreBuilder {
   /// The temp file as a signal on the way out sees it (``TempFiles``).
   private let registered: TempFiles.Slot?
 
-  package init(finalPath: String) throws(StoreError) {
+  /// `tempPath`: where the new file is written (a fresh ``FileSystem/tempName(for:)`` by
+  /// default; a caller that must tell its failures apart picks it first).
+  package init(finalPath: String, tempPath temp: String? = nil) throws(StoreError) {
     self.finalPath = finalPath
-    tempPath = FileSystem.tempName(for: finalPath)
+    tempPath = temp ?? FileSystem.tempName(for: finalPath)
     registered = TempFiles.register(tempPath)
     do throws(StoreError) {
       database = try GDBMDatabase(path: tempPath, mode: .create)

@@ -4,8 +4,9 @@ import WXFeed
 package protocol WeatherProvider: Sendable {
   /// Short name recorded in the catalogue (`freetestapi`, `accuweather`, `open-meteo`).
   var name: String { get }
-  /// Downloads and validates every record; touches no store.
-  func fetch() async throws(SyncError) -> [City]
+  /// Downloads and validates every record; touches no store. Throws a ``SyncError`` (or,
+  /// for a provider that reads the current catalogue, a ``StoreError``).
+  func fetch() async throws -> [City]
   /// Downloads and validates every record, handing each to `record` as soon as it is
   /// validated; returns how many. Throws a ``SyncError``, or what `record` threw.
   func stream(into record: (City) throws -> Void) async throws -> Int

@@ -1,10 +1,12 @@
 import WXFeed
 
-/// Real weather from Open-Meteo for the cities of the current catalogue, by coordinates.
+/// Real weather from Open-Meteo for the cities of a ``RefreshPlan``, by coordinates.
 ///
-/// The cities at ``refresh`` are asked for in batches of ``batchSize`` locations a request,
-/// at most ``maxInFlight`` requests at a time; every other city is kept as it was. Answers are
-/// matched to cities by position in their batch. All or nothing: a batch that fails fails the
+/// The plan's cities are asked for in batches of ``batchSize`` locations a request, at most
+/// ``maxInFlight`` requests at a time; answers are matched to cities by position in their
+/// batch. Then the catalogue the plan was made from is read again a record block at a time,
+/// each city handed on as it was or with its new weather, and the plan's new places after
+/// them: only the fetched cities are held. All or nothing: a batch that fails fails the
 /// sync, and nothing is published.
 package struct OpenMeteoProvider: WeatherProvider {
   package static let defaultURL = "https://api.open-meteo.com/v1/forecast"
@@ -16,31 +18,62 @@ package struct OpenMeteoProvider: WeatherProvider {
   package static let hours = ForecastHour.maxHours
 
   package let config: ProviderConfig
-  /// The catalogue's cities, in catalogue order.
-  package let cities: [City]
-  /// Positions in ``cities`` to refresh.
-  package let refresh: [Int]
+  package let plan: RefreshPlan
   package var name: String { "open-meteo" }
 
-  package init(config: ProviderConfig, cities: [City], refresh: [Int]) {
+  package init(config: ProviderConfig, plan: RefreshPlan) {
     self.config = config
-    self.cities = cities
-    self.refresh = refresh
+    self.plan = plan
   }
-
-  /// ``refresh`` cut into batches of positions.
-  package var batches: [[Int]] { Self.batched(refresh) }
 
   /// `items` cut into batches of ``batchSize``, in order.
   package static func batched<T>(_ items: [T]) -> [[T]] {
     stride(from: 0, to: items.count, by: batchSize).map { Array(items[$0..<min(items.count, $0 + batchSize)]) }
   }
 
-  package func fetch() async throws(SyncError) -> [City] {
+  /// Every city of the new catalogue, in order (tests; a sync streams them).
+  package func fetch() async throws -> [City] {
+    var out: [City] = []
+    _ = try await stream { out.append($0) }
+    return out
+  }
+
+  /// The catalogue's cities, each with its new weather where the plan fetched it, then the
+  /// plan's new places.
+  package func stream(into record: (City) throws -> Void) async throws -> Int {
+    try Self.merge(try await weather(), plan: plan, into: record)
+  }
+
+  /// Hands on the cities of the catalogue `plan` was made from, read again a record block at
+  /// a time, with `fetched` (the plan's cities with their new weather, in its order) in their
+  /// places, then the plan's new places; returns how many. Throws
+  /// ``SyncError/catalogueChanged`` when the catalogue is no longer the one planned from.
+  static func merge(_ fetched: [City], plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
+    var replaced: [Int: City] = [:]
+    var added: [City] = []
+    for (c, city) in zip(plan.chosen, fetched) {
+      if let p = c.position { replaced[p] = city } else { added.append(city) }
+    }
+    let catalogue = try Catalogue(path: plan.path)
+    defer { catalogue.close() }
+    guard catalogue.meta.generation == plan.basis.generation else { throw SyncError.catalogueChanged }
+    let count = catalogue.meta.count
+    for start in stride(from: 0, to: count, by: CatalogueKey.citiesPerBlock) {
+      let page = try catalogue.page(order: .catalogue, offset: start, limit: CatalogueKey.citiesPerBlock)
+      catalogue.forgetBlocks()
+      for (k, city) in page.enumerated() { try record(replaced[start + k] ?? city) }
+    }
+    for city in added { try record(city) }
+    return count + added.count
+  }
+
+  /// The plan's cities with their new weather, in the plan's order.
+  package func weather() async throws(SyncError) -> [City] {
     try Fetcher.validate(url: config.url)
-    if refresh.isEmpty { throw .noRecords(url: Redact.url(config.url)) }
-    let batches = self.batches
-    let (config, cities) = (self.config, self.cities)
+    let cities = plan.cities
+    if cities.isEmpty { throw .noRecords(url: Redact.url(config.url)) }
+    let batches = Self.batched(cities)
+    let config = self.config
     let days = min(max(config.days, Self.days.lowerBound), Self.days.upperBound)
     let query =
       "current=\(OpenMeteoDecoder.current.joined(separator: ","))"
@@ -48,7 +81,7 @@ package struct OpenMeteoProvider: WeatherProvider {
       + "&hourly=\(OpenMeteoDecoder.hourly.joined(separator: ","))&forecast_hours=\(Self.hours)"
     let results = try await Fetcher.inParallel(batches.count, limit: Self.maxInFlight, url: config.url) {
       (b: Int) async throws(SyncError) -> [City] in
-      let asked = batches[b].map { cities[$0] }
+      let asked = batches[b]
       let url = Self.url(config.url, asked, query: query)
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
       let out = try await Fetcher.onWorker { () throws(SyncError) -> [City] in
@@ -61,11 +94,7 @@ package struct OpenMeteoProvider: WeatherProvider {
       config.progress?(b + 1, out.count)
       return out
     }
-    var out = cities
-    for (batch, fetched) in zip(batches, results) {
-      for (i, city) in zip(batch, fetched) { out[i] = city }
-    }
-    return out
+    return results.flatMap { $0 }
   }
 
   /// One batch's answer streamed (``OpenMeteoStream``): each location of `shape` goes to

@@ -56,45 +56,20 @@ extension WX {
     func execute() async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
-      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let showProgress = ctx.terminal.stderrIsTTY && !quiet
-      var progress: (@Sendable (Int, Int) -> Void)? = nil
-      let started = Clock.monotonic()
-      if showProgress {  // on a terminal only: a pipe or a log gets the final line alone
-        let step = provider == .openMeteo ? "batch" : "page"
-        // Never wider than the terminal: a wrapped line is not cleared by the next one.
-        let width = Terminal.columns(of: 2, tty: true).map { $0 - 1 } ?? 79
-        progress = { n, records in
-          let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
-          let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"
-          // wx's own line-clearing sequence, then text that holds nothing untrusted.
-          Terminal.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
-        }
-      }
-      let config = ProviderConfig(
-        url: url ?? provider.defaultURL, timeout: timeout, progress: progress, perPage: perPage,
-        apiKey: provider == .accuweather ? accuWeatherKey : nil, count: count ?? 5, days: days)
-      let plan = try provider.plan(config, ctx: ctx, selection: selection)
-      let before = FileIdentity(ctx.home.cataloguePath)
-      let meta: CatalogueMeta
-      do {
-        meta = try await ctx.home.sync(
-          from: plan.provider, source: config.url, allowShrink: allowShrink, basis: plan.basis, refreshed: plan.refreshed)
-      } catch let error as StoreError {
-        // Say whether the catalogue is the one there was: it is unless the failure came after
-        // the new file took its place (the folder's fsync).
-        throw SyncStoreError(store: error, unchanged: before != nil && FileIdentity(ctx.home.cataloguePath) == before)
-      }
-      if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
-      if !quiet {
-        if let skipped = OpenMeteoSelection.skippedWords(plan.skipped) { Terminal.err("wx: " + skipped) }
-        let elapsed = Clock.monotonic() - started
-        let seconds = elapsed < 0.05 ? "under 0.1" : Number.oneDecimal(elapsed)  // never "in 0 s"
-        let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
-        Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
-        // `--city`: the place's weather, as `wx show` shows it (offline from now on).
-        if let city { try ShowRequest(city: city).perform() }
-      }
+      let progress = SyncProgress(ctx.terminal, step: provider == .openMeteo ? "batch" : "page", quiet: quiet)
+      let report = try await provider.sync(try config(progress), ctx: ctx, selection: selection, allowShrink: allowShrink)
+      progress.finish()
+      if quiet { return }
+      SyncSummary(report: report, seconds: progress.elapsed).show()
+      // `--city`: the place's weather, as `wx show` shows it (offline from now on).
+      if let city { try ShowRequest(city: city).perform() }
+    }
+
+    func config(_ progress: SyncProgress) throws -> ProviderConfig {
+      ProviderConfig(
+        url: url ?? provider.defaultURL, timeout: try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false),
+        progress: progress.report, perPage: perPage, apiKey: provider == .accuweather ? accuWeatherKey : nil,
+        count: count ?? 5, days: days)
     }
   }
 }

@@ -15,28 +15,76 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
     }
   }
 
-  /// What a sync runs: the provider and, for one that refreshes the weather of the current
-  /// catalogue's cities (Open-Meteo), the header it read and how many cities it fetches.
-  struct Plan {
-    var provider: any WeatherProvider
-    var basis: CatalogueMeta? = nil
-    var refreshed: Int? = nil
-    /// Cities of the catalogue left out for having no coordinates (Open-Meteo).
-    var skipped = 0
-  }
-
-  func plan(_ config: ProviderConfig, ctx: Context, selection: OpenMeteoSelection) throws -> Plan {
+  /// Runs the sync `config` asks of this provider (SyncService): a new catalogue from
+  /// freetestapi or AccuWeather, or Open-Meteo's weather for the cities `selection` plans.
+  func sync(_ config: ProviderConfig, ctx: Context, selection: OpenMeteoSelection, allowShrink: Bool) async throws
+    -> SyncReport
+  {
+    let service = SyncService(home: ctx.home)
     switch self {
-    case .freetestapi: return Plan(provider: FreeTestAPIProvider(config: config))
+    case .freetestapi:
+      return try await service.replace(from: FreeTestAPIProvider(config: config), source: config.url, allowShrink: allowShrink)
     case .accuweather:
       guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
-      return Plan(provider: AccuWeatherProvider(config: config))
+      return try await service.replace(from: AccuWeatherProvider(config: config), source: config.url, allowShrink: allowShrink)
     case .openMeteo:
-      let (cities, chosen, meta) = try selection.cities(ctx)
-      let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
-      return Plan(
-        provider: OpenMeteoProvider(config: config, cities: cities, refresh: refresh), basis: meta, refreshed: refresh.count,
-        skipped: skipped)
+      return try await service.refresh(try selection.plan(ctx), config: config, allowShrink: allowShrink)
     }
   }
+}
+
+/// What a finished sync says on stderr: cities skipped, then what it stored and from where.
+struct SyncSummary {
+  var report: SyncReport
+  /// The sync's duration (a catalogue sync says it).
+  var seconds: Double = 0
+
+  var lines: [String] {
+    var out = OpenMeteoSelection.skippedWords(report.skipped).map { [$0] } ?? []
+    let n = report.records
+    let cities = "\(n) \(n == 1 ? "city" : "cities")"
+    switch report.store {
+    case .catalogue:
+      let time = seconds < 0.05 ? "under 0.1" : Number.oneDecimal(seconds)  // never "in 0 s"
+      let what = report.refreshed == n ? "" : "the weather of \(report.refreshed) of "
+      out.append("synced \(what)\(cities) from \(report.source) in \(time) s")
+    case .airQuality: out.append("recorded air quality for \(cities) from \(report.source)")
+    }
+    return out
+  }
+
+  func show() { for line in lines { Terminal.err("wx: " + line) } }
+}
+
+/// `wx: page 3 · 3000 records · 1234 records/s`, redrawn on a terminal's stderr while a sync
+/// runs (a pipe or a log gets the final line alone), and the time the sync took.
+struct SyncProgress {
+  let started = Clock.monotonic()
+  let shown: Bool
+  /// What a step is: a page (freetestapi, AccuWeather) or a batch (Open-Meteo).
+  let step: String
+
+  init(_ terminal: Terminal, step: String, quiet: Bool) {
+    shown = terminal.stderrIsTTY && !quiet
+    self.step = step
+  }
+
+  var elapsed: Double { Clock.monotonic() - started }
+
+  /// What ``ProviderConfig/progress`` calls after each step (nil when nothing is shown).
+  var report: (@Sendable (Int, Int) -> Void)? {
+    guard shown else { return nil }
+    let (step, started) = (self.step, self.started)
+    // Never wider than the terminal: a wrapped line is not cleared by the next one.
+    let width = Terminal.columns(of: 2, tty: true).map { $0 - 1 } ?? 79
+    return { n, records in
+      let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
+      let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"
+      // wx's own line-clearing sequence, then text that holds nothing untrusted.
+      Terminal.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
+    }
+  }
+
+  /// Clears the progress line.
+  func finish() { if shown { Terminal.control("\r\u{1B}[K", toStderr: true) } }
 }

@@ -54,22 +54,31 @@ extension WX {
     func execute() async throws {
       let ctx = try Context.make()
       let change = try change
-      switch change {
-      case .temperature(let unit):
+      if let apply = change.apply {
         try ctx.home.prepare()
-        try ctx.home.preferences.modify { $0.unit = unit }
-      case .wind(let wind):
-        try ctx.home.prepare()
-        try ctx.home.preferences.modify { $0.wind = wind }
-      case .show, .showWind: break
+        try ctx.home.preferences.modify(apply)
       }
-      let saved = try ctx.home.preferences.load()
-      switch change {
-      case .wind, .showWind: Terminal.out(Units(saved.unit, wind: saved.wind).wind.rawValue)
-      case .temperature, .show:
-        // The temperature unit, and a wind unit saved apart on a line of its own.
-        Terminal.out(saved.unit.rawValue + (saved.wind.map { "\nwind \($0.rawValue)" } ?? ""))
-      }
+      Terminal.out(change.shown(try ctx.home.preferences.load()))
+    }
+  }
+}
+
+extension WX.Unit.Change {
+  /// What it saves (nil: it only shows).
+  var apply: ((inout Preferences) -> Void)? {
+    switch self {
+    case .temperature(let unit): return { $0.unit = unit }
+    case .wind(let wind): return { $0.wind = wind }
+    case .show, .showWind: return nil
+    }
+  }
+
+  /// What it prints of the `saved` preferences: the wind unit, or the temperature unit and a
+  /// wind unit saved apart on a line of its own.
+  func shown(_ saved: Preferences) -> String {
+    switch self {
+    case .wind, .showWind: return Units(saved.unit, wind: saved.wind).wind.rawValue
+    case .temperature, .show: return saved.unit.rawValue + (saved.wind.map { "\nwind \($0.rawValue)" } ?? "")
     }
   }
 }

@@ -1,11 +1,9 @@
 import WXCore
 
-/// Which of the catalogue's cities an Open-Meteo call covers (`--favourites`, `--max-cities`):
-/// one value, its range and its rules, for `wx sync --provider open-meteo` and `wx aqi sync`.
+/// Which of the catalogue's cities an Open-Meteo call covers (`--favourites`, `--max-cities`,
+/// `--city`): the options' values and ranges, for `wx sync --provider open-meteo` and `wx aqi
+/// sync`. The choosing is WXCore's ``RefreshPlan``.
 struct OpenMeteoSelection {
-  /// Cities asked for without `--favourites` or `--max-cities`: the free tier counts one call
-  /// per location and allows 600 a minute.
-  static let cap = 500
   static let maxCitiesRange = 1...100_000
   var favourites = false
   var maxCities: Int?
@@ -22,55 +20,46 @@ struct OpenMeteoSelection {
     if let city { try TypedName.check(city, as: "--city") }
   }
 
-  /// The current catalogue's cities, the positions the call covers (all, the favourites, one
-  /// `city`, or the first `maxCities`; more than ``cap`` only when asked), and the catalogue's
-  /// header. Favourites and a `city` that are atlas places but no catalogue city are added
-  /// after the catalogue's cities: the sync stores them with their weather.
-  func cities(_ ctx: Context) throws -> (cities: [City], refresh: [Int], meta: CatalogueMeta) {
+  /// The plan for the current catalogue: one `city` (resolved like `wx show`), the
+  /// favourites, or every city; the first `maxCities` of them when given.
+  func plan(_ ctx: Context) throws -> RefreshPlan {
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
-    var cities = try catalogue.all()
-    var refresh = Array(cities.indices)
+    var atlas: Atlas?
+    defer { atlas?.close() }
+    func finder() throws -> PlaceFinder {
+      let finder = try ctx.finder(catalogue)
+      atlas = finder.atlas
+      return finder
+    }
+    let scope: RefreshPlan.Scope
     if let city {
-      let finder = try ctx.finder(catalogue)
-      defer { finder.atlas?.close() }
-      refresh = [try Self.position(of: try ctx.resolvePlace(city, in: finder), in: &cities)]
+      scope = .place(try ctx.resolvePlace(city, in: try finder()))
     } else if favourites {
-      let list = try ctx.home.favourites.list()
-      guard !list.isEmpty else { throw UsageError("no favourites to refresh; add some with `wx fav add CITY`") }
-      // Catalogue cities, and atlas places, which join the catalogue with their weather.
-      let finder = try ctx.finder(catalogue)
-      defer { finder.atlas?.close() }
-      var wanted: Set<Int> = []
-      for f in list {
-        if let found = try finder.found(f) {
-          wanted.insert(try Self.position(of: found, in: &cities))
-        } else if let lat = f.latitude, let lon = f.longitude, finder.atlas == nil {
-          cities.append(
-            City(
-              id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon,
-              temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: []))
-          wanted.insert(cities.count - 1)
-        }
-      }
-      refresh = wanted.sorted()
-      guard !refresh.isEmpty else { throw UsageError("none of the favourites is in the current catalogue") }
+      scope = .favourites(try ctx.home.favourites.list())
+    } else {
+      scope = .all
     }
-    if let maxCities {
-      refresh = Array(refresh.prefix(maxCities))
-    } else if refresh.count > Self.cap {
-      throw UsageError(
-        "the catalogue has \(refresh.count) cities, more than the \(Self.cap) Open-Meteo is asked for by default "
-          + "(one API call each); pass --favourites or --max-cities N")
-    }
-    return (cities, refresh, catalogue.meta)
+    return try RefreshPlan(scope, limit: maxCities, catalogue: catalogue, finder: finder)
   }
 
-  /// The position of `found` in `cities`: its catalogue city's, or a new one at the end for a
-  /// place that is no catalogue city (it joins the catalogue with its weather).
-  static func position(of found: Found, in cities: inout [City]) throws -> Int {
-    if let city = found.city, let i = cities.firstIndex(of: city) { return i }
-    cities.append(found.asCity)
-    return cities.count - 1
+  /// How a summary says that cities were skipped for having no coordinates (nil when none were).
+  static func skippedWords(_ n: Int) -> String? {
+    n == 0 ? nil : "skipped \(n) \(n == 1 ? "city" : "cities") without coordinates (Open-Meteo is asked by coordinates)"
+  }
+}
+
+extension RefreshPlanError {
+  /// The one-line message (a usage error: exit 64).
+  var message: String {
+    switch self {
+    case .noFavourites: return "no favourites to refresh; add some with `wx fav add CITY`"
+    case .noFavouriteInCatalogue: return "none of the favourites is in the current catalogue"
+    case .tooMany(let count, let cap):
+      return "the catalogue has \(count) cities, more than the \(cap) Open-Meteo is asked for by default "
+        + "(one API call each); pass --favourites or --max-cities N"
+    case .noCoordinates(let count):
+      return "none of the \(count) cities has coordinates, which Open-Meteo needs; sync a list of cities with them first"
+    }
   }
 }

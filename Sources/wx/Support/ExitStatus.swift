@@ -1,4 +1,3 @@
-import Glibc
 import WXCore
 import WXFeed
 
@@ -30,11 +29,9 @@ enum ExitStatus: Int32, CaseIterable {
     case let e as StoreError:
       if case .busy = e { return (.busy, e.description) }
       return (.ioError, e.description + e.remedy.words)
-    case let e as SyncStoreError:
-      let (status, message) = e.isTemp ? (ExitStatus.ioError, e.store.description) : of(e.store)
-      return (status, e.named(message) + (e.unchanged ? "; your catalogue is unchanged" : ""))
+    case let e as SyncFailure: return of(e)
     case let e as SyncError: return of(e, unchanged: "your catalogue")
-    case let e as AirQualitySyncError: return of(e.error, unchanged: "the air-quality history")
+    case let e as RefreshPlanError: return (.usage, e.message)
     case let e as HomeError:
       if case .badSample = e { return (.badData, e.description) }
       return (.config, e.description + e.remedy.words)
@@ -86,9 +83,23 @@ extension ExitStatus {
   }
 }
 
-/// A failed `wx aqi sync`: its words name the air-quality history, not the catalogue.
-struct AirQualitySyncError: Error {
-  var error: SyncError
+extension ExitStatus {
+  /// A failed sync's status and message: what failed, and whether the store it would have
+  /// replaced is the one there was. A failure in the new file names what it was, not its path.
+  static func of(_ e: SyncFailure) -> (ExitStatus, String) {
+    let store = e.store == .catalogue ? "catalogue" : "air-quality history"
+    let kept = e.store == .catalogue ? "your catalogue" : "the air-quality history"
+    switch e.cause {
+    case .download(let error): return of(error, unchanged: kept)
+    case .store(let error):
+      var (status, message) = e.inTempFile ? (ExitStatus.ioError, error.description) : of(error)
+      if e.inTempFile {
+        let folder = Redact.path(FileSystem.directoryName(error.path))
+        message = message.replacing(Redact.path(error.path), with: "the new \(store) in \(folder)")
+      }
+      return (status, message + (e.unchanged ? "; \(kept) is unchanged" : ""))
+    }
+  }
 }
 
 /// The words for a city argument that names no city, or several: the query is cut to 60
@@ -225,36 +236,4 @@ extension Remedy {
 extension Optional where Wrapped == Remedy {
   /// "; " and the words, or nothing: what ends a message.
   var words: String { map { "; " + $0.words } ?? "" }
-}
-
-/// A store failure during `wx sync`: its message names the new catalogue, not its temp file,
-/// and says whether the catalogue is still the one there was.
-struct SyncStoreError: Error {
-  let store: StoreError
-  let unchanged: Bool
-
-  /// Whether it is about the new catalogue's temp file (which is thrown away: no remedy
-  /// applies to it).
-  var isTemp: Bool { FileSystem.isTempName(FileSystem.baseName(store.path)) }
-
-  /// `message` with the temp file's path replaced by what it is.
-  func named(_ message: String) -> String {
-    guard isTemp else { return message }
-    return message.replacing(
-      Redact.path(store.path), with: "the new catalogue in \(Redact.path(FileSystem.directoryName(store.path)))")
-  }
-}
-
-/// A file's device and inode, or nil when there is none: whether a path still names the
-/// same file.
-struct FileIdentity: Equatable {
-  let device: UInt64
-  let inode: UInt64
-
-  init?(_ path: String) {
-    var st = stat()
-    guard lstat(path, &st) == 0 else { return nil }
-    device = UInt64(st.st_dev)
-    inode = UInt64(st.st_ino)
-  }
 }

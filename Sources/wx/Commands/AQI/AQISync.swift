@@ -29,24 +29,10 @@ extension WX.AQI {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make()
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
-      let (cities, chosen, _) = try selection.cities(ctx)
-      let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
-      let readings: [AQIReading]
-      do throws(SyncError) {
-        readings = try await OpenMeteoAirQuality(config: config, cities: refresh.map { cities[$0] }).fetch()
-      } catch {
-        throw AirQualitySyncError(error: error)
-      }
-      try ctx.home.prepare()
-      try ctx.home.aqi.record(readings, at: Clock.now())
-      if !quiet {
-        if let skipped = OpenMeteoSelection.skippedWords(skipped) { Terminal.err("wx: " + skipped) }
-        Terminal.err(
-          "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
-        )
-      }
+      let report = try await SyncService(home: ctx.home).recordAirQuality(try selection.plan(ctx), config: config)
+      if !quiet { SyncSummary(report: report).show() }
     }
   }
 }

@@ -27,28 +27,38 @@ extension WX.AQI {
 
     func execute() async throws {
       let ctx = try Context.make(display: display.value)
-      guard let text = url ?? Environment.get("WX_AQI_URL") else {
-        throw ConfigError("no feed URL: give one (ws:// or wss://) or set WX_AQI_URL")
-      }
-      let feedURL: WebSocketURL
-      do {
-        feedURL = try WebSocketURL(parsing: text)
-      } catch {
-        throw ConfigError(error.description + (url == nil ? " (from WX_AQI_URL)" : ""))
-      }
-      let backoff = try Self.initialBackoff()
-      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
+      let feedURL = try feed()
+      let arguments = try clientArguments()
       guard let client = FeedProcess.locate() else { throw AQIError.clientMissing }
       try ctx.home.prepare()
-      let limit = once ? 1 : count
-      // The WebSocket client runs as its own process (see FeedProcess); wx keeps the rest.
-      var arguments = ["--backoff-ms", String(backoff), "--timeout", "\(timeout)"]
-      if limit != nil { arguments.append("--no-retry") }
       let session = WatchSession(
         url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)),
         limit: limit)
       // The URL (its token too) goes through the client's stdin, never its command line.
       try await session.run(client: client, arguments: arguments + ["--url-stdin"], feedURL: feedURL.description)
+    }
+
+    /// Frames with readings to show before exiting (nil: until stopped).
+    var limit: Int? { once ? 1 : count }
+
+    /// The feed URL: the argument, else `WX_AQI_URL`.
+    func feed() throws -> WebSocketURL {
+      guard let text = url ?? Environment.get("WX_AQI_URL") else {
+        throw ConfigError("no feed URL: give one (ws:// or wss://) or set WX_AQI_URL")
+      }
+      do {
+        return try WebSocketURL(parsing: text)
+      } catch {
+        throw ConfigError(error.description + (url == nil ? " (from WX_AQI_URL)" : ""))
+      }
+    }
+
+    /// The WebSocket client's arguments: it runs as its own process (see FeedProcess); wx
+    /// keeps the rest.
+    func clientArguments() throws -> [String] {
+      let backoff = try Self.initialBackoff()
+      let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
+      return ["--backoff-ms", String(backoff), "--timeout", "\(timeout)"] + (limit != nil ? ["--no-retry"] : [])
     }
 
     /// `WX_AQI_BACKOFF_MS`: the first reconnection delay in milliseconds (default 500).

@@ -58,23 +58,31 @@ extension WX.Fav {
 
     func execute() async throws {
       let ctx = try Context.make()
-      let catalogue = try ctx.catalogue()
-      // Catalogue cities and atlas places alike (PlaceFinder): the catalogue's rules first
-      // (the resolver's runs of words), then the atlas's places, run by run.
-      let finder = try ctx.finder(catalogue)
-      var found: [Found]
-      do {
-        found = try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
-      } catch let error as LookupError {
-        guard finder.atlas != nil else { throw error }
-        found = try Self.places(cities, finder)
-      }
-      finder.atlas?.close()
-      catalogue.close()
+      let found = try resolve(ctx)
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
+      Terminal.out(Self.text(found, added: added, kept: try ctx.home.favourites.list()))
+    }
+
+    /// The words as catalogue cities and atlas places alike (PlaceFinder): the catalogue's
+    /// rules first (the resolver's runs of words), then the atlas's places, run by run.
+    func resolve(_ ctx: Context) throws -> [Found] {
+      let catalogue = try ctx.catalogue()
+      defer { catalogue.close() }
+      let finder = try ctx.finder(catalogue)
+      defer { finder.atlas?.close() }
+      do {
+        return try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
+      } catch let error as LookupError {
+        guard finder.atlas != nil else { throw error }
+        return try Self.places(cities, finder)
+      }
+    }
+
+    /// A line for each place: added, already a favourite, or not added because the
+    /// favourites (`kept`) hold another place of its name and country.
+    static func text(_ found: [Found], added: [Bool], kept: [Favourite]) -> String {
       var out = ""
-      let kept = try ctx.home.favourites.list()
       for (city, new) in zip(found, added) {
         let name = PlaceText.full(city).visible
         // Favourites are kept by name and country: another place of both may be the one kept.
@@ -88,7 +96,7 @@ extension WX.Fav {
         }
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
-      Terminal.out(out)
+      return out
     }
   }
 }

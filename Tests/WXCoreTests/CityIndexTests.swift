@@ -5,26 +5,13 @@ import Testing
 
 /// Builds catalogues in real GDBM files and checks the trie against a brute-force scan.
 @Suite struct CityIndexTests {
-  /// A deterministic generator (SplitMix64), so failures replay.
-  struct Rng {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func pick<T>(_ a: [T]) -> T { a[Int(next() % UInt64(a.count))] }
-  }
-
   static let syllables = [
     "pa", "ris", "sa", "o", "lo", "dz", "zü", "rich", "ber", "lin", "Łó", "new", "york", "sal", "em",
     "ho", "chi", "minh", "bad", "ba", "den", "san", "ta", "sé", "ñu", "東", "京", "ka", "ro",
   ]
 
   static func generated(_ n: Int, seed: UInt64) -> [City] {
-    var rng = Rng(state: seed)
+    var rng = SplitMix64(state: seed)
     var out: [City] = []
     for i in 0..<n {
       var words: [String] = []
@@ -128,7 +115,7 @@ import Testing
     let s = Scratch()
     let cities = Self.generated(4000, seed: 42)
     let catalogue = try spilled ? Self.build(cities, in: s, spillAbove: 0, batch: 64) : Self.build(cities, in: s)
-    var rng = Rng(state: 7)
+    var rng = SplitMix64(state: 7)
     var queries = ["p", "pa", "par", "s", "sa", "ber", "zu", "zü", "lo", "Ło", "東", "new y", "a", "ta-", "x", "chi"]
     for _ in 0..<150 {
       let c = rng.pick(cities)
@@ -313,7 +300,7 @@ import Testing
     let s = Scratch()
     _ = try CityIndexTests.build(CityIndexTests.generated(100, seed: 4), in: s).close()
     try Self.damage(s.file("catalogue.gdbm"), CatalogueKey.block("c", 2))
-    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [DecoderTests.root + "/Data/sample-weathers.json"]))
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [sampleFile]))
     let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
     #expect(repair.note == "replaced by the bundled sample")
     #expect(try Catalogue(path: s.file("catalogue.gdbm")).meta.isSample)

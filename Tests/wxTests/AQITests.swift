@@ -1,60 +1,6 @@
 import Foundation
 import Testing
 
-/// The scripted loopback WebSocket server (Tests/Support/wsserver.py).
-final class WSServer: @unchecked Sendable {
-  let process = Process()
-  let port: Int
-  let dir: String
-  let logFile: String
-
-  /// `sections`: one script per connection, in order (see wsserver.py).
-  init(_ sections: [String]) throws {
-    dir = NSTemporaryDirectory() + "wx-ws-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    logFile = dir + "/server.log"
-    let script = dir + "/script.txt"
-    try sections.joined(separator: "\n---\n").write(toFile: script, atomically: true, encoding: .utf8)
-    port = try startLoopbackServer(
-      process, script: "wsserver.py", ["--script", script, "--log", logFile, "--port", "0", "--exit-with-parent"])
-  }
-
-  deinit {
-    stop()
-    try? FileManager.default.removeItem(atPath: dir)
-  }
-
-  var url: String { "ws://127.0.0.1:\(port)/aqi" }
-
-  func stop() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
-
-  /// The server's event log ("connect 1 /aqi", "pong 1 hello", "close 2 1000", …).
-  var log: [String] {
-    ((try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-  }
-}
-
-/// A frame of readings as the feed sends it.
-func aqiFrame(_ readings: [(String, Double)]) -> String {
-  "send [" + readings.map { #"{"city":"\#($0.0)","aqi":\#($0.1)}"# }.joined(separator: ",") + "]"
-}
-
-/// `wx aqi watch` against the loopback feed: reconnects fast, exits after `count` frames.
-func watch(_ home: TempHome, _ server: WSServer, count: Int, extra: [String] = [], env: [String: String] = [:]) throws -> Run {
-  var e = ["WX_AQI_BACKOFF_MS": "20"]
-  for (k, v) in env { e[k] = v }
-  return try home.run(["aqi", "watch", server.url, "--count", String(count)] + extra, env: e, timeout: 60)
-}
-
-/// The ISO 8601 times of `wx aqi show --json`, as seconds.
-func seconds(_ iso: String) -> Int64 {
-  let f = ISO8601DateFormatter()
-  return Int64(f.date(from: iso)!.timeIntervalSince1970)
-}
-
 @Suite struct AQIWatchTests {
   @Test func onceStoresTheFirstFrameAndPrintsOneLinePerReading() throws {
     let first = aqiFrame([("Mumbai", 179.64), ("Delhi", 302.2)]) + "\n" + aqiFrame([("Pune", 1)])

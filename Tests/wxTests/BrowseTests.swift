@@ -28,7 +28,7 @@ import WXCore
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
     let r = try runProcess(
-      "/usr/bin/env", ["python3", repositoryRoot + "/Tests/Support/browse_driver.py", file], environment: env, timeout: 120)
+      "/usr/bin/env", ["python3", supportFile("browse_driver.py"), file], environment: env, timeout: 120)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
     let report = Report(object)
     #expect(report.errors.isEmpty, "\(report.errors.joined(separator: "\n"))")

@@ -245,12 +245,3 @@ import Testing
     #expect(names == ["Oslo", "Lima", "Cairo"])
   }
 }
-
-/// A lock-protected value for tests that run work concurrently.
-final class ConcurrentBox<T>: @unchecked Sendable {
-  private var stored: T
-  private let lock = NSLock()
-  init(_ v: T) { stored = v }
-  var value: T { lock.withLock { stored } }
-  func mutate(_ f: (inout T) -> Void) { lock.withLock { f(&stored) } }
-}

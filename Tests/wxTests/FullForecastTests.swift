@@ -160,7 +160,7 @@ import Testing
     let words = try plain.wx("show", "London")
     #expect(!words.stdout.contains("feels like") && !words.stdout.contains("temp  "), "\(words)")
     let old = TempHome()
-    try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: old.catalogue)
+    try FileManager.default.copyItem(atPath: supportFile("catalogue-v1.gdbm"), toPath: old.catalogue)
     chmod(old.catalogue, 0o600)
     let v1 = try old.wx("show", "London", "--json")
     let v1JSON = try v1.json()

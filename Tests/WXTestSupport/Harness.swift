@@ -77,6 +77,23 @@ package final class TempHome: Scratch, @unchecked Sendable {
     return try runProcess(wxBinary, args, environment: environment, timeout: timeout)
   }
 
+  /// Runs wx in this folder (PATH, HOME, WX_HOME and LANG only) under a python3 that reports
+  /// the peak RSS of its child from getrusage, so no timing is involved: wx's exit status and
+  /// that peak in KiB, with the probe's run for messages.
+  package func peakMemory(_ args: [String], timeout: Double = 300) throws -> (status: Int, peakKiB: Int, run: Run) {
+    let probe =
+      "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
+      + "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    let env = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": path, "WX_HOME": path,
+      "LANG": "C.UTF-8",
+    ]
+    let r = try runProcess("/usr/bin/env", ["python3", "-c", probe, wxBinary] + args, environment: env, timeout: timeout)
+    let fields = r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    try #require(fields.count == 2, "\(r)")
+    return (fields[0], fields[1], r)
+  }
+
   /// sha256-free fingerprint of every file in the folder: name → bytes.
   package func snapshot() -> [String: Data] {
     var out: [String: Data] = [:]

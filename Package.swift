@@ -61,8 +61,11 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "wx-aqi-watch", dependencies: ["WXFeed", "WXLive"]),
-    .testTarget(name: "WXCoreTests", dependencies: ["WXCore", "WXFeed"]),
+    // What both test targets share: running wx, temp folders, the Python stand-ins of
+    // Tests/Support, fixtures (ARCHITECTURE.md, "Tests"). Not a product: only tests use it.
+    .target(name: "WXTestSupport", path: "Tests/WXTestSupport"),
+    .testTarget(name: "WXCoreTests", dependencies: ["WXCore", "WXFeed", "WXTestSupport"]),
     // WXCore too: some tests write stores directly, as an older wx or a foreign file would.
-    .testTarget(name: "wxTests", dependencies: ["wx", "WXCore"]),
+    .testTarget(name: "wxTests", dependencies: ["wx", "WXCore", "WXTestSupport"]),
   ]
 )

@@ -7,8 +7,7 @@ import Testing
 /// their code names a `wx` command, an option or an environment variable: remedies are
 /// ``Remedy`` values.
 @Suite struct LayeringTests {
-  static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Sources")
+  static let sources = URL(fileURLWithPath: repositoryRoot).appendingPathComponent("Sources")
 
   @Test func noCommandLineWordsInWXCore() throws {
     let files = try ["WXCore", "WXFeed"].flatMap { module in

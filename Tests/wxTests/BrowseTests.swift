@@ -28,7 +28,7 @@ import WXCore
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
     let r = try runProcess(
-      "/usr/bin/env", ["python3", repositoryRoot + "/Tests/Support/browse_driver.py", file], environment: env, timeout: 120)
+      "/usr/bin/env", ["python3", supportFile("browse_driver.py"), file], environment: env, timeout: 120)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
     let report = Report(object)
     #expect(report.errors.isEmpty, "\(report.errors.joined(separator: "\n"))")
@@ -401,5 +401,21 @@ import WXCore
     m.update(total: 0, pageSize: 19)
     _ = m.apply(.char("x"))
     #expect(m.mode == .list)
+  }
+
+  /// The browse detail shows the 24-hour strip of a city with stored hours, fitted to the
+  /// window, in ASCII without Unicode.
+  @Test func theDetailShowsTheNext24Hours() throws {
+    let (home, _, _) = try FullForecastTests.synced()
+    for (locale, size) in [("C.UTF-8", [80, 24]), ("C", [40, 24])] {
+      let r = try browse(
+        home, [Self.wait("62 cities"), Self.keys("\r"), Self.wait("Forecast"), Self.snap("detail")] + Self.quit, size: size,
+        env: ["NO_COLOR": "1", "WX_NOW": String(FullForecastTests.now), "LANG": locale])
+      let detail = r.screen("detail")
+      let temp = try #require(detail.first { $0.hasPrefix(" temp  ") }, "\(r)")
+      let rain = try #require(detail.first { $0.hasPrefix(" rain  ") }, "\(r)")
+      #expect(temp.count <= size[0] && rain.count <= size[0], "\(r)")
+      #expect(locale != "C" || (temp + rain).unicodeScalars.allSatisfy(\.isASCII), "\(r)")
+    }
   }
 }

@@ -15,22 +15,9 @@ import Testing
     let home = TempHome()
     try home.wx("list")
     let api = try OpenMeteoAPI(mode: "huge:120")
-    // python3 reports the peak RSS of its child (KiB): no timing involved.
-    let probe =
-      "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
-      + "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    let env = [
-      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
-      "WX_HOME": home.path, "LANG": "C.UTF-8",
-    ]
-    let r = try runProcess(
-      "/usr/bin/env",
-      ["python3", "-c", probe, wxBinary, "sync", "--provider", "open-meteo", "--url", api.forecast, "--quiet"],
-      environment: env, timeout: 300)
-    let fields = r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    try #require(fields.count == 2, "\(r)")
-    #expect(fields[0] == 0, "\(r)")
-    #expect(fields[1] < 64 * 1024, "peak RSS \(fields[1] / 1024) MiB for 120 MiB answers")
+    let m = try home.peakMemory(["sync", "--provider", "open-meteo", "--url", api.forecast, "--quiet"])
+    #expect(m.status == 0, "\(m.run)")
+    #expect(m.peakKiB < 64 * 1024, "peak RSS \(m.peakKiB / 1024) MiB for 120 MiB answers")
     #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "Open-Meteo")
   }
 
@@ -160,7 +147,7 @@ import Testing
     let words = try plain.wx("show", "London")
     #expect(!words.stdout.contains("feels like") && !words.stdout.contains("temp  "), "\(words)")
     let old = TempHome()
-    try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: old.catalogue)
+    try FileManager.default.copyItem(atPath: supportFile("catalogue-v1.gdbm"), toPath: old.catalogue)
     chmod(old.catalogue, 0o600)
     let v1 = try old.wx("show", "London", "--json")
     let v1JSON = try v1.json()
@@ -249,24 +236,6 @@ import Testing
     for bad in [["--format", "%x"], ["--format", "50%"], ["--format", "%t", "--json"]] {
       let e = try home.run(["show", "Berlin"] + bad)
       #expect(e.status == 64 && e.stderr.contains("--format"), "\(bad): \(e)")
-    }
-  }
-}
-
-extension BrowseTests {
-  /// The browse detail shows the 24-hour strip of a city with stored hours, fitted to the
-  /// window, in ASCII without Unicode.
-  @Test func theDetailShowsTheNext24Hours() throws {
-    let (home, _, _) = try FullForecastTests.synced()
-    for (locale, size) in [("C.UTF-8", [80, 24]), ("C", [40, 24])] {
-      let r = try browse(
-        home, [Self.wait("62 cities"), Self.keys("\r"), Self.wait("Forecast"), Self.snap("detail")] + Self.quit, size: size,
-        env: ["NO_COLOR": "1", "WX_NOW": String(FullForecastTests.now), "LANG": locale])
-      let detail = r.screen("detail")
-      let temp = try #require(detail.first { $0.hasPrefix(" temp  ") }, "\(r)")
-      let rain = try #require(detail.first { $0.hasPrefix(" rain  ") }, "\(r)")
-      #expect(temp.count <= size[0] && rain.count <= size[0], "\(r)")
-      #expect(locale != "C" || (temp + rain).unicodeScalars.allSatisfy(\.isASCII), "\(r)")
     }
   }
 }

@@ -1,29 +1,6 @@
 import Foundation
 import Testing
 
-/// A record in the freetestapi shape, with the given text fields.
-func weatherRecord(
-  id: Int, city: String, country: String = "Testland", description: String = "Sunny", date: String = "2026-11-23",
-  forecastDescription: String = "Cloudy", temperature: Double = 20
-) -> [String: Any] {
-  [
-    "id": id, "city": city, "country": country, "latitude": 1.5, "longitude": 2.5, "temperature": temperature,
-    "weather_description": description, "humidity": 50, "wind_speed": 10,
-    "forecast": [
-      ["date": date, "temperature": 21, "weather_description": forecastDescription, "humidity": 40, "wind_speed": 5]
-    ],
-  ]
-}
-
-/// Writes records as a JSON array into `home` and returns the file's path.
-func writeRecords(_ records: [[String: Any]], in home: TempHome, name: String = "api.json") throws -> String {
-  // A subfolder: TempHome.snapshot() compares the files of the state folder only.
-  try FileManager.default.createDirectory(atPath: home.path + "/api", withIntermediateDirectories: true)
-  let path = home.path + "/api/" + name
-  try JSONSerialization.data(withJSONObject: records).write(to: URL(fileURLWithPath: path))
-  return path
-}
-
 /// Bytes a terminal acts on: C0 but newline, DEL, C1 (as UTF-8) and the bidi controls.
 func terminalControls(_ s: String) -> [Unicode.Scalar] {
   s.unicodeScalars.filter { u in

@@ -1,55 +1,6 @@
 import Foundation
 import Testing
 
-/// The loopback Open-Meteo stand-in (Tests/Support/openmeteo.py).
-final class OpenMeteoAPI: @unchecked Sendable {
-  let process = Process()
-  let port: Int
-
-  init(mode: String = "ok") throws {
-    port = try startLoopbackServer(process, script: "openmeteo.py", ["--mode", mode, "--port", "0", "--exit-with-parent"])
-  }
-
-  deinit {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
-
-  var base: String { "http://127.0.0.1:\(port)" }
-  var forecast: String { base + "/v1/forecast" }
-  var airQuality: String { base + "/v1/air-quality" }
-
-  /// GET a control path through Python (Foundation here has no HTTP client).
-  func get(_ path: String) throws -> Any {
-    let r = try runProcess(
-      "/usr/bin/env",
-      [
-        "python3", "-c", "import urllib.request,sys;sys.stdout.write(urllib.request.urlopen(sys.argv[1]).read().decode())",
-        base + path,
-      ],
-      environment: ["PATH": "/usr/bin:/bin:/usr/local/bin:" + (ProcessInfo.processInfo.environment["PATH"] ?? "")])
-    return try JSONSerialization.jsonObject(with: Data(r.stdout.utf8))
-  }
-
-  /// Requests served, most in flight at once, and locations per request.
-  func stats() throws -> (requests: Int, peak: Int, sizes: [Int]) {
-    let s = try #require(try get("/__stats") as? [String: Any])
-    return (s["requests"] as? Int ?? -1, s["peak"] as? Int ?? -1, s["sizes"] as? [Int] ?? [])
-  }
-
-  /// Every location object sent, with the coordinates asked.
-  func sent() throws -> [[String: Any]] { try #require(try get("/__sent") as? [[String: Any]]) }
-
-  /// The location object sent for the coordinates asked (from `all`, else fetched).
-  func sent(latitude: Double, longitude: Double, in all: [[String: Any]]? = nil) throws -> [String: Any]? {
-    let all = try all ?? sent()
-    let hit = all.last {
-      abs(($0["latitude"] as? Double ?? .nan) - latitude) < 1e-9 && abs(($0["longitude"] as? Double ?? .nan) - longitude) < 1e-9
-    }
-    return hit?["item"] as? [String: Any]
-  }
-}
-
 @Suite struct OpenMeteoTests {
   /// The sample's cities (what a fresh home's catalogue holds), by name.
   static var sample: [[String: Any]] { (try? records(sampleFile)) ?? [] }
@@ -294,7 +245,7 @@ final class OpenMeteoAPI: @unchecked Sendable {
 
   @Test func anOldFormatCatalogueStillReads() throws {
     let home = TempHome()
-    try FileManager.default.copyItem(atPath: repositoryRoot + "/Tests/Support/catalogue-v1.gdbm", toPath: home.catalogue)
+    try FileManager.default.copyItem(atPath: supportFile("catalogue-v1.gdbm"), toPath: home.catalogue)
     chmod(home.catalogue, 0o600)  // as wx writes its files (git checks the fixture out 0644)
     let show = try home.wx("show", "London", "--json")
     #expect(show.status == 0, "\(show)")

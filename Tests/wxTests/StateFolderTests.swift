@@ -6,6 +6,10 @@ import Testing
 /// not stop a read; `wx doctor` says what is wrong with the folder; repair salvages every
 /// intact record; temp files of killed writers are cleaned up.
 @Suite struct StateFolderTests {
+  /// Whether the tests run as root: giving a file to another user (chown) and making a folder
+  /// immutable (chattr +i) need it; elsewhere those tests are skipped, and say so.
+  static let isRoot = getuid() == 0
+
   /// Runs `command` in /bin/sh; true when it exits 0.
   @discardableResult
   static func sh(_ command: String) throws -> Bool {
@@ -91,7 +95,8 @@ import Testing
     Self.expectRefused(try home.wx("search", "par"), home.catalogue, "symbolic link")
   }
 
-  @Test func aStoreOwnedBySomeoneElseIsRefusedAndRepairKeepsItsRecords() throws {
+  @Test(.enabled(if: isRoot, "needs root (chown, chattr +i)"))
+  func aStoreOwnedBySomeoneElseIsRefusedAndRepairKeepsItsRecords() throws {
     let home = TempHome()
     try #require(try home.wx("fav", "add", "Oslo", "Lima").status == 0)
     try #require(try Self.sh("chown 65534 '\(home.favourites)'"))
@@ -145,7 +150,8 @@ import Testing
     #expect(Self.mode(home.path) == 0o700)
   }
 
-  @Test func aSharedOrForeignWritableStateFolderIsRefused() throws {
+  @Test(.enabled(if: isRoot, "needs root (chown, chattr +i)"))
+  func aSharedOrForeignWritableStateFolderIsRefused() throws {
     let shared = TempHome()
     chmod(shared.path, 0o1777)
     Self.expectRefused(try shared.wx("fav", "add", "Oslo"), shared.path, "shared folder")
@@ -166,7 +172,8 @@ import Testing
     try body()
   }
 
-  @Test func showInAReadOnlyFolderShowsTheWeatherAndWarnsOnce() throws {
+  @Test(.enabled(if: isRoot, "needs root (chown, chattr +i)"))
+  func showInAReadOnlyFolderShowsTheWeatherAndWarnsOnce() throws {
     let home = TempHome()
     try #require(try home.wx("show", "London").status == 0)
     try Self.immutable(home.path) {

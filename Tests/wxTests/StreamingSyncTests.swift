@@ -63,22 +63,10 @@ import Testing
     let records = (1...80_000).map { weatherRecord(id: $0, city: "City \($0)", temperature: Double($0 % 50)) }
     let data = try writeRecords(records, in: home, name: "big.json")
     let api = try FakeAPI(data: data, mode: "all")
-    // python3 reports the peak RSS of its child (KiB): no timing involved.
-    let probe =
-      "import resource,subprocess,sys; r=subprocess.run(sys.argv[1:]).returncode; "
-      + "print(r, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
-    let env = [
-      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": home.path,
-      "WX_HOME": home.path, "LANG": "C.UTF-8",
-    ]
-    let r = try runProcess(
-      "/usr/bin/env", ["python3", "-c", probe, wxBinary, "sync", "--url", api.url, "--quiet"],
-      environment: env, timeout: 300)
-    let fields = r.stdout.split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-    try #require(fields.count == 2, "\(r)")
-    #expect(fields[0] == 0, "\(r)")
+    let m = try home.peakMemory(["sync", "--url", api.url, "--quiet"])
+    #expect(m.status == 0, "\(m.run)")
     let size = try Data(contentsOf: URL(fileURLWithPath: data)).count
-    #expect(fields[1] < 96 * 1024, "peak RSS \(fields[1] / 1024) MiB for a \(size >> 20) MiB body")
+    #expect(m.peakKiB < 96 * 1024, "peak RSS \(m.peakKiB / 1024) MiB for a \(size >> 20) MiB body")
     #expect(try home.wx("search", "City 7999").stdout.contains("City 79999"))
   }
 }

@@ -87,7 +87,7 @@ import Testing
   /// goes through the parser and the decoder. Both readings must agree: generated records at
   /// and past every limit, with escapes, odd spacing, extra and repeated fields, unsorted days.
   @Test func theDirectReadingAgreesWithTheDecoder() {
-    var rng = CityIndexTests.Rng(state: 77)
+    var rng = SplitMix64(state: 77)
     func pick<T>(_ a: [T]) -> T { rng.pick(a) }
     let numbers = [
       "0", "-0", "12", "12.5", "-12.25", "1e1", "70", "70.0001", "-100", "-100.5", "90", "-90.01", "100",
@@ -148,7 +148,7 @@ import Testing
   }
 
   @Test func theBundledSampleStreamsToTheSameCities() throws {
-    let data = try #require(FileManager.default.contents(atPath: DecoderTests.root + "/Data/sample-weathers.json"))
+    let data = try #require(FileManager.default.contents(atPath: sampleFile))
     let body = Array(data)
     #expect(Self.streamed(body, chunk: 1000) == Self.whole(body))
     #expect(Self.streamed(body, chunk: 3) == Self.whole(body))
@@ -166,5 +166,3 @@ import Testing
     #expect(names == ["Oslo", "Oslo"])
   }
 }
-
-extension CityIndexTests.Rng: RandomNumberGenerator {}

@@ -73,7 +73,7 @@ import Testing
     let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: s.file(c.file))))
     let expected = try Self.reading(c, s.file(c.file), writers: writers).get()
     let flipped = s.file("flipped-" + c.file)
-    var rng = CityIndexTests.Rng(state: 0x5EED_0000 + UInt64(original.count))
+    var rng = SplitMix64(state: 0x5EED_0000 + UInt64(original.count))
     var detected = 0
     var harmless = 0
     // Bytes of the 32-byte stretches in use (the header, the directory, the buckets' hash

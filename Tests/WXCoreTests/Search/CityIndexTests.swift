@@ -5,26 +5,13 @@ import Testing
 
 /// Builds catalogues in real GDBM files and checks the trie against a brute-force scan.
 @Suite struct CityIndexTests {
-  /// A deterministic generator (SplitMix64), so failures replay.
-  struct Rng {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func pick<T>(_ a: [T]) -> T { a[Int(next() % UInt64(a.count))] }
-  }
-
   static let syllables = [
     "pa", "ris", "sa", "o", "lo", "dz", "zü", "rich", "ber", "lin", "Łó", "new", "york", "sal", "em",
     "ho", "chi", "minh", "bad", "ba", "den", "san", "ta", "sé", "ñu", "東", "京", "ka", "ro",
   ]
 
   static func generated(_ n: Int, seed: UInt64) -> [City] {
-    var rng = Rng(state: seed)
+    var rng = SplitMix64(state: seed)
     var out: [City] = []
     for i in 0..<n {
       var words: [String] = []
@@ -128,7 +115,7 @@ import Testing
     let s = Scratch()
     let cities = Self.generated(4000, seed: 42)
     let catalogue = try spilled ? Self.build(cities, in: s, spillAbove: 0, batch: 64) : Self.build(cities, in: s)
-    var rng = Rng(state: 7)
+    var rng = SplitMix64(state: 7)
     var queries = ["p", "pa", "par", "s", "sa", "ber", "zu", "zü", "lo", "Ło", "東", "new y", "a", "ta-", "x", "chi"]
     for _ in 0..<150 {
       let c = rng.pick(cities)
@@ -250,93 +237,5 @@ import Testing
     let page = try c.search("pa", offset: 0, limit: 20)
     #expect(page.cities.count == 20)
     #expect(page.total == Self.bruteForce(cities, "pa").count)
-  }
-}
-
-/// `wx doctor --repair` on a catalogue whose records are intact but whose derived parts are
-/// damaged keeps every record (and the header's provenance) instead of falling back to the
-/// bundled sample; with a record damaged, it does fall back.
-@Suite struct CatalogueRepairTests {
-  static func damage(_ path: String, _ key: [UInt8]) throws {
-    let db = try GDBMDatabase(path: path, mode: .writer)
-    try db.store(key, Array("not an envelope".utf8))
-    try db.close()
-  }
-
-  /// The search index's arrays (n, w), the orders (o: warmest first, h: rain-free) and the id
-  /// buckets (i) are all derived from the records: doctor sees each damaged and rebuilds.
-  @Test(arguments: ["n", "w", "o", "h", "i"])
-  func aDamagedDerivedBlockIsSeenAndRebuiltFromTheIntactRecords(_ tag: Character) throws {
-    let s = Scratch()
-    let cities = CityIndexTests.generated(500, seed: 3)
-    _ = try CityIndexTests.build(cities, in: s).close()
-    let path = s.file("catalogue.gdbm")
-    try Self.damage(path, CatalogueKey.block(tag, 0))
-    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: []))
-    guard case .broken = doctor.checkCatalogue() else { Issue.record("the damage went unseen"); return }
-    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
-    #expect(repair.recovered == 500 && repair.lost == 0 && repair.note == "rebuilt from its 500 intact records")
-    #expect(repair.backup.map(FileSystem.exists) == true)
-    guard case .healthy(500, "from test") = doctor.checkCatalogue() else { Issue.record("\(doctor.checkCatalogue())"); return }
-    let rebuilt = try Catalogue(path: path)
-    defer { rebuilt.close() }
-    #expect(try rebuilt.all() == cities)
-    #expect(rebuilt.meta.source == "test" && rebuilt.meta.provider == "test")
-    #expect(try rebuilt.search(cities[7].name, offset: 0, limit: 1000).cities.contains(cities[7]))
-  }
-
-  /// Country blocks and trie nodes are read by `show`, `forecast` and `fav`: doctor reads
-  /// every one of them too, and a missing node is seen as well as a damaged one.
-  @Test(arguments: ["k", "t-root", "t-child", "t-missing"])
-  func aDamagedCountryBlockOrTrieNodeIsSeenAndRebuilt(_ which: String) throws {
-    let s = Scratch()
-    let cities = CityIndexTests.generated(500, seed: 5)
-    _ = try CityIndexTests.build(cities, in: s).close()
-    let path = s.file("catalogue.gdbm")
-    let db = try GDBMDatabase(path: path, mode: .writer)
-    let child = try #require(try db.keys().first { $0.first == UInt8(ascii: "t") && $0.count == 2 }, "a node below the root")
-    switch which {
-    case "k": try db.store(CatalogueKey.block("k", 1), Array("not an envelope".utf8))
-    case "t-root": try db.store([UInt8(ascii: "t")], Array("not an envelope".utf8))
-    case "t-child": try db.store(child, Array("not an envelope".utf8))
-    default: _ = try db.delete(child)
-    }
-    try db.close()
-    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: []))
-    guard case .broken = doctor.checkCatalogue() else { Issue.record("the damage went unseen"); return }
-    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
-    #expect(repair.note == "rebuilt from its 500 intact records")
-    guard case .healthy = doctor.checkCatalogue() else { Issue.record("\(doctor.checkCatalogue())"); return }
-  }
-
-  @Test func aDamagedRecordFallsBackToTheSample() throws {
-    let s = Scratch()
-    _ = try CityIndexTests.build(CityIndexTests.generated(100, seed: 4), in: s).close()
-    try Self.damage(s.file("catalogue.gdbm"), CatalogueKey.block("c", 2))
-    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [DecoderTests.root + "/Data/sample-weathers.json"]))
-    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
-    #expect(repair.note == "replaced by the bundled sample")
-    #expect(try Catalogue(path: s.file("catalogue.gdbm")).meta.isSample)
-  }
-}
-
-/// The orders' fields go to a temporary file past 256 KiB (about 15,000 cities) while a sync
-/// downloads: the orders read back from it are those of sorting in memory.
-@Suite struct OrderFieldsTests {
-  @Test func ordersFromSetAsideFieldsMatchSortingInMemory() throws {
-    let s = Scratch()
-    var cities = CityIndexTests.generated(40_000, seed: 9)
-    for k in stride(from: 0, to: cities.count, by: 7) { cities[k].temperatureC = nil }  // unknowns sort last
-    cities[100].id = cities[99].id  // a repeated id, as freetestapi has
-    let catalogue = try CityIndexTests.build(cities, in: s)
-    defer { catalogue.close() }
-    let warmest = cities.indices.sorted { a, b in
-      let (x, y) = (cities[a].temperatureC ?? -.infinity, cities[b].temperatureC ?? -.infinity)
-      return x != y ? x > y : a < b
-    }
-    #expect(try catalogue.page(order: .temperature, offset: 0, limit: cities.count) == warmest.map { cities[$0] })
-    let dry = warmest.filter { !Condition(description: cities[$0].description).isRainy }
-    #expect(catalogue.meta.dryCount == dry.count)
-    #expect(try catalogue.dry(offset: 0, limit: cities.count) == dry.map { cities[$0] })
   }
 }

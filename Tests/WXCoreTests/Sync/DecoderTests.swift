@@ -4,14 +4,10 @@ import Testing
 @testable import WXCore
 
 @Suite struct DecoderTests {
-  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path
-
-  static let sharedFixture = root + "/../shared/fixtures/freetestapi-weathers.json"
-
-  @Test(.enabled(if: FileManager.default.fileExists(atPath: sharedFixture), "../shared/fixtures is absent"))
+  @Test(.enabled(if: sharedFixture != nil, "../shared/fixtures is absent"))
   func decodesTheRealLiveResponseWhenShared() throws {
-    let data = try #require(FileManager.default.contents(atPath: Self.sharedFixture))
+    let fixture = try #require(sharedFixture)
+    let data = try #require(FileManager.default.contents(atPath: fixture))
     let cities = try FreeTestAPIDecoder.decode(Array(data))
     #expect(cities.count == 51)
     #expect(cities.filter { $0.id == 45 }.map(\.name) == ["Canberra", "Wellington"])
@@ -21,7 +17,7 @@ import Testing
   }
 
   @Test func decodesTheBundledSample() throws {
-    let data = try #require(FileManager.default.contents(atPath: Self.root + "/Data/sample-weathers.json"))
+    let data = try #require(FileManager.default.contents(atPath: sampleFile))
     let cities = try FreeTestAPIDecoder.decode(Array(data))
     #expect(cities.count > 50)
     #expect(cities.allSatisfy { !$0.name.isEmpty && $0.forecast.count == 2 })

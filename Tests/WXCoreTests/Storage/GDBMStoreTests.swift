@@ -3,18 +3,6 @@ import Testing
 
 @testable import WXCore
 
-/// A unique temp folder per test (real files, real GDBM).
-final class Scratch: @unchecked Sendable {
-  let path: String
-  init() {
-    path = NSTemporaryDirectory() + "wxcore-" + UUID().uuidString
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-  func file(_ name: String) -> String { path + "/" + name }
-  func write(_ name: String, _ bytes: [UInt8]) { _ = FileManager.default.createFile(atPath: file(name), contents: Data(bytes)) }
-}
-
 @Suite struct GDBMStoreTests {
   @Test func storesAndFetchesAndReportsAbsence() throws {
     let s = Scratch()

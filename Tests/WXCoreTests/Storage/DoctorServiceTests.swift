@@ -7,7 +7,7 @@ import Testing
 /// the CLI only renders.
 @Suite struct DoctorServiceTests {
   static func home(_ s: Scratch) -> Home {
-    Home(directory: s.path, sampleCandidates: [DecoderTests.root + "/Data/sample-weathers.json"], lockDeadline: 2)
+    Home(directory: s.path, sampleCandidates: [sampleFile], lockDeadline: 2)
   }
 
   static func favourites(_ home: Home, _ names: [String]) throws {

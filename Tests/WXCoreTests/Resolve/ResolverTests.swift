@@ -73,7 +73,7 @@ import Testing
     let units = Self.nested.flatMap(Self.typings)
     var sequences: [[[String]]] = units.map { [$0] }
     for a in units { for b in units { sequences.append([a, b]) } }
-    var rng = CityIndexTests.Rng(state: 21)
+    var rng = SplitMix64(state: 21)
     for _ in 0..<600 { sequences.append([rng.pick(units), rng.pick(units), rng.pick(units)]) }
     var joined = 0
     for seq in sequences {

@@ -6,16 +6,12 @@ import Testing
 /// The world atlas built from the shipped Data/atlas.bin into a real GDBM file, once for the
 /// suite, and checked against the data itself.
 @Suite(.serialized) struct AtlasTests {
-  static let dataPath =
-    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().path + "/Data/atlas.bin"
-
   /// One built atlas for every test (building it takes a while in a debug build).
   static let built: (scratch: Scratch, path: String) = {
     let s = Scratch()
     let path = s.file("atlas.gdbm")
     let b = try! StoreBuilder(finalPath: path)
-    _ = try! AtlasWriter.write(try! AtlasData(path: dataPath), into: b.database, now: 0)
+    _ = try! AtlasWriter.write(try! AtlasData(path: atlasFile), into: b.database, now: 0)
     try! b.publish()
     return (s, path)
   }()
@@ -57,7 +53,7 @@ import Testing
     var names: [[UInt8]: [Int]] = [:]  // folded own name -> positions
     var alternates: [[UInt8]: [Int]] = [:]  // folded alternate name -> positions
     var words: [([UInt8], Int)] = []
-    try AtlasData(path: Self.dataPath).forEach { e in
+    try AtlasData(path: atlasFile).forEach { e in
       let (key, starts) = Fold.keyAndWordStarts(e.place.name)
       names[key, default: []].append(e.place.position)
       for s in starts where s > 0 && s < key.count { words.append((Array(key[s...]), e.place.position)) }
@@ -137,7 +133,7 @@ import Testing
 
   @Test func aDamagedDataFileIsRefused() throws {
     let s = Scratch()
-    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Self.dataPath)))
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: atlasFile)))
     bytes[1000] ^= 1
     s.write("atlas.bin", bytes)
     #expect(throws: StoreError.self) { try AtlasData(path: s.file("atlas.bin")) }

@@ -185,7 +185,8 @@ import Testing
     )
     let text = try home.wx("forecast", "Berlin", "--hourly", "--hours", "3", env: env.merging(["COLUMNS": "120"]) { $1 })
     let rows = text.stdout.split(separator: "\n").filter { $0.contains(":00  ") }
-    #expect(rows.count == 3 && rows[0].hasPrefix("2026-11-23  15:00") && rows[1].hasPrefix("            16:00"), "\(text)")
+    #expect(
+      rows.count == 3 && rows[0].hasPrefix("Today 2026-11-23  15:00") && rows[1].hasPrefix("                  16:00"), "\(text)")
     let narrow = try home.wx("forecast", "Berlin", "--hourly", env: env.merging(["COLUMNS": "40"]) { $1 })
     #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 40 } && narrow.stdout.contains("15:00"), "\(narrow)")
     let ended = try home.wx("forecast", "Berlin", "--hourly", env: Self.at(Self.now + 3 * 86400))

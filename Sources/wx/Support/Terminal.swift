@@ -294,6 +294,9 @@ struct Table {
   /// (column, narrowest) for the `.shrink` step.
   var minWidths: [(column: Int, width: Int)] = []
   var fitting: [Fit] = []
+  /// A column that, when fitting drops it, is not lost: each of its non-empty cells becomes a
+  /// line of its own above its row (`wx forecast --hourly`'s dates at 40 columns).
+  var headingColumn: Int? = nil
 
   enum Fit {
     case drop(Int)
@@ -350,7 +353,14 @@ struct Table {
       return parts.joined(with: "  ")
     }
     var out = term.bold(line(heads)) + "\n"
-    for row in cells { out += line(row) + "\n" }
+    let heading = headingColumn.flatMap { shown.contains($0) ? nil : $0 }
+    for row in cells {
+      if let heading, !row[heading].isEmpty {
+        let width = term.width ?? Int.max
+        out += term.bold(DisplayWidth.truncate(row[heading], to: width, ellipsis: term.ellipsis)) + "\n"
+      }
+      out += line(row) + "\n"
+    }
     return out
   }
 }

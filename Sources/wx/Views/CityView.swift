@@ -104,12 +104,15 @@ struct CityView: View {
   }
 
   /// The Day column: `Today`, `Tomorrow`, then the weekday (`Fri`); a past day is `past`.
-  static func label(_ d: DatedForecast.Day) -> String {
-    switch d.fromToday {
+  static func label(_ d: DatedForecast.Day) -> String { label(fromToday: d.fromToday, weekday: d.weekday) }
+
+  /// `past`, `Today`, `Tomorrow` or the weekday (0 Sunday … 6 Saturday).
+  static func label(fromToday: Int, weekday: Int) -> String {
+    switch fromToday {
     case ..<0: "past"
     case 0: "Today"
     case 1: "Tomorrow"
-    default: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.weekday]
+    default: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday]
     }
   }
 

@@ -48,20 +48,23 @@ struct HourlyView: View {
     }
   }
 
-  /// `2026-11-23  13:00  Slight rain  12 °C  10 °C  52%  0.3 mm  13.4 km/h  SE ↖  23.4 km/h  7 high`
-  /// rows, the date only where it changes. On a narrow screen Gusts, Feels, Dir, Precip, UV and
-  /// Date go, then Conditions is shortened.
+  /// `Today 2026-11-23  13:00  Slight rain  12 °C  10 °C  52%  0.3 mm  13.4 km/h  SE ↖  23.4 km/h  7 high`
+  /// rows, the date only where it changes. On a narrow screen Gusts, Feels, Dir, Precip and UV
+  /// go, then the date leaves its column for a line of its own above the day's first hour
+  /// (today's 14:00 is never mistaken for tomorrow's), then Conditions is shortened.
   static func table(_ hours: [ForecastHour], _ unit: Units, _ term: Terminal) -> String {
     var t = Table(headers: ["Date", "Time", "Conditions", "Temp", "Feels", "Rain", "Precip", "Wind", "Dir", "Gusts", "UV"])
     t.rightAligned = [3, 4, 5, 6, 7, 9]
     t.maxWidths = [(2, 24)]
     t.minWidths = [(2, 8)]
     t.fitting = [.drop(9), .drop(4), .drop(8), .drop(6), .drop(10), .drop(0), .shrink]
+    t.headingColumn = 0
     var day = ""
+    let today = hours.first.flatMap { CalendarDay.number(String($0.time.prefix(10))) }
     for h in hours {
       let date = String(h.time.prefix(10))
       t.rows.append([
-        date == day ? "" : date.visible, String(h.time.dropFirst(11)).visible,
+        date == day ? "" : Self.day(date, today: today), String(h.time.dropFirst(11)).visible,
         h.weatherCode == nil ? Fields.unknown : h.description.visible, term.temperature(h.temperatureC, unit),
         term.temperature(h.feelsLikeC, unit), Fields.percent(h.precipitationProbability),
         Fields.precipitation(h.precipitationMm, unit), Fields.wind(h.windKmh, unit),
@@ -70,5 +73,12 @@ struct HourlyView: View {
       day = date
     }
     return t.render(term)
+  }
+
+  /// `Tomorrow 2026-11-24`: the date named as the daily table names it (``CityView/label(_:)``),
+  /// counted from `today`, the first hour's date (the city's current hour).
+  static func day(_ date: String, today: Int?) -> String {
+    guard let n = CalendarDay.number(date), let today else { return date.visible }
+    return CityView.label(fromToday: n - today, weekday: CalendarDay.weekday(n)) + " " + date.visible
   }
 }

@@ -65,4 +65,68 @@ import WXCore
     let text = try home.wx("forecast", "Berlin", "--hourly", "--hours", "48", env: env)
     #expect(text.stdout.contains("<0.01 in"), "\(text)")
   }
+
+  /// An Open-Meteo answer's bad time is quoted in the message as every other message quotes
+  /// untrusted text (`\x1b`), not as JSON (`\u001b`).
+  @Test func aBadTimeIsQuotedAsEveryMessageQuotes() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI(mode: "bad-time")
+    let r = try FullForecastTests.sync(home, api)
+    #expect(r.status == 65 && r.stderr.contains(#"current time "2026-11-23T1\x1b[2J" is not a local time"#), "\(r)")
+    #expect(!r.stderr.contains("\\u00"), "\(r)")
+  }
+
+  /// A forecast whose hours are all past says when it ended in words, in the city's local
+  /// time (today, yesterday, or so many days ago, at the end of its last hour), in lines that
+  /// fit 40 columns.
+  @Test func anEndedForecastSaysWhenInWords() throws {
+    let (home, _, _) = try FullForecastTests.synced()
+    // Berlin (UTC+1): 48 hours from 13:00 on the 23rd, the last 12:00–13:00 on the 25th.
+    let day = 86_400, start = FullForecastTests.now
+    for (at, words) in [
+      (start + 2 * day + 3600, "today at 13:00"), (start + 3 * day, "yesterday at 13:00"),
+      (start + 5 * day, "3 days ago at 13:00"),
+    ] {
+      let env = FullForecastTests.at(at)
+      let r = try home.wx("forecast", "Berlin", "--hourly", env: env)
+      let (when, clock) = (words.dropLast(9), words.suffix(8))  // "today", "at 13:00"
+      let said = "The hourly forecast ended \(when)\n\(clock) local time; run `wx sync`.\n"
+      #expect(r.stdout.contains(said), "\(r)")
+      // `wx show` says the same, each line within 40 columns.
+      let show = try home.wx("show", "Berlin", env: env.merging(["COLUMNS": "40"]) { $1 })
+      #expect(show.stdout.contains(said), "\(show)")
+      #expect(!r.stdout.contains("T12:00") && !show.stdout.contains("T12:00"), "\(r)\n\(show)")
+    }
+  }
+
+  /// `wx forecast` (daily) shows what Open-Meteo sends for each day — chance of rain,
+  /// precipitation, wind and its direction, UV maximum, sunrise and sunset — and leaves out a
+  /// column no day knows (Open-Meteo sends no daily humidity; freetestapi none of the new ones).
+  @Test func theDailyForecastShowsTheNewFields() throws {
+    let (home, _, sent) = try FullForecastTests.synced()
+    let daily = try #require(sent["daily"] as? [String: Any])
+    let env = FullForecastTests.at(FullForecastTests.now)
+    let wide = try home.wx("forecast", "Berlin", env: env.merging(["COLUMNS": "200"]) { $1 })
+    let lines = wide.stdout.split(separator: "\n")
+    try #require(lines.count >= 4, "\(wide)")
+    for column in ["Day", "Date", "Conditions", "Temp", "Rain", "Precip", "Wind", "Dir", "UV", "Sunrise", "Sunset"] {
+      #expect(lines[1].contains(column), "\(column): \(wide)")
+    }
+    #expect(!lines[1].contains("Humidity"), "\(wide)")
+    let rise = try #require((daily["sunrise"] as? [String])?[0]).suffix(5)
+    let set = try #require((daily["sunset"] as? [String])?[0]).suffix(5)
+    #expect(lines[2].hasPrefix("Today ") && lines[2].contains(rise) && lines[2].contains(set), "\(wide)")
+    let narrow = try home.wx("forecast", "Berlin", env: env.merging(["COLUMNS": "40"]) { $1 })
+    #expect(narrow.stdout.contains("2026-11-23") && narrow.stdout.contains("2026-11-24"), "\(narrow)")
+    for line in narrow.stdout.split(separator: "\n") { #expect(line.count <= 40, "\(line)") }
+    // Unknown values read "–", never 0; a column every day leaves unknown is not shown.
+    let (nulls, _, _) = try FullForecastTests.synced(mode: "nulls")
+    let n = try nulls.wx("forecast", "Berlin", env: env.merging(["COLUMNS": "200"]) { $1 })
+    #expect(n.status == 0 && !n.stdout.contains("Sunrise"), "\(n)")
+    // freetestapi's records (the sample) keep their table as it was.
+    let sample = try TempHome().wx("forecast", "London", env: ["COLUMNS": "200"])
+    let head = try #require(sample.stdout.split(separator: "\n").dropFirst().first)
+    #expect(
+      head.split(separator: " ", omittingEmptySubsequences: true) == ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
+  }
 }

@@ -31,7 +31,8 @@ struct ForecastRequest: CatalogueRequest {
     if hourly {
       return HourlyView(
         city: found, window: found.hours(at: ctx.now, limit: hours ?? 24), asked: hours ?? 24,
-        provider: catalogue.meta.provider, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+        provider: catalogue.meta.provider, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
+        now: ctx.now)
     }
     let forecast = found.datedForecast(at: ctx.now)
     // Only the days from the city's today on; each keeps its date's label in any order.

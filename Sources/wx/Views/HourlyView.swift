@@ -12,6 +12,8 @@ struct HourlyView: View {
   var provider: String
   var unit: Units
   var freshness: String
+  /// The time now (seconds since the epoch): when an ended forecast ended, in words.
+  var now: Int64
 
   var hours: [ForecastHour] {
     if case .hours(let h) = window { return h }
@@ -40,7 +42,7 @@ struct HourlyView: View {
       return out + "\nNo hourly forecast: \(what) none.\n`wx sync --provider open-meteo` stores 48 hours.\n"
         + term.dim(freshness)
     case .ended(let last):
-      return out + "\nThe hourly forecast ended \(last.visible) local: sync again for the next hours.\n" + term.dim(freshness)
+      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + term.dim(freshness)
     case .hours(let hours):
       out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
       let end = hours.count < asked ? "The stored hours end here: sync again for the next ones.\n" : ""
@@ -73,6 +75,26 @@ struct HourlyView: View {
       day = date
     }
     return t.render(term)
+  }
+
+  /// `The hourly forecast ended yesterday` / `at 13:00 local time; run `wx sync`.`: when the
+  /// last stored hour (which began at `last`, local) ended, against the city's date at `now`,
+  /// in words; two lines, each within 40 columns.
+  static func ended(_ last: String, _ city: City, _ now: Int64) -> [String] {
+    let tail = " local time; run `wx sync`."
+    guard let start = LocalTime.minutes(last), let offset = city.observation?.utcOffsetSeconds else {
+      return ["The hourly forecast ended", last.visible + tail]
+    }
+    let end = start + 60
+    let clock = Int((end % 1440 + 1440) % 1440)
+    let days = CalendarDay.number(at: now, offset: offset) - Int((end - Int64(clock)) / 1440)
+    let when =
+      switch days {
+      case ...0: "today"
+      case 1: "yesterday"
+      default: "\(days) days ago"
+      }
+    return ["The hourly forecast ended \(when)", "at \(LocalTime.clock(clock))" + tail]
   }
 
   /// `Tomorrow 2026-11-24`: the date named as the daily table names it (``CityView/label(_:)``),

@@ -129,4 +129,68 @@ import WXCore
     #expect(
       head.split(separator: " ", omittingEmptySubsequences: true) == ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
   }
+
+  /// A record without hours says so in lines that fit 40 columns, the command whole.
+  @Test func noHourlyForecastFitsFortyColumns() throws {
+    let r = try TempHome().wx("forecast", "London", "--hourly", env: ["COLUMNS": "40"])
+    #expect(
+      r.status == 0
+        && r.stdout.contains(
+          "\nNo hourly forecast in the sample.\nOpen-Meteo sends 48 hours:\n  wx sync --provider open-meteo\n"),
+      "\(r)")
+    for line in r.stdout.split(separator: "\n").dropLast() {  // the last, the sync's age, is cut as everywhere
+      #expect(line.count <= 40 && !line.hasSuffix("…"), "\(line)")
+    }
+  }
+
+  /// The command `wx show` gives for an atlas place is never cut: on a narrow screen the
+  /// country goes by its code, and an apostrophe is quoted as people write it; the shorter
+  /// argument names the same place.
+  @Test func anAtlasPlacesCommandIsNeverCut() throws {
+    let home = try AtlasCommandTests().home()
+    let narrow = try home.wx("show", "'s-Hertogenbosch", env: AtlasCommandTests.on.merging(["COLUMNS": "40"]) { $1 })
+    #expect(narrow.status == 0 && narrow.stdout.contains("    --city \"'s-Hertogenbosch, NL\"\n"), "\(narrow)")
+    for line in narrow.stdout.split(separator: "\n") where line.contains("--") {
+      #expect(line.count <= 40 && !line.contains("…"), "\(line)")
+    }
+    let wide = try home.wx("show", "'s-Hertogenbosch", "--json", env: AtlasCommandTests.on)
+    #expect(
+      try wide.json()["weather_command"] as? String
+        == "wx sync --provider open-meteo --city \"'s-Hertogenbosch, The Netherlands\"", "\(wide)")
+    let short = try home.wx("show", "'s-Hertogenbosch, NL", "--json", env: AtlasCommandTests.on).json()
+    #expect(short["geonameid"] as? Int == (try wide.json()["geonameid"] as? Int), "\(short)")
+  }
+
+  /// In a locale that is not UTF-8, help is spelled in ASCII as the rest of wx's output is:
+  /// `1-48`, not `1–48`; arrows in words.
+  @Test func helpIsASCIIOutsideAUTF8Locale() throws {
+    let home = TempHome()
+    for command in [["forecast"], ["browse"], ["list"], ["sync"]] {
+      let r = try home.run(command + ["--help"], env: ["LANG": "C", "COLUMNS": "80"])
+      #expect(r.status == 0 && r.stdout.utf8.allSatisfy { $0 < 0x80 }, "\(command): \(r)")
+      let utf8 = try home.run(command + ["--help"], env: ["COLUMNS": "80"])
+      #expect(utf8.stdout.utf8.contains { $0 >= 0x80 }, "\(command): \(utf8)")
+    }
+    #expect(try home.wx("forecast", "--help", env: ["LANG": "C"]).stdout.contains("(1-48, default 24)"))
+  }
+
+  /// In `wx browse`, an atlas place found by a search is not shown with a catalogue id (its
+  /// GeoNames id is no id `wx show` takes), and its detail says how to get its weather, in
+  /// lines that fit 40 columns, not "No forecast … for this ~".
+  @Test func anAtlasPlaceInBrowseSaysHowToGetItsWeather() throws {
+    let home = try AtlasCommandTests().home()
+    let r = try BrowseTests().browse(
+      home,
+      [
+        BrowseTests.wait("62 cities"), BrowseTests.keys("ljub"), BrowseTests.wait("Ljubljana"), BrowseTests.keys("\r"),
+        BrowseTests.wait("--favourites"), BrowseTests.snap("detail"),
+      ] + BrowseTests.quit, size: [40, 30], env: ["NO_COLOR": "1", "WX_ATLAS": "on"])
+    // The screen's lines without the spaces that pad them to its width.
+    let detail = r.screen("detail").map { String($0.reversed().drop { $0 == " " }.reversed()) }.joined(separator: "\n")
+    #expect(detail.contains("Ljubljana, Slovenia  GeoNames 3196359") && !detail.contains("id 3196359"), "\(detail)")
+    #expect(detail.contains(" No weather for it yet: make it a\n favourite (f), then fetch it with\n"), "\(detail)")
+    #expect(detail.contains("   wx sync --provider open-meteo\n     --favourites"), "\(detail)")
+    // Nothing is cut but the key hints at the foot, which are cut on every screen this narrow.
+    #expect(!detail.contains("No forecast") && !detail.split(separator: "\n").dropLast().joined().contains("…"), "\(detail)")
+  }
 }

@@ -180,7 +180,7 @@ struct CityView: View {
   /// On a narrow screen Sunset, Sunrise, Dir, Precip, UV, Humidity, Day, Rain and Wind go,
   /// then Conditions is shortened.
   static func forecastTable(_ days: [DatedForecast.Day], _ unit: Units, _ term: Terminal) -> String {
-    guard !days.isEmpty else { return "No forecast in the catalogue for this city.\n" }
+    guard !days.isEmpty else { return "No forecast stored for this city.\n" }
     typealias Column = (header: String, right: Bool, optional: Bool, cell: (DatedForecast.Day) -> String)
     let all: [Column] = [
       ("Day", false, false, { label($0) }), ("Date", false, false, { $0.day.date.visible }),

@@ -32,14 +32,15 @@ struct HourlyView: View {
     var out = term.bold("\(city.name.visible), \(city.country.visible)")
     switch window {
     case .none:
-      let what =
+      // Short lines: each fits 40 columns.
+      let from =
         switch provider {
-        case "freetestapi": "freetestapi's data has"
-        case "accuweather": "AccuWeather's data has"
-        case "sample": "the bundled sample has"
-        default: "this record has"
+        case "freetestapi": "from freetestapi"
+        case "accuweather": "from AccuWeather"
+        case "sample": "in the sample"
+        default: "for this city"
         }
-      return out + "\nNo hourly forecast: \(what) none.\n`wx sync --provider open-meteo` stores 48 hours.\n"
+      return out + "\nNo hourly forecast \(from).\nOpen-Meteo sends 48 hours:\n  wx sync --provider open-meteo\n"
         + term.dim(freshness)
     case .ended(let last):
       return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + term.dim(freshness)

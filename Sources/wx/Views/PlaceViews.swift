@@ -107,7 +107,13 @@ struct PlaceView: View {
     lines.append("time zone    \(p.timeZone.visible)")
     if let localTime { lines.append("local time   \(localTime)") }
     lines += ["", "No weather for it yet; get it online:"]
-    lines += Self.shown(["wx sync --provider open-meteo", "--city \(PlaceText.shellWord(argument))"], term)
+    // On a narrow screen the country goes by its code (`'s-Hertogenbosch, NL`), which names
+    // the place as well, so that the command is never cut.
+    var city = "--city \(PlaceText.shellWord(argument))"
+    if let width = term.width, DisplayWidth.of(city) + 4 > width, argument.hasSuffix(", " + p.country) {
+      city = "--city \(PlaceText.shellWord(argument.dropLast(p.country.count) + p.countryCode))"
+    }
+    lines += Self.shown(["wx sync --provider open-meteo", city], term)
     lines.append("or make it a favourite and refresh:")
     lines += Self.shown(["wx sync --provider open-meteo", "--favourites"], term)
     return lines.joined(with: "\n") + "\n" + term.dim("place data: GeoNames")

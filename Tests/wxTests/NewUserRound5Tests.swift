@@ -193,4 +193,21 @@ import WXCore
     // Nothing is cut but the key hints at the foot, which are cut on every screen this narrow.
     #expect(!detail.contains("No forecast") && !detail.split(separator: "\n").dropLast().joined().contains("…"), "\(detail)")
   }
+
+  /// `wx forecast` resolves a name as `wx show` does: an atlas place without weather shows
+  /// what wx knows of it and the command that fetches its weather (exit 0), not "no city named
+  /// …; closest: Lagos"; a catalogue city still gets its forecast.
+  @Test func theForecastOfAnAtlasPlaceSaysHowToGetItsWeather() throws {
+    let home = try AtlasCommandTests().home()
+    for args in [["forecast", "Ljubljana"], ["forecast", "Ljubljana", "--hourly"]] {
+      let r = try home.run(args, env: AtlasCommandTests.on)
+      #expect(
+        r.status == 0 && r.stdout.contains("Ljubljana, Slovenia")
+          && r.stdout.contains("wx sync --provider open-meteo --city 'Ljubljana, Slovenia'"), "\(args): \(r)")
+    }
+    let json = try home.wx("forecast", "Ljubljana", "--json", env: AtlasCommandTests.on).json()
+    #expect(json["geonameid"] as? Int == 3_196_359 && json["temperature"] is NSNull, "\(json)")
+    let london = try home.wx("forecast", "London", env: AtlasCommandTests.on)
+    #expect(london.status == 0 && london.stdout.contains("London, United Kingdom\nDay "), "\(london)")
+  }
 }

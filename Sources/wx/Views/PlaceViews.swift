@@ -81,6 +81,17 @@ struct PlaceView: View {
   /// The argument that names this place alone ("Springfield, Illinois").
   var argument: String
 
+  /// The view of `found`, an atlas place without weather (`wx show`, `wx forecast`).
+  init(_ found: Found, _ finder: PlaceFinder, unit: Units, now: Int64) {
+    let place = found.place!
+    self.init(
+      place: place, unit: unit, localTime: place.localTime(at: now), argument: PlaceText.argument(found, finder))
+  }
+
+  init(place: Place, unit: Units, localTime: String?, argument: String) {
+    (self.place, self.unit, self.localTime, self.argument) = (place, unit, localTime, argument)
+  }
+
   var command: String { "wx sync --provider open-meteo --city \(PlaceText.shellWord(argument))" }
 
   func json() -> JSON {

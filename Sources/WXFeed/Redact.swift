@@ -135,6 +135,11 @@ package enum Redact {
     return "\\u{" + String(repeating: "0", count: max(0, 4 - h.count)) + h + "}"
   }
 
+  /// Untrusted text quoted in a message: `"…"` around ``text(_:limit:)`` (at most `limit`
+  /// code points), escaped as everything wx prints is (`\x1b`, `\u{202e}`), never as JSON
+  /// (`\u001b`): JSON escaping is for JSON output only.
+  package static func quoted(_ s: String, limit: Int = 40) -> String { "\"" + text(s, limit: limit) + "\"" }
+
   /// Untrusted text (a header, a URL, a library's message) made safe for a one-line message:
   /// control and format characters (see ``StoredText``) are shown as `\x1b` or `\u{202e}`, and text longer
   /// than `limit` code points is cut, ending in `…`. Idempotent.

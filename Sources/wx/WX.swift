@@ -150,7 +150,9 @@ enum Main {
       let width = Terminal.columns(tty: isatty(1) == 1) ?? 80  // as ArgumentParser measures
       // Help is fitted; a version or a JSON dump (`--experimental-dump-help`) is left as is.
       let help = text.hasPrefix("OVERVIEW: ") || text.hasPrefix("USAGE: ")
-      if !text.isEmpty { Terminal.data(help ? wrapped(text, width: width) : text) }
+      // In a locale that is not UTF-8, help is spelled in ASCII as every other output is.
+      let spelled = help && !Terminal.localeIsUTF8 ? BrowseView.spellArrows(ASCII.spell(text)) : text
+      if !text.isEmpty { Terminal.data(help ? wrapped(spelled, width: width) : spelled) }
       return 0
     }
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""

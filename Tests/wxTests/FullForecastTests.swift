@@ -94,7 +94,7 @@ import Testing
     let rest = try #require(later["hourly"] as? [[String: Any]])
     #expect(rest.count == 43 && rest.first?["time"] as? String == hourly["time"]?[5] as? String)
     let gone = try home.wx("show", "Berlin", env: Self.at(Self.now + 3 * 86400))
-    #expect(gone.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local"), "\(gone)")
+    #expect(gone.stdout.contains("The hourly forecast ended yesterday\nat 13:00 local time"), "\(gone)")
     let goneJSON = try home.wx("show", "Berlin", "--json", env: Self.at(Self.now + 3 * 86400)).json()
     #expect((goneJSON["hourly"] as? [Any])?.isEmpty == true)
   }
@@ -172,12 +172,14 @@ import Testing
     )
     let text = try home.wx("forecast", "Berlin", "--hourly", "--hours", "3", env: env.merging(["COLUMNS": "120"]) { $1 })
     let rows = text.stdout.split(separator: "\n").filter { $0.contains(":00  ") }
-    #expect(rows.count == 3 && rows[0].hasPrefix("2026-11-23  15:00") && rows[1].hasPrefix("            16:00"), "\(text)")
+    #expect(
+      rows.count == 3 && rows[0].hasPrefix("Today 2026-11-23  15:00") && rows[1].hasPrefix("                  16:00"), "\(text)")
     let narrow = try home.wx("forecast", "Berlin", "--hourly", env: env.merging(["COLUMNS": "40"]) { $1 })
     #expect(narrow.stdout.split(separator: "\n").allSatisfy { $0.count <= 40 } && narrow.stdout.contains("15:00"), "\(narrow)")
     let ended = try home.wx("forecast", "Berlin", "--hourly", env: Self.at(Self.now + 3 * 86400))
     #expect(
-      ended.stdout.contains("The hourly forecast ended 2026-11-25T12:00 local") && !ended.stdout.contains(":00  "), "\(ended)")
+      ended.stdout.contains("The hourly forecast ended yesterday\nat 13:00 local time") && !ended.stdout.contains(":00  "),
+      "\(ended)")
     let sample = TempHome()
     let none = try sample.wx("forecast", "London", "--hourly")
     #expect(none.status == 0 && none.stdout.components(separatedBy: "No hourly forecast").count == 2, "\(none)")

@@ -39,7 +39,7 @@ package struct OpenMeteoAirQuality: Sendable {
         try OpenMeteoProvider.locations(url, shown: shown, config: config, count: asked.count, shape: Self.shape) {
           (i, item) throws(PayloadError) in
           let city = asked[i]
-          let label = "location \(JSONWriter.quote(city.name))"
+          let label = "location \(Redact.quoted(city.name, limit: 200))"
           let current = item["current"]
           guard let us = try OpenMeteoDecoder.number(current?["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
           let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name

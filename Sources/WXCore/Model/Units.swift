@@ -33,7 +33,24 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
   }
 
   package func jsonWind(_ kmh: Double) -> Double {
-    self == .celsius ? kmh : (wind(kmh) * 10).rounded(.toNearestOrAwayFromZero) / 10
+    self == .celsius ? kmh : Rounding.keepingNonZero(wind(kmh), places: 1)
+  }
+}
+
+/// Rounding for values carried in JSON: a non-zero amount never becomes 0 (0.1 mm is 0.0039
+/// in, not 0 in; a breeze of 0.1 km/h is 0.03 m/s, not 0 m/s).
+package enum Rounding {
+  /// `v` to `places` decimals (half away from zero); a non-zero `v` that would round to 0
+  /// keeps up to four decimals instead.
+  package static func keepingNonZero(_ v: Double, places: Int) -> Double {
+    var places = places
+    while true {
+      var scale = 1.0
+      for _ in 0..<places { scale *= 10 }
+      let r = (v * scale).rounded(.toNearestOrAwayFromZero) / scale
+      if r != 0 || v == 0 || places >= 4 { return r }
+      places += 1
+    }
   }
 }
 
@@ -127,7 +144,7 @@ package enum WindUnit: String, CaseIterable, Sendable {
     switch self {
     case .kmh: kmh
     case .beaufort: wind(kmh)
-    default: (wind(kmh) * 10).rounded(.toNearestOrAwayFromZero) / 10
+    default: Rounding.keepingNonZero(wind(kmh), places: 1)
     }
   }
 }
@@ -157,8 +174,9 @@ package struct Units: Equatable, Sendable {
   /// `mm` → mm or inches.
   package func precipitation(_ mm: Double) -> Double { inches ? mm / 25.4 : mm }
 
-  /// The value carried in JSON: mm as stored, inches to two decimals.
+  /// The value carried in JSON: mm as stored, inches to two decimals (a trace keeps more:
+  /// 0.1 mm is 0.004 in, never 0).
   package func jsonPrecipitation(_ mm: Double) -> Double {
-    inches ? (precipitation(mm) * 100).rounded(.toNearestOrAwayFromZero) / 100 : mm
+    inches ? Rounding.keepingNonZero(precipitation(mm), places: 2) : mm
   }
 }

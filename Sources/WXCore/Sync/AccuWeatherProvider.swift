@@ -112,7 +112,7 @@ package struct AccuWeatherProvider: WeatherProvider {
         throw .badPayload(
           url: url,
           reason: "location \(n + 1): \"Key\" must be a whole number from 1 to 999999999999999, found "
-            + JSONWriter.quote(Redact.text(String(key.prefix(40)), limit: 40)))
+            + Redact.quoted(key))
       }
       let id = Int(number)
       guard seen.insert(id).inserted else { continue }
@@ -155,7 +155,7 @@ package struct AccuWeatherProvider: WeatherProvider {
     switch unit.uppercased() {
     case "C": celsius = value
     case "F": celsius = ((value - 32) * 5 / 9 * 10).rounded() / 10
-    default: throw .badPayload(url: url, reason: "unknown temperature unit \(JSONWriter.quote(Redact.text(unit, limit: 16)))")
+    default: throw .badPayload(url: url, reason: "unknown temperature unit \(Redact.quoted(unit, limit: 16))")
     }
     // The range the freetestapi decoder accepts too.
     guard (-100...70).contains(celsius) else {

@@ -52,7 +52,7 @@ package enum FreeTestAPIDecoder {
     // never for the 170,000 records that pass.
     let id = try integer(item, "id", "record \(position)")
     let name = try text(item, "city", "record \(position) (id \(id))", nonEmpty: true)
-    func label() -> String { "record \(position) (id \(id), \(JSONWriter.quote(name)))" }
+    func label() -> String { "record \(position) (id \(id), \(Redact.quoted(name, limit: 200)))" }
     guard Fold.hasKey(name) else { throw PayloadError("\(label()): field \"city\" has no letters") }
     let country = try text(item, "country", label(), nonEmpty: true)
     let lat = try number(item, "latitude", label(), Limits.latitude)
@@ -74,7 +74,7 @@ package enum FreeTestAPIDecoder {
         guard case .object = day else { throw PayloadError("\(dl()) is \(day.typeName), not an object") }
         let date = try text(day, "date", dl(), nonEmpty: true)
         guard ForecastDay.isDate(date) else {
-          throw PayloadError("\(dl()): field \"date\" is \(JSONWriter.quote(String(date.prefix(40)))), not a date (YYYY-MM-DD)")
+          throw PayloadError("\(dl()): field \"date\" is \(Redact.quoted(date)), not a date (YYYY-MM-DD)")
         }
         days.append(
           ForecastDay(

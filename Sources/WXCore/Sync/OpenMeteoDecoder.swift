@@ -60,7 +60,7 @@ package enum OpenMeteoDecoder {
   /// `city` with the weather of `item`: current conditions, at most `days` days and
   /// ``ForecastHour/maxHours`` hours, observation.
   package static func city(_ city: City, from item: JSON, days: Int) throws(PayloadError) -> City {
-    let label = "location \(JSONWriter.quote(city.name))"
+    let label = "location \(Redact.quoted(city.name, limit: 200))"
     guard case .object = item, let current = item["current"], case .object = current else {
       throw PayloadError("\(label) has no \"current\" object")
     }
@@ -86,7 +86,7 @@ package enum OpenMeteoDecoder {
   }
 
   /// A text the answer sent, cut and quoted for a message (JSON escapes its controls).
-  static func quoted(_ s: String) -> String { JSONWriter.quote(String(s.prefix(40))) }
+  static func quoted(_ s: String) -> String { Redact.quoted(s) }
 
   /// The lists of a `daily` or `hourly` object: `time` and each variable, all as long as `time`
   /// (a variable missing or null is a list of nulls).

@@ -6,6 +6,9 @@ import WXCore
 struct BrowseRow: Equatable {
   var identity: CityIdentity
   var city: City?
+  /// An atlas place without weather (a search result): its GeoNames id, which is no id of
+  /// the catalogue's.
+  var geonameID: Int? = nil
 }
 
 /// What `wx browse` reads, with a small cache: pages of the catalogue, search results,
@@ -127,7 +130,10 @@ final class BrowseData {
     if !query.isEmpty {
       // Catalogue cities and atlas places (a place without weather is a city without it).
       let result = try PlaceFinder(catalogue: catalogue, atlas: atlas).search(query, offset: offset, limit: limit)
-      return Page(total: result.total, rows: rows(result.items.map(\.asCity)))
+      let found = result.items.map { f in
+        BrowseRow(identity: f.asCity.identity, city: f.asCity, geonameID: f.hasWeather ? nil : f.place?.geonameID)
+      }
+      return Page(total: result.total, rows: found)
     }
     if list == .hottest {
       return Page(total: catalogue.meta.dryCount, rows: rows(try catalogue.dry(offset: offset, limit: limit)))

@@ -205,8 +205,15 @@ struct BrowseView {
     let title = term.bold("\(row.identity.name.visible), \(row.identity.country.visible)")
     guard let c = row.city else { return ["", title, "", "  Not in the current catalogue."] }
     let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
-    var out = ["", title + term.dim("  id \(c.id)"), ""]
+    var out = ["", title + term.dim(row.geonameID.map { "  GeoNames \($0)" } ?? "  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
+    // An atlas place has no weather yet: how to get it, in lines that fit 40 columns.
+    if row.geonameID != nil {
+      return out + [
+        "", " No weather for it yet: make it a", " favourite (f), then fetch it with",
+        "   wx sync --provider open-meteo", "     --favourites",
+      ]
+    }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
       let strip = HourStrip.render(hours, unit, term, width: width - 1)
       if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }

@@ -27,11 +27,18 @@ struct ForecastRequest: CatalogueRequest {
   var output = Output()
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
-    let found = try ctx.resolveCity(city, in: catalogue)
+    // Names resolve as `wx show` resolves them, over the catalogue and the atlas: an atlas
+    // place without weather shows what `wx show` shows of it (and the command to get its
+    // weather), not "no city named …".
+    let finder = try ctx.finder(catalogue)
+    defer { finder.atlas?.close() }
+    let resolved = try ctx.resolvePlace(city, in: finder)
+    guard let found = resolved.city else { return PlaceView(resolved, finder, unit: ctx.unit(output.display), now: ctx.now) }
     if hourly {
       return HourlyView(
         city: found, window: found.hours(at: ctx.now, limit: hours ?? 24), asked: hours ?? 24,
-        provider: catalogue.meta.provider, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+        provider: catalogue.meta.provider, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
+        now: ctx.now)
     }
     let forecast = found.datedForecast(at: ctx.now)
     // Only the days from the city's today on; each keeps its date's label in any order.

@@ -27,11 +27,8 @@ struct ShowRequest: CatalogueRequest {
     let found = try ctx.resolvePlace(city, in: finder, remembering: format == nil)
     guard let weather = found.city else {
       // An atlas place wx has no weather for: what it knows, and how to get its weather.
-      let place = found.place!
       if let format { return FormatLine(city: found.asCity, unit: ctx.unit(output.display), format: format) }
-      return PlaceView(
-        place: place, unit: ctx.unit(output.display), localTime: place.localTime(at: ctx.now),
-        argument: PlaceText.argument(found, finder))
+      return PlaceView(found, finder, unit: ctx.unit(output.display), now: ctx.now)
     }
     if let format { return FormatLine(city: weather, unit: ctx.unit(output.display), format: format) }
     return CityView(

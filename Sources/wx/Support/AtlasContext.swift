@@ -99,7 +99,8 @@ enum PlaceText {
     return "\(place.name), \(place.country)"
   }
 
-  /// `s` as one shell word: bare when it is plain, else in single quotes.
+  /// `s` as one shell word: bare when it is plain, else in single quotes, or in double quotes
+  /// when it holds an apostrophe and nothing a shell expands there (`"'s-Hertogenbosch, NL"`).
   static func shellWord(_ s: String) -> String {
     let plain =
       !s.isEmpty
@@ -108,6 +109,7 @@ enum PlaceText {
           || b == UInt8(ascii: "-") || b == UInt8(ascii: "_") || b == UInt8(ascii: ".")
       }
     if plain { return s }
+    if s.contains("'") && !s.contains(where: { "\"$`\\!".contains($0) }) { return "\"" + s + "\"" }
     var out = "'"
     for c in s { out += c == "'" ? "'\\''" : String(c) }
     return out + "'"

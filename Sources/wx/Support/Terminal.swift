@@ -26,8 +26,7 @@ struct Terminal {
     case .never: color = false
     case .auto: color = stdoutIsTTY && Environment.get("NO_COLOR") == nil && Environment.get("TERM") != "dumb"
     }
-    let locale = Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C"
-    unicode = !ascii && Self.isUTF8(locale)
+    unicode = !ascii && Self.localeIsUTF8
     width = Self.columns(tty: stdoutIsTTY)
   }
 
@@ -35,6 +34,11 @@ struct Terminal {
   init(color: Bool, unicode: Bool, width: Int?) {
     (self.color, self.unicode, self.width) = (color, unicode, width)
     (stdoutIsTTY, stderrIsTTY) = (false, false)
+  }
+
+  /// Whether the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is UTF-8.
+  static var localeIsUTF8: Bool {
+    isUTF8(Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C")
   }
 
   /// `…UTF-8` / `…utf8` in any case, without the generic string search (start-up cost).
@@ -201,6 +205,7 @@ enum ASCII {
       case "’", "‘": out += "'"
       case "µ": out += "u"
       case "³": out += "3"
+      case "×": out += "x"
       case "“", "”": out += "\""
       default: out.append(ch)
       }
@@ -294,6 +299,9 @@ struct Table {
   /// (column, narrowest) for the `.shrink` step.
   var minWidths: [(column: Int, width: Int)] = []
   var fitting: [Fit] = []
+  /// A column that, when fitting drops it, is not lost: each of its non-empty cells becomes a
+  /// line of its own above its row (`wx forecast --hourly`'s dates at 40 columns).
+  var headingColumn: Int? = nil
 
   enum Fit {
     case drop(Int)
@@ -350,7 +358,14 @@ struct Table {
       return parts.joined(with: "  ")
     }
     var out = term.bold(line(heads)) + "\n"
-    for row in cells { out += line(row) + "\n" }
+    let heading = headingColumn.flatMap { shown.contains($0) ? nil : $0 }
+    for row in cells {
+      if let heading, !row[heading].isEmpty {
+        let width = term.width ?? Int.max
+        out += term.bold(DisplayWidth.truncate(row[heading], to: width, ellipsis: term.ellipsis)) + "\n"
+      }
+      out += line(row) + "\n"
+    }
     return out
   }
 }

@@ -104,12 +104,15 @@ struct CityView: View {
   }
 
   /// The Day column: `Today`, `Tomorrow`, then the weekday (`Fri`); a past day is `past`.
-  static func label(_ d: DatedForecast.Day) -> String {
-    switch d.fromToday {
+  static func label(_ d: DatedForecast.Day) -> String { label(fromToday: d.fromToday, weekday: d.weekday) }
+
+  /// `past`, `Today`, `Tomorrow` or the weekday (0 Sunday … 6 Saturday).
+  static func label(fromToday: Int, weekday: Int) -> String {
+    switch fromToday {
     case ..<0: "past"
     case 0: "Today"
     case 1: "Tomorrow"
-    default: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][d.weekday]
+    default: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday]
     }
   }
 
@@ -129,7 +132,7 @@ struct CityView: View {
       let strip = HourStrip.render(hours, unit, term)
       if !strip.isEmpty { out += [""] + strip }
     case .ended(let last):
-      out += ["", term.dim("The hourly forecast ended \(last.visible) local: sync again for the next hours.")]
+      out += [""] + HourlyView.ended(last, c, now).map(term.dim)
     case .none: break
     }
     return out
@@ -170,23 +173,40 @@ struct CityView: View {
     return "\(lat) \(lon)"
   }
 
-  /// `Today  2026-11-23  Partly cloudy  17 °C  62%  10 km/h` rows, each labelled by its date
-  /// (``label(_:)``) in whatever order they come. On a narrow screen Humidity, Day and Wind
-  /// go, then Conditions is shortened.
+  /// `Today  2026-11-23  Partly cloudy  17 °C  62%  1.3 mm  10 km/h  SW ↗  3 moderate  07:02  16:39`
+  /// rows, each labelled by its date (``label(_:)``) in whatever order they come: chance of
+  /// rain, precipitation, humidity, wind direction, UV maximum and the sun's times are shown
+  /// when any day knows them (Open-Meteo sends all but humidity, freetestapi only humidity).
+  /// On a narrow screen Sunset, Sunrise, Dir, Precip, UV, Humidity, Day, Rain and Wind go,
+  /// then Conditions is shortened.
   static func forecastTable(_ days: [DatedForecast.Day], _ unit: Units, _ term: Terminal) -> String {
-    guard !days.isEmpty else { return "No forecast in the catalogue for this city.\n" }
-    var t = Table(headers: ["Day", "Date", "Conditions", "Temp", "Humidity", "Wind"])
-    t.rightAligned = [3, 4, 5]
-    t.maxWidths = [(2, 24)]
-    t.minWidths = [(2, 8)]
-    t.fitting = [.drop(4), .drop(0), .drop(5), .shrink]
-    for dated in days {
-      let d = dated.day
-      t.rows.append([
-        label(dated), d.date.visible, d.description.visible, term.temperature(d.temperatureC, unit),
-        Fields.humidity(d.humidity), Fields.wind(d.windKmh, unit),
-      ])
-    }
+    guard !days.isEmpty else { return "No forecast stored for this city.\n" }
+    typealias Column = (header: String, right: Bool, optional: Bool, cell: (DatedForecast.Day) -> String)
+    let all: [Column] = [
+      ("Day", false, false, { label($0) }), ("Date", false, false, { $0.day.date.visible }),
+      ("Conditions", false, false, { $0.day.description.visible }),
+      ("Temp", true, false, { term.temperature($0.day.temperatureC, unit) }),
+      ("Rain", true, true, { Fields.percent($0.day.precipitationProbability) }),
+      ("Precip", true, true, { Fields.precipitation($0.day.precipitationMm, unit) }),
+      ("Humidity", true, true, { Fields.humidity($0.day.humidity) }),
+      ("Wind", true, false, { Fields.wind($0.day.windKmh, unit) }),
+      ("Dir", false, true, { Fields.direction($0.day.windDirection, unicode: term.unicode) }),
+      ("UV", false, true, { Fields.uv($0.day.uvIndexMax) }), ("Sunrise", false, true, { Fields.clock($0.day.sunrise) }),
+      ("Sunset", false, true, { Fields.clock($0.day.sunset) }),
+    ]
+    let rows = days.map { d in all.map { $0.cell(d) } }
+    // A column no day knows is left out, not shown as a column of "–".
+    let kept = all.indices.filter { k in !all[k].optional || rows.contains { $0[k] != Fields.unknown } }
+    func index(_ header: String) -> Int? { kept.firstIndex { all[$0].header == header } }
+    var t = Table(headers: kept.map { all[$0].header })
+    t.rightAligned = kept.indices.filter { all[kept[$0]].right }
+    let conditions = index("Conditions") ?? 2
+    t.maxWidths = [(conditions, 24)]
+    t.minWidths = [(conditions, 8)]
+    t.fitting =
+      ["Sunset", "Sunrise", "Dir", "Precip", "UV", "Humidity", "Day", "Rain", "Wind"].compactMap(index).map(Table.Fit.drop)
+      + [.shrink]
+    t.rows = rows.map { row in kept.map { row[$0] } }
     return t.render(term)
   }
 }

@@ -14,13 +14,14 @@ enum Fields {
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: Units) -> String { kmh.map(unit.formatWind) ?? unknown }
 
-  static func percent(_ p: Double?) -> String { p.map { "\(TemperatureUnit.round($0))%" } ?? unknown }
+  /// Whole percent: `52%`, a chance below one half `<1%`.
+  static func percent(_ p: Double?) -> String { p.map { "\(Number.amount($0, 0))%" } ?? unknown }
   static func precipitation(_ mm: Double?, _ unit: Units) -> String { mm.map(unit.formatPrecipitation) ?? unknown }
   static func clock(_ minutes: Int?) -> String { minutes.map(LocalTime.clock) ?? unknown }
 
-  /// `3 moderate` (the WHO category), or "–".
+  /// `3 moderate` (the WHO category), a UV index below one half `<1 low`, or "–".
   static func uv(_ uv: Double?) -> String {
-    uv.map { "\(TemperatureUnit.round($0)) \(UVCategory($0).name)" } ?? unknown
+    uv.map { "\(Number.amount($0, 0)) \(UVCategory($0).name)" } ?? unknown
   }
 
   static let compassPoints = ["N", "NNE", "NE", "ENE", "E", "ESE", "SE", "SSE", "S", "SSW", "SW", "WSW", "W", "WNW", "NW", "NNW"]

@@ -59,7 +59,7 @@ struct FormatLine: View {
       let wind: String = Fields.wind(c.windKmh, unit)
       return c.windDirection == nil ? wind : wind + " " + Fields.direction(c.windDirection, unicode: unicode)
     case "p": return Fields.precipitation(c.precipitationMm, unit)
-    case "u": return c.observedHour?.uvIndex.map { String(TemperatureUnit.round($0)) } ?? Fields.unknown
+    case "u": return c.observedHour?.uvIndex.map { Number.amount($0, 0) } ?? Fields.unknown
     case "S": return Fields.clock(c.observedDay?.sunrise)
     case "s": return Fields.clock(c.observedDay?.sunset)
     default: return "%"

@@ -12,6 +12,8 @@ struct HourlyView: View {
   var provider: String
   var unit: Units
   var freshness: String
+  /// The time now (seconds since the epoch): when an ended forecast ended, in words.
+  var now: Int64
 
   var hours: [ForecastHour] {
     if case .hours(let h) = window { return h }
@@ -30,17 +32,18 @@ struct HourlyView: View {
     var out = term.bold("\(city.name.visible), \(city.country.visible)")
     switch window {
     case .none:
-      let what =
+      // Short lines: each fits 40 columns.
+      let from =
         switch provider {
-        case "freetestapi": "freetestapi's data has"
-        case "accuweather": "AccuWeather's data has"
-        case "sample": "the bundled sample has"
-        default: "this record has"
+        case "freetestapi": "from freetestapi"
+        case "accuweather": "from AccuWeather"
+        case "sample": "in the sample"
+        default: "for this city"
         }
-      return out + "\nNo hourly forecast: \(what) none.\n`wx sync --provider open-meteo` stores 48 hours.\n"
+      return out + "\nNo hourly forecast \(from).\nOpen-Meteo sends 48 hours:\n  wx sync --provider open-meteo\n"
         + term.dim(freshness)
     case .ended(let last):
-      return out + "\nThe hourly forecast ended \(last.visible) local: sync again for the next hours.\n" + term.dim(freshness)
+      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + term.dim(freshness)
     case .hours(let hours):
       out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
       let end = hours.count < asked ? "The stored hours end here: sync again for the next ones.\n" : ""
@@ -48,20 +51,23 @@ struct HourlyView: View {
     }
   }
 
-  /// `2026-11-23  13:00  Slight rain  12 °C  10 °C  52%  0.3 mm  13.4 km/h  SE ↖  23.4 km/h  7 high`
-  /// rows, the date only where it changes. On a narrow screen Gusts, Feels, Dir, Precip, UV and
-  /// Date go, then Conditions is shortened.
+  /// `Today 2026-11-23  13:00  Slight rain  12 °C  10 °C  52%  0.3 mm  13.4 km/h  SE ↖  23.4 km/h  7 high`
+  /// rows, the date only where it changes. On a narrow screen Gusts, Feels, Dir, Precip and UV
+  /// go, then the date leaves its column for a line of its own above the day's first hour
+  /// (today's 14:00 is never mistaken for tomorrow's), then Conditions is shortened.
   static func table(_ hours: [ForecastHour], _ unit: Units, _ term: Terminal) -> String {
     var t = Table(headers: ["Date", "Time", "Conditions", "Temp", "Feels", "Rain", "Precip", "Wind", "Dir", "Gusts", "UV"])
     t.rightAligned = [3, 4, 5, 6, 7, 9]
     t.maxWidths = [(2, 24)]
     t.minWidths = [(2, 8)]
     t.fitting = [.drop(9), .drop(4), .drop(8), .drop(6), .drop(10), .drop(0), .shrink]
+    t.headingColumn = 0
     var day = ""
+    let today = hours.first.flatMap { CalendarDay.number(String($0.time.prefix(10))) }
     for h in hours {
       let date = String(h.time.prefix(10))
       t.rows.append([
-        date == day ? "" : date.visible, String(h.time.dropFirst(11)).visible,
+        date == day ? "" : Self.day(date, today: today), String(h.time.dropFirst(11)).visible,
         h.weatherCode == nil ? Fields.unknown : h.description.visible, term.temperature(h.temperatureC, unit),
         term.temperature(h.feelsLikeC, unit), Fields.percent(h.precipitationProbability),
         Fields.precipitation(h.precipitationMm, unit), Fields.wind(h.windKmh, unit),
@@ -70,5 +76,32 @@ struct HourlyView: View {
       day = date
     }
     return t.render(term)
+  }
+
+  /// `The hourly forecast ended yesterday` / `at 13:00 local time; run `wx sync`.`: when the
+  /// last stored hour (which began at `last`, local) ended, against the city's date at `now`,
+  /// in words; two lines, each within 40 columns.
+  static func ended(_ last: String, _ city: City, _ now: Int64) -> [String] {
+    let tail = " local time; run `wx sync`."
+    guard let start = LocalTime.minutes(last), let offset = city.observation?.utcOffsetSeconds else {
+      return ["The hourly forecast ended", last.visible + tail]
+    }
+    let end = start + 60
+    let clock = Int((end % 1440 + 1440) % 1440)
+    let days = CalendarDay.number(at: now, offset: offset) - Int((end - Int64(clock)) / 1440)
+    let when =
+      switch days {
+      case ...0: "today"
+      case 1: "yesterday"
+      default: "\(days) days ago"
+      }
+    return ["The hourly forecast ended \(when)", "at \(LocalTime.clock(clock))" + tail]
+  }
+
+  /// `Tomorrow 2026-11-24`: the date named as the daily table names it (``CityView/label(_:)``),
+  /// counted from `today`, the first hour's date (the city's current hour).
+  static func day(_ date: String, today: Int?) -> String {
+    guard let n = CalendarDay.number(date), let today else { return date.visible }
+    return CityView.label(fromToday: n - today, weekday: CalendarDay.weekday(n)) + " " + date.visible
   }
 }

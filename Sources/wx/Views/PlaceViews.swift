@@ -81,6 +81,17 @@ struct PlaceView: View {
   /// The argument that names this place alone ("Springfield, Illinois").
   var argument: String
 
+  /// The view of `found`, an atlas place without weather (`wx show`, `wx forecast`).
+  init(_ found: Found, _ finder: PlaceFinder, unit: Units, now: Int64) {
+    let place = found.place!
+    self.init(
+      place: place, unit: unit, localTime: place.localTime(at: now), argument: PlaceText.argument(found, finder))
+  }
+
+  init(place: Place, unit: Units, localTime: String?, argument: String) {
+    (self.place, self.unit, self.localTime, self.argument) = (place, unit, localTime, argument)
+  }
+
   var command: String { "wx sync --provider open-meteo --city \(PlaceText.shellWord(argument))" }
 
   func json() -> JSON {
@@ -107,7 +118,13 @@ struct PlaceView: View {
     lines.append("time zone    \(p.timeZone.visible)")
     if let localTime { lines.append("local time   \(localTime)") }
     lines += ["", "No weather for it yet; get it online:"]
-    lines += Self.shown(["wx sync --provider open-meteo", "--city \(PlaceText.shellWord(argument))"], term)
+    // On a narrow screen the country goes by its code (`'s-Hertogenbosch, NL`), which names
+    // the place as well, so that the command is never cut.
+    var city = "--city \(PlaceText.shellWord(argument))"
+    if let width = term.width, DisplayWidth.of(city) + 4 > width, argument.hasSuffix(", " + p.country) {
+      city = "--city \(PlaceText.shellWord(argument.dropLast(p.country.count) + p.countryCode))"
+    }
+    lines += Self.shown(["wx sync --provider open-meteo", city], term)
     lines.append("or make it a favourite and refresh:")
     lines += Self.shown(["wx sync --provider open-meteo", "--favourites"], term)
     return lines.joined(with: "\n") + "\n" + term.dim("place data: GeoNames")

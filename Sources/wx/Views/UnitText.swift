@@ -28,17 +28,18 @@ extension Units {
   func format(_ celsius: Double) -> String { temperature.format(celsius) }
   func jsonTemperature(_ celsius: Double) -> Double { temperature.jsonTemperature(celsius) }
 
-  /// One decimal with the unit: `12.2 km/h`, `10 mph`, `3.4 m/s`; a Beaufort force whole: `4 Bft`.
+  /// One decimal with the unit: `12.2 km/h`, `10 mph`, `3.4 m/s`, a breeze `<0.1 m/s`; a
+  /// Beaufort force whole: `4 Bft` (force 0 is calm, a measure of its own).
   func formatWind(_ kmh: Double) -> String {
     let v = wind.wind(kmh)
-    return "\(wind == .beaufort ? String(Int(v)) : Number.oneDecimal(v)) \(wind.symbol)"
+    return "\(wind == .beaufort ? String(Int(v)) : Number.amount(v, 1)) \(wind.symbol)"
   }
 
   func jsonWind(_ kmh: Double) -> Double { wind.json(kmh) }
 
-  /// `0.4 mm`, or inches to two decimals: `0.02 in`.
+  /// `0.4 mm`, or inches to two decimals: `0.02 in`; a trace is `<0.1 mm`, `<0.01 in`.
   func formatPrecipitation(_ mm: Double) -> String {
-    inches ? "\(Number.decimals(precipitation(mm), 2)) in" : "\(Number.oneDecimal(mm)) mm"
+    inches ? "\(Number.amount(precipitation(mm), 2)) in" : "\(Number.amount(mm, 1)) mm"
   }
 }
 
@@ -47,9 +48,17 @@ enum Number {
   /// `12`, `12.5`: one decimal, none when whole (half away from zero).
   static func oneDecimal(_ v: Double) -> String { decimals(v, 1) }
 
+  /// An amount that is never shown as 0 unless it is 0: `places` decimals (``decimals(_:_:)``),
+  /// or `<0.1` (`<1` for whole numbers) when a positive amount would round to 0.
+  static func amount(_ v: Double, _ places: Int) -> String {
+    let shown = decimals(v, places)
+    guard v > 0, shown == "0" else { return shown }
+    return places == 0 ? "<1" : "<0." + String(repeating: "0", count: places - 1) + "1"
+  }
+
   /// At most `places` decimals, trailing zeros dropped: `0.02`, `1.5`, `3`.
   static func decimals(_ v: Double, _ places: Int) -> String {
-    let scale = places == 1 ? 10.0 : 100.0
+    let scale = [1.0, 10, 100][min(max(places, 0), 2)]
     let r = (v * scale).rounded(.toNearestOrAwayFromZero) / scale
     if r == r.rounded() { return String(Int(r)) }
     if places == 1 { return String(r) }

@@ -34,10 +34,7 @@ final class BrowseSession {
       // A resize, or a return from a stop (the shell may have written over the screen): the
       // next frame is drawn whole, whether keys or a wake-up brought it. A stop inside read()
       // (SIGTTIN in the background) comes back with keys, not with the wake-up.
-      if TTY.resized {
-        screen.invalidate()
-        TTY.resized = false
-      }
+      if TTY.resized.change(from: true, to: false) { screen.invalidate() }
       if keys.isEmpty {
         rememberOpened()
         // A tick or a resize: redraw what changed (a new catalogue, favourites, the age).

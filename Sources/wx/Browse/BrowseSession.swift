@@ -70,10 +70,8 @@ final class BrowseSession {
       // at once, and a failure is drawn after it.
       let before = status
       for work in after { save(work) }
-      if let warnings = StateWarnings.captured, !warnings.isEmpty {
-        status = warnings.joined(separator: "; ")
-        StateWarnings.captured = []
-      }
+      let warnings = ctx.console.takeWarnings()
+      if !warnings.isEmpty { status = warnings.joined(separator: "; ") }
       if status != before || after.contains(where: \.changesList) { try draw() }
     }
   }
@@ -86,7 +84,7 @@ final class BrowseSession {
       isFavourite: { [data] in data.isFavourite($0) })
     if view.fits { try loadPage(pageSize: view.pageSize) }
     let lines = view.lines(model, page, selected: selected, status: status)
-    Terminal.control(screen.update(lines, width: width, height: height))
+    ctx.console.control(screen.update(lines, width: width, height: height))
   }
 
   /// The page holding the selection (clamped to the result set).

@@ -53,9 +53,9 @@ extension WX {
       }
     }
 
-    func execute() async throws {
+    func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
-      let ctx = try Context.make()
+      let ctx = try Context.make(console)
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let showProgress = ctx.terminal.stderrIsTTY && !quiet
       var progress: (@Sendable (Int, Int) -> Void)? = nil
@@ -68,7 +68,7 @@ extension WX {
           let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
           let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"
           // wx's own line-clearing sequence, then text that holds nothing untrusted.
-          Terminal.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
+          console.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
         }
       }
       let config = ProviderConfig(
@@ -85,15 +85,15 @@ extension WX {
         // the new file took its place (the folder's fsync).
         throw SyncStoreError(store: error, unchanged: before != nil && FileIdentity(ctx.home.cataloguePath) == before)
       }
-      if showProgress { Terminal.control("\r\u{1B}[K", toStderr: true) }
+      if showProgress { console.control("\r\u{1B}[K", toStderr: true) }
       if !quiet {
-        if let skipped = OpenMeteoSelection.skippedWords(plan.skipped) { Terminal.err("wx: " + skipped) }
+        if let skipped = OpenMeteoSelection.skippedWords(plan.skipped) { console.err("wx: " + skipped) }
         let elapsed = Clock.monotonic() - started
         let seconds = elapsed < 0.05 ? "under 0.1" : Number.oneDecimal(elapsed)  // never "in 0 s"
         let what = meta.refreshed == meta.count ? "" : "the weather of \(meta.refreshed) of "
-        Terminal.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
+        console.err("wx: synced \(what)\(meta.count) \(meta.count == 1 ? "city" : "cities") from \(meta.source) in \(seconds) s")
         // `--city`: the place's weather, as `wx show` shows it (offline from now on).
-        if let city { try ShowRequest(city: city).perform() }
+        if let city { try ShowRequest(city: city).perform(console) }
       }
     }
   }

@@ -51,8 +51,8 @@ extension WX {
 
     func validate() throws { _ = try change }
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let change = try change
       switch change {
       case .temperature(let unit):
@@ -65,10 +65,10 @@ extension WX {
       }
       let saved = try ctx.home.preferences.load()
       switch change {
-      case .wind, .showWind: Terminal.out(Units(saved.unit, wind: saved.wind).wind.rawValue)
+      case .wind, .showWind: console.out(Units(saved.unit, wind: saved.wind).wind.rawValue)
       case .temperature, .show:
         // The temperature unit, and a wind unit saved apart on a line of its own.
-        Terminal.out(saved.unit.rawValue + (saved.wind.map { "\nwind \($0.rawValue)" } ?? ""))
+        console.out(saved.unit.rawValue + (saved.wind.map { "\nwind \($0.rawValue)" } ?? ""))
       }
     }
   }

@@ -25,9 +25,9 @@ extension WX.AQI {
       do { try selection.validate() } catch { throw ValidationError(error.message) }
     }
 
-    func execute() async throws {
+    func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
-      let ctx = try Context.make()
+      let ctx = try Context.make(console)
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let (cities, chosen, _) = try selection.cities(ctx)
       let (refresh, skipped) = try OpenMeteoSelection.located(cities, chosen)
@@ -42,8 +42,8 @@ extension WX.AQI {
       try ctx.home.prepare()
       try ctx.home.aqi.record(readings, at: Clock.now())
       if !quiet {
-        if let skipped = OpenMeteoSelection.skippedWords(skipped) { Terminal.err("wx: " + skipped) }
-        Terminal.err(
+        if let skipped = OpenMeteoSelection.skippedWords(skipped) { console.err("wx: " + skipped) }
+        console.err(
           "wx: recorded air quality for \(readings.count) \(readings.count == 1 ? "city" : "cities") from \(Redact.url(config.url))"
         )
       }

@@ -25,8 +25,8 @@ extension WX.AQI {
       if once && count != nil { throw ValidationError("use --once or --count, not both") }
     }
 
-    func execute() async throws {
-      let ctx = try Context.make(display: display.value)
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console, display: display.value)
       guard let text = url ?? Environment.get("WX_AQI_URL") else {
         throw ConfigError("no feed URL: give one (ws:// or wss://) or set WX_AQI_URL")
       }
@@ -45,7 +45,8 @@ extension WX.AQI {
       var arguments = ["--backoff-ms", String(backoff), "--timeout", "\(timeout)"]
       if limit != nil { arguments.append("--no-retry") }
       let session = WatchSession(
-        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)),
+        url: feedURL, store: ctx.home.aqi,
+        view: LiveView(console: console, terminal: ctx.terminal, url: Redact.url(feedURL.description)),
         limit: limit)
       // The URL (its token too) goes through the client's stdin, never its command line.
       try await session.run(client: client, arguments: arguments + ["--url-stdin"], feedURL: feedURL.description)

@@ -18,8 +18,9 @@ extension WX.Fav {
 
     /// Runs of words to places of the catalogue and the atlas, as the resolver splits them
     /// for the catalogue: from each word, the longest run (at most 6 words) that names one
-    /// place; a word ending in a comma goes with the next; a place named twice counts once.
-    static func places(_ words: [String], _ finder: PlaceFinder) throws -> [Found] {
+    /// place; a word ending in a comma goes with the next; a place named twice counts once; a
+    /// name other places share is noted on `ctx`'s console.
+    static func places(_ words: [String], _ finder: PlaceFinder, _ ctx: Context) throws -> [Found] {
       var out: [Found] = []
       var k = 0
       while k < words.count {
@@ -42,7 +43,7 @@ extension WX.Fav {
           continue
         }
         let name = words[k..<hit.end].joined(separator: " ")
-        if hit.sharing > 0 { Context.noteShared(name, hit.found, hit.sharing) }
+        if hit.sharing > 0 { ctx.noteShared(name, hit.found, hit.sharing) }
         if !out.contains(where: { $0.asCity.identity == hit.found.asCity.identity }) { out.append(hit.found) }
         k = hit.end
       }
@@ -56,8 +57,8 @@ extension WX.Fav {
       } catch { throw ValidationError(error.message) }
     }
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let catalogue = try ctx.catalogue()
       // Catalogue cities and atlas places alike (PlaceFinder): the catalogue's rules first
       // (the resolver's runs of words), then the atlas's places, run by run.
@@ -67,7 +68,7 @@ extension WX.Fav {
         found = try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
       } catch let error as LookupError {
         guard finder.atlas != nil else { throw error }
-        found = try Self.places(cities, finder)
+        found = try Self.places(cities, finder, ctx)
       }
       finder.atlas?.close()
       catalogue.close()
@@ -88,7 +89,7 @@ extension WX.Fav {
         }
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
-      Terminal.out(out)
+      console.out(out)
     }
   }
 }

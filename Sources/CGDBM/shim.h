@@ -21,4 +21,7 @@ static inline int wx_byte_exchange(unsigned char *p, unsigned char expected, uns
 static inline void wx_byte_store(unsigned char *p, unsigned char value) {
   __atomic_store_n(p, value, __ATOMIC_SEQ_CST);
 }
+static inline unsigned char wx_byte_load(unsigned char *p) {
+  return __atomic_load_n(p, __ATOMIC_SEQ_CST);
+}
 #endif

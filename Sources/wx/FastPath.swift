@@ -24,13 +24,13 @@ enum FastPath {
 
   /// Runs `args` (without the program name) if the fast path understands them: the exit
   /// status, or nil to let ArgumentParser handle the command line.
-  static func run(_ args: [String]) -> Int32? {
+  static func run(_ args: [String], _ console: Console) -> Int32? {
     guard Environment.get("WX_NO_FASTPATH") == nil, let request = parse(args) else { return nil }
     do {
-      try request.perform()
+      try request.perform(console)
       return 0
     } catch {
-      return ExitStatus.report(error).rawValue
+      return ExitStatus.report(error, console).rawValue
     }
   }
 

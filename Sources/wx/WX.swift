@@ -37,44 +37,47 @@ enum Main {
     // EPIPE, which the writer passes over, and wx exits 0 quietly instead of dying of SIGPIPE
     // (141). The feed client wx spawns gets the default disposition back (FeedProcess).
     _ = signal(SIGPIPE, SIG_IGN)
-    Terminal.reserveStandardFiles()
-    if let status = CompletionEntry.run(args) ?? FastPath.run(args) {
-      end(status)
+    // Standard output and error, and what went wrong writing them: one value, handed down.
+    let console = Console.standard()
+    if let status = CompletionEntry.run(args, console) ?? FastPath.run(args, console) {
+      end(status, console)
     }
     // ArgumentParser's own (hidden) script generator would print its scripts, which filter
     // the candidates again by case: answer with wx's.
     if let first = args.first, first.hasPrefix("--generate-completion-script") {
       let shell = first.contains("=") ? String(first.split(separator: "=", maxSplits: 1)[1]) : args.dropFirst().first ?? ""
       guard let script = CompletionScripts.script(for: shell) else {
-        Terminal.err("wx: no completion script for \(shell.quoted()); try bash, zsh or fish")
+        console.err("wx: no completion script for \(shell.quoted()); try bash, zsh or fish")
         exit(ExitStatus.usage.rawValue)
       }
-      Terminal.data(script)
-      end(0)
+      console.data(script)
+      end(0, console)
     }
     // `wx --version extra` would print the version and ignore the rest.
     if args.first == "--version", args.count > 1 {
-      Terminal.err("wx: --version takes nothing after it, got \(cutQuoted(args[1].quoted(), "\"")) (see `wx --help`)")
+      console.err("wx: --version takes nothing after it, got \(cutQuoted(args[1].quoted(), "\"")) (see `wx --help`)")
       exit(ExitStatus.usage.rawValue)
     }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
     {
-      Terminal.err("wx: no command named \(cutQuoted(args[1].quoted(), "\"")); see `wx --help`")
+      console.err("wx: no command named \(cutQuoted(args[1].quoted(), "\"")); see `wx --help`")
       exit(ExitStatus.usage.rawValue)
     }
     Task {
       do {
         var command = try WX.parseAsRoot(args)
-        if var async = command as? AsyncParsableCommand {
-          try await async.run()
+        if let wx = command as? any WXCommand {
+          try await wx.run(console)
+        } else if var async = command as? AsyncParsableCommand {
+          try await async.run()  // a group without a subcommand: its help, as an error
         } else {
           try command.run()
         }
-        end(0)
+        end(0, console)
       } catch {
-        end(report(error))
+        end(report(error, console), console)
       }
     }
     dispatchMain()
@@ -84,10 +87,10 @@ enum Main {
   /// written (a full disk, a closed standard output), says so and exits 74: a script must
   /// not take an empty file for the answer. A reader that stopped reading (EPIPE: `| head`)
   /// is not an error.
-  static func end(_ status: Int32) -> Never {
-    if status == 0, let failure = Terminal.outputFailure {
+  static func end(_ status: Int32, _ console: Console) -> Never {
+    if status == 0, let failure = console.outputFailure {
       let why = failure == EBADF ? "standard output is closed" : SystemError.describe(failure)
-      Terminal.err("wx: cannot write the output: \(why)")
+      console.err("wx: cannot write the output: \(why)")
       exit(ExitStatus.ioError.rawValue)
     }
     exit(status)
@@ -143,7 +146,7 @@ enum Main {
   /// What ArgumentParser's own `main` would print, but through wx's writers: help on stdout
   /// as is; an error as one escaped line (`--sort $'\e[2J'` is echoed back) naming the help
   /// to read. Errors the commands report themselves arrive as a bare ``ExitCode``.
-  static func report(_ error: any Error) -> Int32 {
+  static func report(_ error: any Error, _ console: Console) -> Int32 {
     let code = WX.exitCode(for: error)
     if code == .success {
       let text = WX.fullMessage(for: error)
@@ -152,7 +155,7 @@ enum Main {
       let help = text.hasPrefix("OVERVIEW: ") || text.hasPrefix("USAGE: ")
       // In a locale that is not UTF-8, help is spelled in ASCII as every other output is.
       let spelled = help && !Terminal.localeIsUTF8 ? BrowseView.spellArrows(ASCII.spell(text)) : text
-      if !text.isEmpty { Terminal.data(help ? wrapped(spelled, width: width) : spelled) }
+      if !text.isEmpty { console.data(help ? wrapped(spelled, width: width) : spelled) }
       return 0
     }
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
@@ -164,7 +167,7 @@ enum Main {
       let words = usage.dropFirst(7).split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }
       help = words.joined(separator: " ") + " --help"
     }
-    Terminal.err("wx: \(message) (see `\(help)`)")
+    console.err("wx: \(message) (see `\(help)`)")
     return code.rawValue
   }
 }

@@ -17,7 +17,8 @@ days and `forecast_hours` hours from the current hour (the location's local time
 
 Modes: ok; nulls (temperature null for every second location, humidity and wind null
 everywhere, one daily maximum null, every second hour's values null, no sunrise); error (400
-with the error object); 429 (the first request answers 429 with Retry-After: 1, then ok);
+with the error object); 429 (the first request answers 429 with Retry-After: 1, then ok; the
+same request asked again before that second has passed is refused again and counted as early);
 429-always; slow:SECONDS (each answer waits); wrong-length (an array one location short);
 fail-after:N (requests after the Nth answer 400); html (200 text/html); huge:MB (the first
 location also holds a member "padding", an array of MB megabytes of zeros, sent in pieces);
@@ -170,6 +171,8 @@ class State:
         self.sizes = []
         self.sent = []
         self.bytes = 0
+        self.refused = {}  # query -> when it may be asked again (mode 429)
+        self.early = 0  # requests asked again before their Retry-After (mode 429)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -203,9 +206,9 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, {"mode": st.mode})
         if url.path == "/__stats":
             with st.lock:
-                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes, "bytes": st.bytes}
+                out = {"requests": st.requests, "peak": st.peak, "sizes": st.sizes, "bytes": st.bytes, "early": st.early}
                 if "reset" in q:
-                    st.requests, st.peak, st.sizes, st.bytes = 0, 0, [], 0
+                    st.requests, st.peak, st.sizes, st.bytes, st.early = 0, 0, [], 0, 0
             return self.send(200, out)
         if url.path == "/__sent":
             with st.lock:
@@ -243,7 +246,13 @@ class Handler(BaseHTTPRequestHandler):
             st.sizes.append(len(lats))
         if mode == "error" or (mode.startswith("fail-after:") and number > int(mode[11:])):
             return self.send(400, {"error": True, "reason": "Cannot initialize WeatherVariable from invalid String value"})
-        if mode == "429" and number == 1 or mode == "429-always":
+        if mode == "429":
+            with st.lock:
+                early = time.monotonic() < st.refused.get(url.query, 0.0)
+                st.early += early
+                if number == 1 or early:  # as a rate limiter would: refused again
+                    st.refused[url.query] = time.monotonic() + 1
+        if mode == "429" and (number == 1 or early) or mode == "429-always":
             return self.send(429, {"error": True, "reason": "Minutely API request limit exceeded. Please try again in one minute."},
                              headers=[("Retry-After", "1")])
         if mode == "html":

@@ -22,6 +22,10 @@ package struct Run: CustomStringConvertible {
   package var stderr: String
   package var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
 
+  package init(status: Int32, signalled: Bool = false, stdout: String, stderr: String) {
+    (self.status, self.signalled, self.stdout, self.stderr) = (status, signalled, stdout, stderr)
+  }
+
   package func json() throws -> [String: Any] {
     let obj = try JSONSerialization.jsonObject(with: Data(stdout.utf8))
     return try #require(obj as? [String: Any], "stdout is not a JSON object: \(stdout)")

@@ -19,6 +19,9 @@ package final class OpenMeteoAPI: LoopbackServer, @unchecked Sendable {
     return (s["requests"] as? Int ?? -1, s["peak"] as? Int ?? -1, s["sizes"] as? [Int] ?? [])
   }
 
+  /// Requests asked again before the `Retry-After` of their refusal (mode 429).
+  package func early() throws -> Int { try #require(try json("/__stats") as? [String: Any])["early"] as? Int ?? -1 }
+
   /// Every location object sent, with the coordinates asked.
   package func sent() throws -> [[String: Any]] { try #require(try json("/__sent") as? [[String: Any]]) }
 

@@ -22,8 +22,7 @@ package struct RawChild {
     // The child starts as from a shell: no signal blocked (the test's thread may block some),
     // SIGINT, SIGTERM and SIGHUP at their default action, and in a process group of its own,
     // as a shell's job is: a signal sent to the test runner's group (another test's job
-    // control) must not stop it where no failpoint did (seen under load: a sync or a lock
-    // holder stopped early, before its temp file or its lock).
+    // control) must not reach it.
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -50,16 +49,22 @@ package struct RawChild {
     return (!signalled && (status >> 8) & 0xFF == 0, signalled, status & 0x7F)
   }
 
-  /// Waits (up to 120 s: a loaded machine can starve a new process) until the child has
-  /// stopped itself (a `stop:` failpoint); false if it exited or the time ran out.
-  package func waitUntilStopped() -> Bool {
+  /// Waits (up to 120 s: a loaded machine can starve a new process) until the child stops: the
+  /// signal that stopped it (SIGSTOP for a `stop:` failpoint), or nil if it ended or the time
+  /// ran out. The kernel says which signal (`waitid`, as a shell learns of a stopped job), so a
+  /// stop by anything else (SIGTSTP, SIGTTIN, SIGTTOU) is told apart; the child is left to
+  /// ``wait()`` (`WNOWAIT`), its pid still ours.
+  package func waitUntilStopped() -> Int32? {
     let deadline = Date().addingTimeInterval(120)
     while Date() < deadline {
-      let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
-      if stat.contains(") T ") { return true }
-      if stat.contains(") Z ") { return false }
+      var info = siginfo_t()
+      let r = waitid(P_PID, id_t(pid), &info, WEXITED | WSTOPPED | WNOHANG | WNOWAIT)
+      if r < 0 && errno != EINTR { return nil }
+      if r == 0 && info._sifields._sigchld.si_pid == pid {  // 0 while nothing happened
+        return info.si_code == CLD_STOPPED ? info._sifields._sigchld.si_status : nil
+      }
       usleep(10_000)
     }
-    return false
+    return nil
   }
 }

@@ -217,10 +217,12 @@ import Testing
       ])
     var reaped = false
     defer { if !reaped { kill(holder.pid, SIGKILL); holder.wait() } }
-    // Wait until it has stopped itself while holding the lock.
-    try #require(holder.waitUntilStopped(), "the lock holder did not stop itself (it exited, or timed out)")
+    // Wait until it has stopped itself while holding the lock (by its failpoint: SIGSTOP).
+    let stop = holder.waitUntilStopped()
+    try #require(stop == SIGSTOP, "the lock holder did not stop itself: \(stop.map { "stopped by signal \($0)" } ?? "ended")")
     let before = home.snapshot()
-    // Busy (75) is the answer after giving up: the lock stays held until SIGCONT below.
+    // A writer gives up after its WX_LOCK_TIMEOUT (one waiting for the stopped holder would
+    // run into the harness's timeout instead).
     let busy = try home.wx("fav", "add", "Cairo", env: ["WX_LOCK_TIMEOUT": "1"])
     #expect(busy.status == 75, "\(busy)")
     #expect(busy.stderr.contains("busy") || busy.stderr.contains("another wx process"))

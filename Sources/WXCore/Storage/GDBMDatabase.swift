@@ -243,18 +243,29 @@ package final class GDBMDatabase {
 package struct Backoff {
   private var delay = 0.001
   private let end: Double
+  private let now: () -> Double
+  private let pause: (Double) -> Void
 
-  package init(deadline seconds: Double) { end = Clock.monotonic() + seconds }
+  package init(deadline seconds: Double) { self.init(deadline: seconds, now: Clock.monotonic, pause: Self.sleep) }
+
+  /// On the clock and the sleep given (tests count the pauses instead of timing them).
+  package init(deadline seconds: Double, now: @escaping () -> Double, pause: @escaping (Double) -> Void) {
+    (self.now, self.pause) = (now, pause)
+    end = now() + seconds
+  }
 
   /// Sleeps and returns true while the deadline has not passed; false once it has.
   package mutating func wait() -> Bool {
-    let now = Clock.monotonic()
-    guard now < end else { return false }
+    let t = now()
+    guard t < end else { return false }
     let jitter = 0.5 + Double(UInt8.random(in: 0...255)) / 255
-    let pause = min(delay * jitter, end - now)
-    var ts = timespec(tv_sec: Int(pause), tv_nsec: Int((pause - Double(Int(pause))) * 1e9))
-    nanosleep(&ts, nil)
+    pause(min(delay * jitter, end - t))
     delay = min(delay * 2, 0.05)
     return true
+  }
+
+  private static func sleep(_ seconds: Double) {
+    var ts = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+    nanosleep(&ts, nil)
   }
 }

@@ -20,11 +20,11 @@ import Glibc
 /// reports its loss as an error (``publishing(_:)`` waits for the signal to end wx).
 package enum TempFiles {
   /// Temp files written at once (a sync writes one; a repair, two).
-  static let slots = 8
+  static var slots: Int { 8 }
   /// The flag byte, a path of up to PATH_MAX - 1 bytes, its NUL.
-  static let slotSize = 1 + Int(PATH_MAX)
+  static var slotSize: Int { 1 + Int(PATH_MAX) }
 
-  nonisolated(unsafe) private static let buffer: UnsafeMutablePointer<UInt8> = {
+  nonisolated(unsafe) fileprivate static let buffer: UnsafeMutablePointer<UInt8> = {
     let b = UnsafeMutablePointer<UInt8>.allocate(capacity: slots * slotSize)
     b.initialize(repeating: 0, count: slots * slotSize)
     return b
@@ -89,20 +89,24 @@ package enum TempFiles {
       var current = sigaction()
       guard sigaction(sig, nil, &current) == 0 else { continue }
       let ignored = unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
-      if !ignored { _ = signal(sig, onTermination) }
+      if !ignored { _ = signal(sig, removeTempFilesAndDie) }
     }
   }
 
-  /// Only async-signal-safe calls: unlink, signal, raise.
-  private static let onTermination: @convention(c) (Int32) -> Void = { sig in
-    let b = TempFiles.buffer
-    var k = 0
-    while k < TempFiles.slots {
-      let slot = b + k * TempFiles.slotSize
-      if wx_byte_exchange(slot, 1, 2) != 0 { _ = unlink(UnsafeRawPointer(slot + 1).assumingMemoryBound(to: CChar.self)) }
-      k += 1
-    }
-    _ = signal(sig, SIG_DFL)
-    _ = raise(sig)
+}
+
+/// The handler: a file-level function (a C function pointer, no context). Only async-signal-safe
+/// calls (unlink, signal, raise) and atomic exchanges on ``TempFiles``'s buffer, which was
+/// allocated and zeroed before the handler was installed and is never freed; the slots' count
+/// and size are constants.
+private func removeTempFilesAndDie(_ sig: Int32) {
+  let b = TempFiles.buffer
+  var k = 0
+  while k < TempFiles.slots {
+    let slot = b + k * TempFiles.slotSize
+    if wx_byte_exchange(slot, 1, 2) != 0 { _ = unlink(UnsafeRawPointer(slot + 1).assumingMemoryBound(to: CChar.self)) }
+    k += 1
   }
+  _ = signal(sig, SIG_DFL)
+  _ = raise(sig)
 }

@@ -53,10 +53,17 @@ package enum Failpoint {
 
   /// At the named point: dies with SIGKILL when `name` is active (crash tests), or stops
   /// itself with SIGSTOP when `stop:name` is (lock-holder tests; resume with SIGCONT).
+  ///
+  /// The stop is sent to this thread, not to the process: a SIGSTOP sent to the process is
+  /// taken by whichever thread the kernel picks (the main one, idle in Dispatch), which then
+  /// stops the others, so on a loaded machine the thread at the failpoint ran on until that
+  /// happened, past its temp file's rename (a sync "stopped with no temp file"). Sent to this
+  /// thread, it stops on its way out of the call. (SIGKILL to the process is already at once:
+  /// the kernel kills every thread as it queues it.)
   package static func crash(_ name: String) {
     guard let active else { return }
     if active == name { kill(getpid(), SIGKILL) }
-    if active == "stop:" + name { kill(getpid(), SIGSTOP) }
+    if active == "stop:" + name { pthread_kill(pthread_self(), SIGSTOP) }
   }
 
   /// An errno to inject for the named operation, from `name:ENOSPC` or `name:EIO`.

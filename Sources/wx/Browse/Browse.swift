@@ -24,22 +24,22 @@ extension WX {
 
     @OptionGroup var display: DisplayOptions
 
-    func execute() async throws {
-      try Self.perform(display: display.value)
+    func execute(_ console: Console) async throws {
+      try Self.perform(display: display.value, console)
     }
 
-    static func perform(display: Display) throws {
+    static func perform(display: Display, _ console: Console) throws {
       guard TTY.isInteractive else {
         throw UsageError("browse needs a terminal; use `wx list` or `wx search` in scripts and pipes")
       }
-      let ctx = try Context.make(display: display)
-      let data = try BrowseData(home: ctx.home)
+      let ctx = try Context.make(console, display: display)
+      let data = try BrowseData(home: ctx.home, console: ctx.console)
       let session = BrowseSession(ctx: ctx, data: data, unit: ctx.unit(display))
       guard TTY.enter() else { throw UsageError("browse cannot set up this terminal; use `wx list` or `wx search`") }
-      StateWarnings.captured = []
+      console.holdWarnings()
       defer {
         TTY.leave()
-        StateWarnings.captured = nil
+        console.releaseWarnings()
       }
       try session.run()
     }

@@ -36,11 +36,11 @@ final class BrowseData {
   /// The world atlas, searched with the catalogue as `wx search` does (nil: the catalogue alone).
   private let atlas: Atlas?
 
-  init(home: Home) throws {
+  init(home: Home, console: Console) throws {
     self.home = home
     catalogue = try home.openCatalogue().catalogue
     catalogueInode = Self.inode(home.cataloguePath)
-    atlas = try Context.atlas(for: home)
+    atlas = try Context.atlas(for: home, console)
     try loadFavourites()
   }
 

@@ -34,10 +34,7 @@ final class BrowseSession {
       // A resize, or a return from a stop (the shell may have written over the screen): the
       // next frame is drawn whole, whether keys or a wake-up brought it. A stop inside read()
       // (SIGTTIN in the background) comes back with keys, not with the wake-up.
-      if TTY.resized {
-        screen.invalidate()
-        TTY.resized = false
-      }
+      if TTY.resized.change(from: true, to: false) { screen.invalidate() }
       if keys.isEmpty {
         rememberOpened()
         // A tick or a resize: redraw what changed (a new catalogue, favourites, the age).
@@ -73,10 +70,8 @@ final class BrowseSession {
       // at once, and a failure is drawn after it.
       let before = status
       for work in after { save(work) }
-      if let warnings = StateWarnings.captured, !warnings.isEmpty {
-        status = warnings.joined(separator: "; ")
-        StateWarnings.captured = []
-      }
+      let warnings = ctx.console.takeWarnings()
+      if !warnings.isEmpty { status = warnings.joined(separator: "; ") }
       if status != before || after.contains(where: \.changesList) { try draw() }
     }
   }
@@ -89,7 +84,7 @@ final class BrowseSession {
       isFavourite: { [data] in data.isFavourite($0) })
     if view.fits { try loadPage(pageSize: view.pageSize) }
     let lines = view.lines(model, page, selected: selected, status: status)
-    Terminal.control(screen.update(lines, width: width, height: height))
+    ctx.console.control(screen.update(lines, width: width, height: height))
   }
 
   /// The page holding the selection (clamped to the result set).

@@ -1,4 +1,5 @@
 import Glibc
+import WXCore
 
 /// The terminal while `wx browse` owns it: raw mode, the alternate screen, a hidden cursor.
 ///
@@ -8,21 +9,37 @@ import Glibc
 /// SIGTSTP (a `kill -TSTP`, or Ctrl-Z through ``suspend()``) restores the terminal before
 /// stopping, and SIGCONT takes it back and asks for a full redraw. SIGWINCH and SIGCONT write
 /// one byte to a pipe the key loop polls (``wakeFD``), so the screen is redrawn at once.
+///
+/// The handlers (the file-level functions at the end) make only async-signal-safe calls and
+/// touch only what cannot move or be half-made under them: the flags (``SignalFlag``: atomic
+/// bytes), the modes and the pipe's descriptors in ``shared`` (memory allocated once, never
+/// freed), all set up before ``enter()`` installs the handlers, and the escape sequences, which
+/// are string literals (``StaticString``: bytes in the binary). No Swift array, string or
+/// variable with exclusivity checks, no allocation, no lock.
 enum TTY {
   /// Leaves the alternate screen and shows the cursor again.
-  static let restoreSequence: [UInt8] = Array("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l".utf8)
-  static let enterBytes: [UInt8] = Array("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J".utf8)
+  static var restoreSequence: StaticString { "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l" }
+  static var enterSequence: StaticString { "\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J" }
 
-  nonisolated(unsafe) private static var saved = termios()
-  nonisolated(unsafe) private static var raw = termios()
-  nonisolated(unsafe) private static var active = false
-  nonisolated(unsafe) private static var suspended = false
-  nonisolated(unsafe) private static var pipeFDs: [Int32] = [-1, -1]
-  /// Set by the SIGWINCH handler; cleared by whoever redraws.
-  nonisolated(unsafe) static var resized = false
+  /// What the handlers read besides the flags.
+  fileprivate struct Shared {
+    var saved = termios()
+    var raw = termios()
+    var wakeRead: Int32 = -1
+    var wakeWrite: Int32 = -1
+  }
+  nonisolated(unsafe) fileprivate static let shared: UnsafeMutablePointer<Shared> = {
+    let p = UnsafeMutablePointer<Shared>.allocate(capacity: 1)
+    p.initialize(to: Shared())
+    return p
+  }()
+  fileprivate static let active = SignalFlag()
+  fileprivate static let suspended = SignalFlag()
+  /// Set by the SIGWINCH and SIGCONT handlers; taken (cleared) by whoever redraws.
+  static let resized = SignalFlag()
 
   /// The read end of the wake-up pipe (-1 before ``enter()``).
-  static var wakeFD: Int32 { pipeFDs[0] }
+  static var wakeFD: Int32 { shared.pointee.wakeRead }
 
   /// Both standard input and output are terminals.
   static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
@@ -31,13 +48,15 @@ enum TTY {
   /// screen. Returns false (changing nothing) when the modes cannot be read.
   static func enter() -> Bool {
     waitForTheForeground()
+    var saved = termios()
     guard tcgetattr(0, &saved) == 0 else { return false }
     var fds: [Int32] = [-1, -1]
     if pipe(&fds) == 0 {
       for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK); _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-      pipeFDs = fds
+    } else {
+      fds = [-1, -1]
     }
-    raw = saved
+    var raw = saved
     // cfmakeraw, keeping output processing off too: every byte drawn is placed explicitly.
     raw.c_iflag &= ~tcflag_t(IGNBRK | BRKINT | PARMRK | ISTRIP | INLCR | IGNCR | ICRNL | IXON)
     raw.c_oflag &= ~tcflag_t(OPOST)
@@ -48,24 +67,26 @@ enum TTY {
       cc[Int(VMIN)] = 1
       cc[Int(VTIME)] = 0
     }
-    active = true
-    for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = signal(sig, onTerminate) }
+    // Everything a handler reads is in place before the first handler is installed.
+    shared.pointee = Shared(saved: saved, raw: raw, wakeRead: fds[0], wakeWrite: fds[1])
+    suspended.set(false)
+    resized.set(false)
+    active.set(true)
+    for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { _ = signal(sig, restoreAndDie) }
     _ = signal(SIGWINCH, onResize)
-    _ = signal(SIGTSTP, onSuspend)
+    _ = signal(SIGTSTP, restoreAndStop)
     _ = signal(SIGCONT, onContinue)
     _ = signal(SIGPIPE, SIG_IGN)
-    _ = tcsetattr(0, TCSAFLUSH, &raw)
-    _ = restoreSequence.count + enterBytes.count  // initialised before any handler can run
-    enterBytes.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+    _ = tcsetattr(0, TCSAFLUSH, &shared.pointee.raw)
+    write(enterSequence)
     return true
   }
 
   /// Puts the terminal back as ``enter()`` found it. Safe to call twice.
   static func leave() {
-    guard active else { return }
-    active = false
-    restoreSequence.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
-    _ = tcsetattr(0, TCSAFLUSH, &saved)
+    guard active.change(from: true, to: false) else { return }
+    write(restoreSequence)
+    _ = tcsetattr(0, TCSAFLUSH, &shared.pointee.saved)
     for sig in [SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT] { _ = signal(sig, SIG_DFL) }
   }
 
@@ -77,23 +98,19 @@ enum TTY {
   /// Drains the wake-up pipe.
   static func drainWake() {
     var byte: UInt8 = 0
-    while pipeFDs[0] >= 0 && read(pipeFDs[0], &byte, 1) == 1 {}
+    while wakeFD >= 0 && read(wakeFD, &byte, 1) == 1 {}
   }
 
-  private static func wake() {
+  /// Writes a sequence to standard output. Signal-safe.
+  fileprivate static func write(_ sequence: StaticString) {
+    _ = Glibc.write(1, sequence.utf8Start, sequence.utf8CodeUnitCount)
+  }
+
+  /// Writes one byte to the wake-up pipe. Signal-safe.
+  fileprivate static func wake() {
     var byte: UInt8 = 1
-    if pipeFDs[1] >= 0 { _ = Glibc.write(pipeFDs[1], &byte, 1) }
-  }
-
-  /// Only async-signal-safe calls: write, tcsetattr, signal, raise.
-  private static let onTerminate: @convention(c) (Int32) -> Void = { sig in
-    if TTY.active {
-      TTY.active = false
-      TTY.restoreSequence.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
-      _ = tcsetattr(0, TCSAFLUSH, &TTY.saved)
-    }
-    _ = signal(sig, SIG_DFL)
-    _ = raise(sig)
+    let fd = shared.pointee.wakeWrite
+    if fd >= 0 { _ = Glibc.write(fd, &byte, 1) }
   }
 
   /// Started in the background (`wx browse &`): stop, as a full-screen program must, until the
@@ -115,41 +132,54 @@ enum TTY {
     }
   }
 
-  /// Restores the terminal and stops; on the way back (SIGCONT, or at once when the stop
-  /// is refused, as it is for an orphaned process group) takes the terminal again.
-  private static let onSuspend: @convention(c) (Int32) -> Void = { _ in
-    if TTY.active && !TTY.suspended {
-      TTY.suspended = true
-      TTY.restoreSequence.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
-      _ = tcsetattr(0, TCSAFLUSH, &TTY.saved)
-    }
-    _ = signal(SIGTSTP, SIG_DFL)
-    // The handler runs with SIGTSTP blocked: unblocked, the raise stops at once (blocked, it
-    // would be delivered again the moment the handler returns, and again, forever).
-    var tstp = sigset_t()
-    sigemptyset(&tstp)
-    sigaddset(&tstp, SIGTSTP)
-    _ = pthread_sigmask(SIG_UNBLOCK, &tstp, nil)
-    _ = raise(SIGTSTP)  // stops here until SIGCONT
-    TTY.resume()
-  }
-
-  private static let onContinue: @convention(c) (Int32) -> Void = { _ in TTY.resume() }
-
   /// Raw mode and the alternate screen again after a stop, and a full redraw. Signal-safe.
-  private static func resume() {
-    _ = signal(SIGTSTP, TTY.onSuspend)
-    if TTY.active && TTY.suspended {
-      TTY.suspended = false
-      _ = tcsetattr(0, TCSAFLUSH, &TTY.raw)
-      TTY.enterBytes.withUnsafeBytes { _ = Glibc.write(1, $0.baseAddress, $0.count) }
+  fileprivate static func resume() {
+    _ = signal(SIGTSTP, restoreAndStop)
+    if active.isSet && suspended.change(from: true, to: false) {
+      _ = tcsetattr(0, TCSAFLUSH, &shared.pointee.raw)
+      write(enterSequence)
     }
-    TTY.resized = true
-    TTY.wake()
+    resized.set(true)
+    wake()
   }
+}
 
-  private static let onResize: @convention(c) (Int32) -> Void = { _ in
-    TTY.resized = true
-    TTY.wake()
+// The handlers: file-level functions (a C function pointer each, no context), async-signal-safe
+// calls only: write, tcsetattr, signal, raise, sigemptyset, sigaddset, pthread_sigmask.
+
+/// SIGINT, SIGTERM, SIGHUP, SIGQUIT: the terminal put back, then the signal's own death.
+private func restoreAndDie(_ sig: Int32) {
+  if TTY.active.change(from: true, to: false) {
+    TTY.write(TTY.restoreSequence)
+    _ = tcsetattr(0, TCSAFLUSH, &TTY.shared.pointee.saved)
   }
+  _ = signal(sig, SIG_DFL)
+  _ = raise(sig)
+}
+
+/// SIGTSTP: restores the terminal and stops; on the way back (SIGCONT, or at once when the
+/// stop is refused, as it is for an orphaned process group) takes the terminal again.
+private func restoreAndStop(_: Int32) {
+  if TTY.active.isSet && TTY.suspended.change(from: false, to: true) {
+    TTY.write(TTY.restoreSequence)
+    _ = tcsetattr(0, TCSAFLUSH, &TTY.shared.pointee.saved)
+  }
+  _ = signal(SIGTSTP, SIG_DFL)
+  // The handler runs with SIGTSTP blocked: unblocked, the raise stops at once (blocked, it
+  // would be delivered again the moment the handler returns, and again, forever).
+  var tstp = sigset_t()
+  sigemptyset(&tstp)
+  sigaddset(&tstp, SIGTSTP)
+  _ = pthread_sigmask(SIG_UNBLOCK, &tstp, nil)
+  _ = raise(SIGTSTP)  // stops here until SIGCONT
+  TTY.resume()
+}
+
+/// SIGCONT (a `kill -CONT` or `fg` with no SIGTSTP of ours before it).
+private func onContinue(_: Int32) { TTY.resume() }
+
+/// SIGWINCH: a redraw at the new size.
+private func onResize(_: Int32) {
+  TTY.resized.set(true)
+  TTY.wake()
 }

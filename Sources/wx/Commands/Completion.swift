@@ -2,7 +2,7 @@ import ArgumentParser
 import WXCore
 
 extension WX {
-  struct Completion: ParsableCommand {
+  struct Completion: WXCommand {
     static let configuration = CommandConfiguration(
       abstract: "Print a shell completion script (bash, zsh or fish).",
       discussion: """
@@ -14,8 +14,8 @@ extension WX {
 
     @Argument(help: "bash, zsh or fish.") var shell: Shell
 
-    func run() throws {
-      Terminal.data(CompletionScripts.script(for: shell.rawValue) ?? "")
+    func execute(_ console: Console) async throws {
+      console.data(CompletionScripts.script(for: shell.rawValue) ?? "")
     }
 
     enum Shell: String, CaseIterable, ExpressibleByArgument {

@@ -20,12 +20,12 @@ extension WX {
 
     @Flag(help: "Repair damaged stores (keeping a backup of each).") var repair = false
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let report = try WXCore.Doctor(home: ctx.home).examine(repair: repair)
       var text = DoctorText(terminal: ctx.terminal)
       text.render(report, repair: repair)
-      Terminal.out(text.text)
+      console.out(text.text)
       if report.folderUnusable || report.unrepaired > 0 || report.unhealthy > 0 && !repair {
         throw ExitCode(ExitStatus.ioError.rawValue)
       }

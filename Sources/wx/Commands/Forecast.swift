@@ -109,6 +109,6 @@ extension WX {
       ForecastRequest(city: city.joinedName, hottest: hottest, hourly: hourly, hours: hours, output: output.value)
     }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -29,6 +29,6 @@ extension WX {
 
     var request: HottestRequest { HottestRequest(pages: pages.value, output: output.value) }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -28,7 +28,7 @@ extension WX {
 
     var request: ListRequest { ListRequest(pages: pages.value, sort: sort, output: output.value) }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }
 

@@ -32,8 +32,8 @@ struct SearchRequest: PagedRequest {
       : PlacePage(paging: paging, items: result.items, unit: unit, freshness: freshness, query: query)
     guard result.total > 0 else {
       // Like grep: nothing found is exit 1, with an empty page for scripts.
-      if output.json { Runner.show(view, json: true, ctx.terminal) }
-      Terminal.err("wx: no city name or word in it starts with \(query.quoted())")
+      if output.json { Runner.show(view, json: true, ctx) }
+      ctx.console.err("wx: no city name or word in it starts with \(query.quoted())")
       throw NoMatch()
     }
     try paging.check()
@@ -59,6 +59,6 @@ extension WX {
 
     var request: SearchRequest { SearchRequest(query: words.joinedName, pages: pages.value, output: output.value) }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

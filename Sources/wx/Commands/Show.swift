@@ -63,6 +63,6 @@ extension WX {
 
     var request: ShowRequest { ShowRequest(city: city.joinedName, format: format, output: output.value) }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -8,8 +8,8 @@ extension WX {
 
     @Flag(help: "Print JSON instead of text.") var json = false
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let catalogue = try ctx.catalogue()
       let meta = catalogue.meta
       catalogue.close()
@@ -22,7 +22,7 @@ extension WX {
         files: ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) },
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
         atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
-      Runner.show(view, json: json, ctx.terminal)
+      Runner.show(view, json: json, ctx)
     }
   }
 }

@@ -53,16 +53,16 @@ extension WX {
       }
     }
 
-    func execute() async throws {
+    func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
-      let ctx = try Context.make()
-      let progress = SyncProgress(ctx.terminal, step: provider == .openMeteo ? "batch" : "page", quiet: quiet)
+      let ctx = try Context.make(console)
+      let progress = SyncProgress(console, ctx.terminal, step: provider == .openMeteo ? "batch" : "page", quiet: quiet)
       let report = try await provider.sync(try config(progress), ctx: ctx, selection: selection, allowShrink: allowShrink)
       progress.finish()
       if quiet { return }
-      SyncSummary(report: report, seconds: progress.elapsed).show()
+      SyncSummary(report: report, seconds: progress.elapsed).show(console)
       // `--city`: the place's weather, as `wx show` shows it (offline from now on).
-      if let city { try ShowRequest(city: city).perform() }
+      if let city { try ShowRequest(city: city).perform(console) }
     }
 
     func config(_ progress: SyncProgress) throws -> ProviderConfig {

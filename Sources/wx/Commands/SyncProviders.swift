@@ -53,18 +53,20 @@ struct SyncSummary {
     return out
   }
 
-  func show() { for line in lines { Terminal.err("wx: " + line) } }
+  func show(_ console: Console) { for line in lines { console.err("wx: " + line) } }
 }
 
 /// `wx: page 3 · 3000 records · 1234 records/s`, redrawn on a terminal's stderr while a sync
 /// runs (a pipe or a log gets the final line alone), and the time the sync took.
 struct SyncProgress {
   let started = Clock.monotonic()
+  let console: Console
   let shown: Bool
   /// What a step is: a page (freetestapi, AccuWeather) or a batch (Open-Meteo).
   let step: String
 
-  init(_ terminal: Terminal, step: String, quiet: Bool) {
+  init(_ console: Console, _ terminal: Terminal, step: String, quiet: Bool) {
+    self.console = console
     shown = terminal.stderrIsTTY && !quiet
     self.step = step
   }
@@ -74,17 +76,17 @@ struct SyncProgress {
   /// What ``ProviderConfig/progress`` calls after each step (nil when nothing is shown).
   var report: (@Sendable (Int, Int) -> Void)? {
     guard shown else { return nil }
-    let (step, started) = (self.step, self.started)
+    let (step, started, console) = (self.step, self.started, self.console)
     // Never wider than the terminal: a wrapped line is not cleared by the next one.
     let width = Terminal.columns(of: 2, tty: true).map { $0 - 1 } ?? 79
     return { n, records in
       let rate = Int(Double(records) / max(Clock.monotonic() - started, 0.001))
       let line = "wx: \(step) \(n) · \(records) records · \(rate) records/s"
       // wx's own line-clearing sequence, then text that holds nothing untrusted.
-      Terminal.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
+      console.control("\r\u{1B}[K" + String(line.prefix(width)), toStderr: true)
     }
   }
 
   /// Clears the progress line.
-  func finish() { if shown { Terminal.control("\r\u{1B}[K", toStderr: true) } }
+  func finish() { if shown { console.control("\r\u{1B}[K", toStderr: true) } }
 }

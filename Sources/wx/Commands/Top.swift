@@ -61,6 +61,6 @@ extension WX {
 
     var request: TopRequest { TopRequest(count: count, output: output.value) }
     func validate() throws { try check(request) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -51,14 +51,14 @@ extension WX {
 
     func validate() throws { _ = try change }
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let change = try change
       if let apply = change.apply {
         try ctx.home.prepare()
         try ctx.home.preferences.modify(apply)
       }
-      Terminal.out(change.shown(try ctx.home.preferences.load()))
+      console.out(change.shown(try ctx.home.preferences.load()))
     }
   }
 }

@@ -7,9 +7,13 @@ enum CompletionData {
   /// How many names a city completion offers at most.
   static let limit = 200
 
+  /// A context whose console keeps what it would print (an atlas warning): nothing is ever
+  /// written into the middle of a command line.
+  static func context() -> Context? { try? Context.make(Console(capturing: Terminal(color: false, unicode: true, width: nil))) }
+
   /// Catalogue names completing `current` after the words `before` it.
   static func cities(_ current: String, after before: [String], whole: Bool) -> [String] {
-    guard let ctx = try? Context.make(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
+    guard let ctx = context(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
     let names = (try? catalogue.resolver.completions(current, after: before, whole: whole, limit: limit)) ?? []
     // Then the atlas's places (largest first) that the catalogue does not already offer.
@@ -24,13 +28,13 @@ enum CompletionData {
   /// name two favourites share. Favourites the words before already name are not offered
   /// again.
   static func favourites(_ current: String, after before: [String], whole: Bool) -> [String] {
-    guard let ctx = try? Context.make(), let all = try? ctx.home.favourites.list() else { return [] }
+    guard let all = try? Context.home().favourites.list() else { return [] }
     return offers(Resolver(PlaceList(favourites: all)), current, after: before, whole: whole)
   }
 
   /// Cities with air-quality readings completing `current`.
   static func airQualityCities(_ current: String, after before: [String], whole: Bool) -> [String] {
-    guard let ctx = try? Context.make(), let all = try? ctx.home.aqi.histories() else { return [] }
+    guard let all = try? Context.home().aqi.histories() else { return [] }
     return offers(Resolver(PlaceList(airQuality: all)), current, after: before, whole: whole)
   }
 

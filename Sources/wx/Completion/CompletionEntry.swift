@@ -15,14 +15,14 @@ enum CompletionEntry {
   static let command = "__complete"
 
   /// The exit status, or nil when `args` is not a `__complete` command line.
-  static func run(_ args: [String]) -> Int32? {
+  static func run(_ args: [String], _ console: Console) -> Int32? {
     guard args.first == command else { return nil }
     let rest = Array(args.dropFirst())
     guard let lines = lines(rest) else {
-      Terminal.err("wx: usage: wx __complete bash LINE POINT WORDBREAKS | wx __complete zsh|fish -- WORD… CURRENT")
+      console.err("wx: usage: wx __complete bash LINE POINT WORDBREAKS | wx __complete zsh|fish -- WORD… CURRENT")
       return ExitStatus.usage.rawValue
     }
-    if !lines.isEmpty { Terminal.data(lines.joined(separator: "\n")) }
+    if !lines.isEmpty { console.data(lines.joined(separator: "\n")) }
     return 0
   }
 

@@ -17,8 +17,8 @@ protocol Request {
   mutating func take(words: String?)
   /// Throws for a value out of range: the one check both parsers run.
   func validate() throws(UsageError)
-  /// Runs the request: what it shows, printed by ``Runner``.
-  func perform() throws
+  /// Runs the request: what it shows, printed by ``Runner`` through `console`.
+  func perform(_ console: Console) throws
 }
 
 extension Request {
@@ -90,6 +90,12 @@ struct Output {
 /// A request that prints a view: `--json` and the display options.
 protocol OutputRequest: Request {
   var output: Output { get set }
+  /// Shows what the request asks for in `ctx` (made for its display options).
+  func show(in ctx: Context) throws
+}
+
+extension OutputRequest {
+  func perform(_ console: Console) throws { try show(in: Context.make(console, display: output.display)) }
 }
 
 /// A request whose view is read from the catalogue.
@@ -110,11 +116,10 @@ extension OutputRequest {
 }
 
 extension CatalogueRequest {
-  func perform() throws {
-    let ctx = try Context.make(display: output.display)
+  func show(in ctx: Context) throws {
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
-    Runner.show(try view(ctx, catalogue), json: output.json, ctx.terminal)
+    Runner.show(try view(ctx, catalogue), json: output.json, ctx)
   }
 }
 

@@ -16,10 +16,10 @@ extension Context {
   /// The atlas, built from the shipped data on first use; nil when it is off, not installed
   /// (`WX_DATA_DIR` names a folder without `atlas.bin`, or none is found), or cannot be read
   /// or built (a warning, once: the catalogue alone answers). A bad `WX_ATLAS` is an error.
-  func atlas() throws -> Atlas? { try Self.atlas(for: home) }
+  func atlas() throws -> Atlas? { try Self.atlas(for: home, console) }
 
   /// ``atlas()`` for a state folder (`wx browse` keeps one open).
-  static func atlas(for home: Home) throws -> Atlas? {
+  static func atlas(for home: Home, _ console: Console) throws -> Atlas? {
     guard try Self.atlasEnabled() else { return nil }
     if let data = Environment.get("WX_DATA_DIR"), !FileSystem.exists(data + "/" + AtlasData.fileName),
       !FileSystem.exists(home.atlasPath)
@@ -29,7 +29,7 @@ extension Context {
     do {
       return try home.openAtlas()
     } catch {
-      StateWarnings.warn(error, "using the catalogue without the atlas")
+      console.warn(error, "using the catalogue without the atlas")
       return nil
     }
   }
@@ -43,7 +43,7 @@ extension Context {
     let found: Found
     if let argument {
       let (f, sharing) = try finder.lookup(argument)
-      if sharing > 0 { Self.noteShared(argument, f, sharing) }
+      if sharing > 0 { noteShared(argument, f, sharing) }
       found = f
     } else {
       guard let last = savedPreferences().lastCity else { throw LookupError.noLastCity }
@@ -61,10 +61,10 @@ extension Context {
 
   /// `wx: "Paris" is Paris, Île-de-France, France (2,138,551 people); 9 other places share
   /// the name: `wx search paris` lists them`.
-  static func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
+  func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
     let people = f.population.map { " (\(PlaceText.people($0)) people)" } ?? ""
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
-    Terminal.err(
+    console.err(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
         + "`wx search \(PlaceText.shellWord(argument.trimmingSpaces))` lists them")
   }

@@ -56,13 +56,13 @@ extension Context {
     do {
       if try prefs.load().lastCity == city.identity { return }
     } catch {
-      StateWarnings.warn(error, StateWarnings.usingDefaults)  // a damaged file: not rewritten here
+      console.warn(error, Self.usingDefaults)  // a damaged file: not rewritten here
       return
     }
     do {
       try prefs.modify { $0.lastCity = city.identity }
     } catch {
-      StateWarnings.warn(error, "the last city was not saved")
+      console.warn(error, "the last city was not saved")
     }
   }
 }

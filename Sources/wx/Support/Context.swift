@@ -57,23 +57,33 @@ struct WindArgument: ExpressibleByArgument {
 
 extension ColorMode: ExpressibleByArgument {}
 
-/// What a command runs with: the state folder, the terminal, the clock.
+/// What a command runs with: the state folder, the console it prints through, the terminal its
+/// views are shaped for, the clock.
 struct Context {
   let home: Home
+  let console: Console
   let terminal: Terminal
   /// When the command started (seconds since the epoch).
   let now: Int64
   /// `WX_NOW`: the time tests pin, in seconds since the epoch, instead of the clock's.
   let pinnedNow: Int64?
 
-  static func make(display: Display? = nil) throws -> Context {
+  /// The context of a command run by the process, from its environment; `console` shapes
+  /// text for its terminal from now on.
+  static func make(_ console: Console, display: Display? = nil) throws -> Context {
     Failpoint.active = Environment.get("WX_FAILPOINT")
-    let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
-    let home = Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
+    let home = try Self.home()
     let pinned = try pinnedTime()
     let terminal = Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false)
-    Terminal.use(terminal)  // what the writers shape for; views are handed `terminal`
-    return Context(home: home, terminal: terminal, now: pinned ?? Clock.now(), pinnedNow: pinned)
+    console.use(terminal)  // what the writers shape for; views are handed `terminal`
+    return Context(home: home, console: console, terminal: terminal, now: pinned ?? Clock.now(), pinnedNow: pinned)
+  }
+
+  /// The state folder the environment names (`WX_HOME`…), with its lock deadline
+  /// (`WX_LOCK_TIMEOUT`) and the sample's candidates.
+  static func home() throws -> Home {
+    let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
+    return Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
   }
 
   /// The time now: the pinned time all along when `WX_NOW` is set (a long `wx browse`).
@@ -149,10 +159,10 @@ struct Context {
   func catalogue() throws -> Catalogue {
     let (catalogue, seeded) = try home.openCatalogue()
     if seeded && catalogue.path != home.cataloguePath {
-      StateWarnings.warn(
+      console.warn(
         StoreError.permission(path: home.directory), "showing the bundled sample without saving it (run `wx doctor`)")
     } else if seeded {
-      Terminal.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
+      console.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }
     return catalogue
   }
@@ -165,21 +175,26 @@ struct Context {
   }
 }
 
-/// A subcommand whose errors become one-line messages and documented exit codes.
+/// A subcommand that prints through the console it is given, and whose errors become
+/// one-line messages and documented exit codes.
 protocol WXCommand: AsyncParsableCommand {
-  func execute() async throws
+  func execute(_ console: Console) async throws
 }
 
 extension WXCommand {
-  func run() async throws {
+  /// Runs the command (``Main`` hands it the process's one console).
+  func run(_ console: Console) async throws {
     do {
-      try await execute()
+      try await execute(console)
     } catch let e as ExitCode {
       throw e
     } catch {
-      throw ExitCode(ExitStatus.report(error).rawValue)
+      throw ExitCode(ExitStatus.report(error, console).rawValue)
     }
   }
+
+  /// ArgumentParser's own entry point, which wx does not take (``Main`` calls ``run(_:)``).
+  func run() async throws { try await run(Console.standard()) }
 }
 
 /// A command whose plain form is a ``Request``: ArgumentParser's declarations fill it, as the
@@ -204,5 +219,22 @@ extension WXCommand {
   /// A request's range check, worded as ArgumentParser words its own (`Error: …`, exit 64).
   func check(_ request: some Request) throws {
     do { try request.validate() } catch { throw ValidationError(error.message) }
+  }
+}
+
+extension Context {
+  /// What a read command falls back to when its preferences cannot be read.
+  static let usingDefaults = "using the default settings (°C, no last city)"
+
+  /// The saved preferences for a read command: damaged or unreadable ones are warned about
+  /// once and replaced by the defaults (°C, no last city). `wx unit` and writers use
+  /// `home.preferences` directly and fail with 74 instead.
+  func savedPreferences() -> Preferences {
+    do {
+      return try home.preferences.load()
+    } catch {
+      console.warn(error, Self.usingDefaults)
+      return Preferences()
+    }
   }
 }

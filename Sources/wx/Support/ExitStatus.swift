@@ -16,10 +16,10 @@ enum ExitStatus: Int32, CaseIterable {
 
   /// Prints the one-line message for `error` on stderr (none for ``NoMatch``, whose
   /// message is already out) and returns its status.
-  static func report(_ error: any Error) -> ExitStatus {
+  static func report(_ error: any Error, _ console: Console) -> ExitStatus {
     if error is NoMatch { return .noMatch }
     let (status, message) = of(error)
-    Terminal.err("wx: " + message)
+    console.err("wx: " + message)
     return status
   }
 

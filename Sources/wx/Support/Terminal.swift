@@ -6,7 +6,8 @@ enum ColorMode: String, CaseIterable {
   case auto, always, never
 }
 
-/// Output streams and what they can show.
+/// What the terminal standard output goes to can show: colour, Unicode, its width. Views are
+/// functions of the one they are given; ``Console`` writes for the one a context was made with.
 struct Terminal {
   let color: Bool
   let unicode: Bool
@@ -93,100 +94,6 @@ struct Terminal {
 
   func temperature(_ celsius: Double, _ unit: Units) -> String {
     paint(unit.format(celsius), Self.band(celsius))
-  }
-
-  /// The terminal the writers below shape text for: set once, by ``use(_:)`` (Context.make),
-  /// never read by views, which are given their terminal.
-  struct Screen {
-    var width: Int?
-    var colors = false
-    var unicode = true
-  }
-  nonisolated(unsafe) private(set) static var screen = Screen()
-
-  /// The writers shape what they print for `terminal` from now on.
-  static func use(_ terminal: Terminal) {
-    screen = Screen(width: terminal.width, colors: terminal.color, unicode: terminal.unicode)
-  }
-
-  /// Text for people on stdout, in one write: controls escaped (the colours the runner
-  /// painted kept when colour is on), `°` `·` `…` `–` spelled in ASCII without Unicode, and
-  /// each line cut to the screen's width (never wrapped). A final newline is added unless
-  /// `newline` is false.
-  static func out(_ text: String, newline: Bool = true) {
-    write(1, shape(text, colors: screen.colors, width: screen.width), newline: newline)
-  }
-
-  /// A message on stderr: like ``out(_:newline:)`` but never coloured and never cut.
-  static func err(_ text: String, newline: Bool = true) {
-    write(2, shape(text, colors: false, width: nil), newline: newline)
-  }
-
-  /// JSON, or a completion script: written exactly as given (JSON escapes its own controls).
-  static func data(_ text: String) { write(1, text, newline: true) }
-
-  /// The program's own control sequences (cursor moves, clearing a line), written as given.
-  static func control(_ sequence: String, toStderr: Bool = false) { write(toStderr ? 2 : 1, sequence, newline: false) }
-
-  static func shape(_ text: String, colors: Bool, width: Int?) -> String {
-    var t = Escape.visible(text, newlines: true, keepingColors: colors)
-    if !screen.unicode { t = ASCII.spell(t) }
-    guard let width else { return t }
-    if !t.utf8.contains(where: { $0 >= 0x80 || $0 == 0x1B })
-      && !t.split(separator: "\n").contains(where: { $0.utf8.count > width })
-    {
-      return t
-    }
-    return t.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { DisplayWidth.truncate(String($0), to: width, ellipsis: screen.unicode ? "…" : "~") }
-      .joined(with: "\n")
-  }
-
-  /// The first error writing to standard output (a reader gone, EPIPE, aside), which
-  /// ``Main/end(_:)`` reports.
-  nonisolated(unsafe) static var outputFailure: Int32?
-  /// Standard output was closed when wx started (`wx list >&-`).
-  nonisolated(unsafe) private static var outputClosed = false
-
-  /// Opens /dev/null on any of descriptors 0–2 that is closed, so no file wx opens (a
-  /// store, the lock) lands on one and receives its output; a closed standard output is
-  /// remembered and reported, not written to.
-  static func reserveStandardFiles() {
-    for fd: Int32 in 0...2 where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
-      if fd == 1 { outputClosed = true }
-      let null = open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY)
-      if null >= 0 && null != fd {
-        dup2(null, fd)
-        close(null)
-      }
-    }
-  }
-
-  private static func write(_ fd: Int32, _ text: String, newline: Bool) {
-    if fd == 1 && outputClosed {
-      outputFailure = outputFailure ?? EBADF
-      return
-    }
-    var t = text
-    if newline && !t.hasSuffix("\n") { t += "\n" }
-    t.withUTF8 { u in
-      var off = 0
-      while off < u.count {
-        let n = Glibc.write(fd, u.baseAddress! + off, u.count - off)
-        if n < 0 && errno == EINTR { continue }
-        if n < 0 && errno == EAGAIN {
-          // A descriptor another program left non-blocking: wait until it takes more.
-          var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-          if poll(&ready, 1, -1) >= 0 || errno == EINTR { continue }
-        }
-        if n <= 0 {
-          let e = n < 0 ? errno : EIO
-          if fd == 1 && e != EPIPE && outputFailure == nil { outputFailure = e }
-          return
-        }
-        off += n
-      }
-    }
   }
 }
 
@@ -288,7 +195,7 @@ enum DisplayWidth {
 /// builds the row, so widths are measured on what will be shown. When the terminal is
 /// narrower than the table, ``fitting`` says what gives way, in order: a column dropped, or
 /// the ``minWidths`` columns shortened (widest first, with "…"). What still does not fit is
-/// cut at the screen's edge by ``Terminal/out(_:newline:)``.
+/// cut at the screen's edge by ``Console/out(_:newline:)``.
 struct Table {
   var headers: [String]
   /// Columns aligned right. (Arrays, not Set/Dictionary: see `Catalogue.blocks`.)

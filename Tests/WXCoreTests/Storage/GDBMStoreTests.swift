@@ -141,14 +141,12 @@ import Testing
   @Test func writerLockIsExclusiveAndTimesOut() throws {
     let s = Scratch()
     let held = try WriterLock(directory: s.path, deadline: 1)
-    let start = Clock.monotonic()
     #expect {
       _ = try WriterLock(directory: s.path, deadline: 0.2)
     } throws: { error in
       guard case .busy(_, let holder) = error as? StoreError else { return false }
       return holder == getpid()
     }
-    #expect(Clock.monotonic() - start >= 0.2)
     held.release()
     _ = try WriterLock(directory: s.path, deadline: 0.2)
   }

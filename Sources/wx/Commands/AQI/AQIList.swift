@@ -9,10 +9,10 @@ extension WX.AQI {
     @Flag(help: "Print JSON instead of a table.") var json = false
     @OptionGroup var display: AQIColorOption
 
-    func execute() async throws {
-      let ctx = try Context.make(display: display.value)
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console, display: display.value)
       let histories = try ctx.home.aqi.histories().filter { $0.latest != nil }
-      Runner.show(AQIListView(histories: histories, now: ctx.now), json: json, ctx.terminal)
+      Runner.show(AQIListView(histories: histories, now: ctx.now), json: json, ctx)
     }
   }
 }

@@ -18,17 +18,17 @@ extension WX.AQI {
     @Option(help: "The scale to chart: naqi or us (default: the latest reading's).") var scale: ScaleArgument?
     @OptionGroup var display: AQIColorOption
 
-    func execute() async throws {
+    func execute(_ console: Console) async throws {
       var options = display.value
       options.ascii = ascii
-      let ctx = try Context.make(display: options)
+      let ctx = try Context.make(console, display: options)
       // Without a catalogue (none synced yet), the recorded names alone.
       let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
       defer { catalogue?.close() }
       guard let history = try ctx.home.aqi.find(name, catalogue: catalogue) else { throw AQIError.noReadings(name) }
       // One scale at a time: values on two scales are never charted or compared together.
       guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }
-      Runner.show(AQIShowView(city: history.city, series: series, now: ctx.now), json: json, ctx.terminal)
+      Runner.show(AQIShowView(city: history.city, series: series, now: ctx.now), json: json, ctx)
     }
   }
 }

@@ -25,14 +25,14 @@ extension WX.AQI {
       do { try selection.validate() } catch { throw ValidationError(error.message) }
     }
 
-    func execute() async throws {
+    func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
-      let ctx = try Context.make()
+      let ctx = try Context.make(console)
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
       let report = try await SyncService(home: ctx.home).recordAirQuality(try selection.plan(ctx), config: config)
-      if !quiet { SyncSummary(report: report).show() }
+      if !quiet { SyncSummary(report: report).show(console) }
     }
   }
 }

@@ -25,14 +25,15 @@ extension WX.AQI {
       if once && count != nil { throw ValidationError("use --once or --count, not both") }
     }
 
-    func execute() async throws {
-      let ctx = try Context.make(display: display.value)
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console, display: display.value)
       let feedURL = try feed()
       let arguments = try clientArguments()
       guard let client = FeedProcess.locate() else { throw AQIError.clientMissing }
       try ctx.home.prepare()
       let session = WatchSession(
-        url: feedURL, store: ctx.home.aqi, view: LiveView(terminal: ctx.terminal, url: Redact.url(feedURL.description)),
+        url: feedURL, store: ctx.home.aqi,
+        view: LiveView(console: console, terminal: ctx.terminal, url: Redact.url(feedURL.description)),
         limit: limit)
       // The URL (its token too) goes through the client's stdin, never its command line.
       try await session.run(client: client, arguments: arguments + ["--url-stdin"], feedURL: feedURL.description)

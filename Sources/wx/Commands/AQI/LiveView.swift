@@ -3,6 +3,7 @@ import WXCore
 import Glibc
 
 struct LiveView {
+  let console: Console
   let terminal: Terminal
   let url: String
   var tty: Bool { terminal.stdoutIsTTY }
@@ -23,22 +24,23 @@ struct LiveView {
   /// Shows the cursor again and clears the line a `^C` may have been echoed on.
   static let restoreSequence = "\r\u{1B}[K\u{1B}[?25h"
 
-  init(terminal: Terminal, url: String) {
+  init(console: Console, terminal: Terminal, url: String) {
+    self.console = console
     self.terminal = terminal
     self.url = url
   }
 
   mutating func begin() {
     guard tty else { return }
-    Self.write("\u{1B}[?25l")
+    write("\u{1B}[?25l")
     redraw()
   }
 
   mutating func finish() {
     if tty {
-      Self.write(Self.restoreSequence)
+      write(Self.restoreSequence)
     } else if bad > 0 {
-      Terminal.err("wx: skipped \(bad) bad reading\(bad == 1 ? "" : "s") in all")
+      console.err("wx: skipped \(bad) bad reading\(bad == 1 ? "" : "s") in all")
     }
   }
 
@@ -46,7 +48,7 @@ struct LiveView {
     if tty {
       status(attempt == 1 ? "connected" : "reconnected", warning: false)
     } else {
-      Terminal.err(attempt == 1 ? "wx: connected to \(url)" : "wx: reconnected to \(url)")
+      console.err(attempt == 1 ? "wx: connected to \(url)" : "wx: reconnected to \(url)")
     }
   }
 
@@ -57,7 +59,7 @@ struct LiveView {
     if tty {
       status(text, warning: true)
     } else {
-      Terminal.err("wx: " + text)
+      console.err("wx: " + text)
     }
   }
 
@@ -72,14 +74,14 @@ struct LiveView {
     if tty {
       redraw()
     } else {
-      Terminal.err("wx: " + text)
+      console.err("wx: " + text)
     }
   }
 
   mutating func status(_ text: String, warning: Bool) {
     statusLine = text
     statusIsWarning = warning
-    if tty { redraw() } else if warning { Terminal.err("wx: " + text) }
+    if tty { redraw() } else if warning { console.err("wx: " + text) }
   }
 
   mutating func recorded(_ readings: [AQIReading], at time: Int64) {
@@ -97,7 +99,7 @@ struct LiveView {
     for r in readings {
       out += "\(stamp) \(r.city.visible) \(AQIText.value(r.aqi)) \(AQIText.category(r.category, terminal))\n"
     }
-    Terminal.out(out)
+    console.out(out)
   }
 
   /// Redraws the whole block in place: cursor up over the last drawing, clear, draw.
@@ -145,10 +147,10 @@ struct LiveView {
       out += l + "\n"
     }
     drawnLines = lines.count
-    Self.write(out)
+    write(out)
   }
 
   /// The live block: its own cursor moves, with every untrusted field already escaped.
-  static func write(_ s: String) { Terminal.control(s) }
+  func write(_ s: String) { console.control(s) }
 
 }

@@ -8,11 +8,13 @@ final class SignalStop: @unchecked Sendable {
   private let queue = DispatchQueue(label: "wx.signals")
   private let input: AsyncStream<WatchEvent>.Continuation
   private let restore: String
+  private let console: Console
   private var seen = 0  // only touched on `queue`
 
-  init(input: AsyncStream<WatchEvent>.Continuation, restore: String) {
+  init(input: AsyncStream<WatchEvent>.Continuation, restore: String, console: Console) {
     self.input = input
     self.restore = restore
+    self.console = console
     for sig in [SIGINT, SIGTERM] {
       signal(sig, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: sig, queue: queue)
@@ -26,16 +28,16 @@ final class SignalStop: @unchecked Sendable {
     seen += 1
     input.yield(.stop)
     if seen > 1 { hardExit() }
-    let restore = self.restore
+    let (restore, console) = (self.restore, self.console)
     queue.asyncAfter(deadline: .now() + 3) {
-      Terminal.control(restore)
-      _exit(Terminal.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
+      console.control(restore)
+      _exit(console.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
     }
   }
 
   private func hardExit() {
-    Terminal.control(restore)
-    _exit(Terminal.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
+    console.control(restore)
+    _exit(console.outputFailure == nil ? 0 : ExitStatus.ioError.rawValue)
   }
 
   func cancel() {

@@ -21,7 +21,7 @@ struct WatchSession {
   func run(client path: String, arguments: [String], feedURL: String) async throws {
     var view = self.view
     let (events, input) = AsyncStream.makeStream(of: WatchEvent.self)
-    let signals = SignalStop(input: input, restore: view.tty ? LiveView.restoreSequence : "")
+    let signals = SignalStop(input: input, restore: view.tty ? LiveView.restoreSequence : "", console: view.console)
     let client = try FeedProcess(path: path, arguments: arguments, input: feedURL)
     client.start { record in input.yield(record.map(WatchEvent.feed) ?? .feedEnded) }
     let tickTask: Task<Void, Never>? =

@@ -18,8 +18,9 @@ extension WX.Fav {
 
     /// Runs of words to places of the catalogue and the atlas, as the resolver splits them
     /// for the catalogue: from each word, the longest run (at most 6 words) that names one
-    /// place; a word ending in a comma goes with the next; a place named twice counts once.
-    static func places(_ words: [String], _ finder: PlaceFinder) throws -> [Found] {
+    /// place; a word ending in a comma goes with the next; a place named twice counts once; a
+    /// name other places share is noted on `ctx`'s console.
+    static func places(_ words: [String], _ finder: PlaceFinder, _ ctx: Context) throws -> [Found] {
       var out: [Found] = []
       var k = 0
       while k < words.count {
@@ -42,7 +43,7 @@ extension WX.Fav {
           continue
         }
         let name = words[k..<hit.end].joined(separator: " ")
-        if hit.sharing > 0 { Context.noteShared(name, hit.found, hit.sharing) }
+        if hit.sharing > 0 { ctx.noteShared(name, hit.found, hit.sharing) }
         if !out.contains(where: { $0.asCity.identity == hit.found.asCity.identity }) { out.append(hit.found) }
         k = hit.end
       }
@@ -56,12 +57,12 @@ extension WX.Fav {
       } catch { throw ValidationError(error.message) }
     }
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let found = try resolve(ctx)
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
-      Terminal.out(Self.text(found, added: added, kept: try ctx.home.favourites.list()))
+      console.out(Self.text(found, added: added, kept: try ctx.home.favourites.list()))
     }
 
     /// The words as catalogue cities and atlas places alike (PlaceFinder): the catalogue's
@@ -75,7 +76,7 @@ extension WX.Fav {
         return try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
       } catch let error as LookupError {
         guard finder.atlas != nil else { throw error }
-        return try Self.places(cities, finder)
+        return try Self.places(cities, finder, ctx)
       }
     }
 

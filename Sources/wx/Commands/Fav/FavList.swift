@@ -8,8 +8,7 @@ struct FavListRequest: OutputRequest {
   var output = Output()
 
   /// The favourites first: what is wrong with their store is what `wx fav` reports.
-  func perform() throws {
-    let ctx = try Context.make(display: output.display)
+  func show(in ctx: Context) throws {
     let favourites = try ctx.home.favourites.list()
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
@@ -24,7 +23,7 @@ struct FavListRequest: OutputRequest {
     case .temperature: rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
     }
     let view = FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
-    Runner.show(view, json: output.json, ctx.terminal)
+    Runner.show(view, json: output.json, ctx)
   }
 }
 
@@ -80,6 +79,6 @@ extension WX.Fav {
     @OptionGroup var output: OutputOptions
 
     var request: FavListRequest { FavListRequest(sort: sort, output: output.value) }
-    func execute() async throws { try request.perform() }
+    func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -21,14 +21,14 @@ extension WX.Fav {
       } catch { throw ValidationError(error.message) }
     }
 
-    func execute() async throws {
-      let ctx = try Context.make()
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console)
       let favourites = try ctx.home.favourites.list()
       let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
       defer { catalogue?.close() }
       let identities = try FavouritesStore.identities(named: cities, among: favourites, catalogue: catalogue)
       try ctx.home.favourites.remove(identities)
-      Terminal.out(identities.map { "removed \($0.name.visible), \($0.country.visible)" }.joined(separator: "\n"))
+      console.out(identities.map { "removed \($0.name.visible), \($0.country.visible)" }.joined(separator: "\n"))
     }
   }
 }

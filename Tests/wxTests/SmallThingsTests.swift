@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+import WXCore
+
+@Suite struct SmallThingsTests {
+  /// A 100 KiB WX_HOME (near the 128 KiB an environment string may hold) is cut in messages,
+  /// keeping its ends (it names a file under a file).
+  @Test func aHugeStateFolderIsNotEchoedWhole() throws {
+    let home = TempHome()
+    try Data("x".utf8).write(to: URL(fileURLWithPath: home.path + "/file"))
+    let huge = home.path + "/file/" + String(repeating: "b", count: 100 * 1024)
+    for args in [["list"], ["fav", "add", "Oslo"], ["doctor"]] {
+      let r = try home.run(args, env: ["WX_HOME": huge])
+      #expect(r.status == 74 || r.status == 78, "\(args) \(r.status)")
+      #expect(r.stdout.utf8.count + r.stderr.utf8.count < 2_000, "\(args): \(r.stderr.utf8.count) bytes")
+      #expect((r.stderr + r.stdout).contains(home.path + "/file/bbb"), "\(args): the start is kept")
+    }
+  }
+
+  /// Seconds are plain decimals: `0x10`, `1e1`, `inf` and ` 5` are refused (78), not read.
+  @Test(arguments: ["0x10", "1e1", "inf", " 5", "5 ", "1.2.3", "", "-1"])
+  func secondsArePlainDecimals(_ value: String) throws {
+    let home = TempHome()
+    let r = try home.wx("sync", "--url", "http://127.0.0.1:9/", env: ["WX_HTTP_TIMEOUT": value.isEmpty ? "." : value])
+    #expect(r.status == 78 && r.stderr.contains("WX_HTTP_TIMEOUT"), "\(value) \(r)")
+  }
+
+  /// Every page arithmetic is checked: a page however large is past the end (64), never a
+  /// trap (SIGILL, 132), whether or not the query matches.
+  @Test(arguments: [
+    (["search", "par", "--page", "9223372036854775807"], 64),
+    (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
+    (["search", "zzzq", "--page", "9223372036854775807"], 64), (["search", "zzzq", "--page", "2"], 1),
+    (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
+    (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "2"], 64),
+    (["search", "par", "--page", "9223372036854775807", "--json"], 64),
+  ])
+  func hugePagesArePastTheEndOf(_ args: [String], _ status: Int) throws {
+    let home = TempHome()
+    let run = try home.run(args)
+    #expect(!run.signalled && run.status == Int32(status), "\(args) \(run)")
+    if status == 64 { #expect(run.stderr.contains("is past the end"), "\(run)") }
+  }
+
+  @Test func negativePagesAreBadPagesNotMissingValues() throws {
+    let home = TempHome()
+    for args in [
+      ["list", "--page", "-1"], ["search", "a", "--page", "-3"], ["hottest", "--per-page", "-1"], ["top", "--count", "-2"],
+    ] {
+      let r = try home.run(args)
+      #expect(r.status == 64, "\(args) \(r)")
+      #expect(!r.stderr.contains("Missing value"), "\(args) \(r.stderr)")
+    }
+  }
+
+  @Test func searchNeedsALetterOrDigit() throws {
+    let home = TempHome()
+    for q in ["", ".", "-", "'", "  ", "?!"] {
+      let r = try home.run(["search", q])
+      #expect(r.status == 64, "search \(q.debugDescription): \(r)")
+    }
+    let none = try home.wx("search", "qqqq")
+    #expect(none.status == 1)
+    #expect(none.stderr.contains("no city name or word in it starts with \"qqqq\""), "\(none.stderr)")
+  }
+
+  /// A 120 KB argument is cut in every message that echoes it, the argument parser's too
+  /// (only city and search words were cut before).
+  @Test func aHugeArgumentIsNeverEchoedWhole() throws {
+    let home = TempHome()
+    let huge = String(repeating: "a", count: 120_000)  // one argument may hold at most 128 KiB
+    for args in [
+      ["list", "--page", huge], [huge], ["list", "--unit", huge], ["list", "--" + huge], ["help", huge],
+      ["show", huge], ["search", huge + "?"], ["fav", "add", huge], ["list", "--sort", huge], ["aqi", "show", huge],
+    ] {
+      let r = try home.run(args)
+      #expect(r.status != 0 && r.stderr.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(r.stderr.utf8.count) bytes")
+      let lines = r.stderr.split(separator: "\n").filter { !$0.hasPrefix("wx: showing sample data") }
+      #expect(lines.count == 1 && r.stdout.utf8.count < 400, "\(args.map { $0.prefix(12) }): \(lines.map { $0.prefix(80) })")
+    }
+  }
+
+  @Test func helpForAnUnknownCommandIsAUsageError() throws {
+    let r = try TempHome().wx("help", "bogus")
+    #expect(r.status == 64 && r.stderr.contains("bogus"), "\(r)")
+    #expect(try TempHome().wx("help", "list").status == 0)
+  }
+
+  @Test func hottestWithNothingDrySaysSo() throws {
+    let home = TempHome()
+    try publish([city(1, "Wetville", "Norway", "Heavy rain"), city(2, "Dampton", "Norway", "Showers")], in: home)
+    let r = try home.wx("hottest")
+    #expect(r.status == 0, "\(r)")
+    #expect(r.stdout.contains("No rain-free cities"), "\(r.stdout)")
+    #expect(try home.wx("hottest", "--json").json()["total"] as? Int == 0)
+  }
+}

@@ -3,8 +3,13 @@ import Glibc
 /// Reads the index of an open catalogue file.
 package struct CityIndexReader {
   let db: GDBMDatabase
+  /// What earlier readers of the same read-only handle decoded (nil for a handle that writes).
+  private let cache: CityIndexCache?
 
-  package init(database: GDBMDatabase) { db = database }
+  package init(database: GDBMDatabase) {
+    db = database
+    cache = database.indexCache
+  }
 
   struct Node {
     var names: Range<Int>
@@ -23,6 +28,15 @@ package struct CityIndexReader {
   }
 
   func node(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
+    guard let cache else { return try readNode(prefix) }
+    let hash = CityIndexCache.hash(prefix)
+    if let i = cache.nodeIndex(prefix, hash: hash) { return cache.nodeFound[i] ? cache.nodes[i] : nil }
+    let node = try readNode(prefix)
+    cache.add(node, prefix, hash: hash)
+    return node
+  }
+
+  private func readNode(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
     guard let raw = try db.fetch([UInt8(ascii: "t")] + prefix) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.trieNode, raw)
@@ -67,6 +81,16 @@ package struct CityIndexReader {
   /// The countries of name block `b`'s `count` entries, or nil in a catalogue written
   /// without country blocks.
   func countries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
+    guard let cache else { return try readCountries(b, count: count) }
+    let key = CityIndexCache.key("k", b)
+    if let i = cache.blockIndex(key) { return cache.blockFound[i] ? cache.blocks[i].map { $0.key } : nil }
+    let names = try readCountries(b, count: count)
+    // Kept as entries whose keys are the countries (one array of blocks for every kind).
+    cache.add(names.map { $0.map { CityIndex.Entry(key: $0, shadow: 0, ref: 0) } }, key)
+    return names
+  }
+
+  private func readCountries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
     guard let raw = try db.fetch(CatalogueKey.block("k", b)) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.countryBlock, raw)
@@ -82,6 +106,15 @@ package struct CityIndexReader {
   }
 
   func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
+    guard let cache else { return try readBlock(tag, b) }
+    let key = CityIndexCache.key(tag, b)
+    if let i = cache.blockIndex(key) { return cache.blocks[i] }
+    let block = try readBlock(tag, b)
+    cache.add(block, key)
+    return block
+  }
+
+  private func readBlock(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
     guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is missing")
     }
@@ -178,5 +211,80 @@ package struct CityIndexReader {
       }
     }
     return refs
+  }
+}
+
+/// The index blocks and nodes a read-only handle's readers decoded, kept while it is open
+/// (``GDBMDatabase/indexCache``). A reader's file never changes under it (stores are replaced
+/// by rename, and no writer opens a file a reader holds), so a value fetched, checked against
+/// its CRC-32 and decoded once is the same the next time. Resolving a name asks the same few
+/// blocks again and again: `wx show "Springfield, Illinois"` fetched 452 values, each with a
+/// CRC-32 over it and an allocation per entry. Arrays searched in order, not Dictionaries
+/// (their Hashable check at run time costs more than these lookups); at most ``capacity``
+/// of each, the oldest dropped first.
+package final class CityIndexCache {
+  static let capacity = 128
+  /// Entry blocks (`n`, `w`) and country blocks (`k`, their countries as entry keys), by
+  /// ``key(_:_:)``; a country block that is absent (an older catalogue) is not found.
+  fileprivate var blockKeys: [Int] = []
+  fileprivate var blockFound: [Bool] = []
+  fileprivate var blocks: [[CityIndex.Entry]] = []
+  /// Trie nodes by prefix (and its ``hash(_:)``), absent ones too.
+  fileprivate var nodeHashes: [Int] = []
+  fileprivate var nodePrefixes: [[UInt8]] = []
+  fileprivate var nodeFound: [Bool] = []
+  fileprivate var nodes: [CityIndexReader.Node] = []
+
+  package init() {}
+
+  fileprivate static func key(_ tag: Character, _ b: Int) -> Int { Int(tag.asciiValue ?? 0) << 48 | b }
+
+  /// FNV-1a.
+  fileprivate static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return Int(bitPattern: UInt(h))
+  }
+
+  fileprivate func blockIndex(_ key: Int) -> Int? {
+    var i = 0
+    while i < blockKeys.count {
+      if blockKeys[i] == key { return i }
+      i += 1
+    }
+    return nil
+  }
+
+  fileprivate func add(_ block: [CityIndex.Entry]?, _ key: Int) {
+    if blockKeys.count >= Self.capacity {
+      blockKeys.removeFirst()
+      blockFound.removeFirst()
+      blocks.removeFirst()
+    }
+    blockKeys.append(key)
+    blockFound.append(block != nil)
+    blocks.append(block ?? [])
+  }
+
+  fileprivate func nodeIndex(_ prefix: ArraySlice<UInt8>, hash: Int) -> Int? {
+    var i = 0
+    while i < nodeHashes.count {
+      if nodeHashes[i] == hash && nodePrefixes[i].elementsEqual(prefix) { return i }
+      i += 1
+    }
+    return nil
+  }
+
+  fileprivate func add(_ node: CityIndexReader.Node?, _ prefix: ArraySlice<UInt8>, hash: Int) {
+    if nodeHashes.count >= Self.capacity {
+      nodeHashes.removeFirst()
+      nodePrefixes.removeFirst()
+      nodeFound.removeFirst()
+      nodes.removeFirst()
+    }
+    nodeHashes.append(hash)
+    nodePrefixes.append(Array(prefix))
+    nodeFound.append(node != nil)
+    nodes.append(node ?? CityIndexReader.Node(names: 0..<0, words: 0..<0, duplicates: 0, children: []))
   }
 }

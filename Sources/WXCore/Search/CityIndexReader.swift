@@ -158,15 +158,28 @@ package struct CityIndexReader {
 
   /// Filters small ranges down to the entries that start with `q`.
   private func narrow(_ q: [UInt8], names: Range<Int>, words: Range<Int>) throws(StoreError) -> CityIndex.Match {
+    // The range's entries are compared where their blocks hold them, not copied out first
+    // (resolving a name narrows the same small ranges many times).
     func sub(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> (Range<Int>, Int) {
-      let list = try entries(tag, range)
       var lo = -1
       var hi = -1
       var dup = 0
-      for (k, e) in list.enumerated() where e.key.count >= q.count && e.key[..<q.count].elementsEqual(q) {
-        if lo < 0 { lo = range.lowerBound + k }
-        hi = range.lowerBound + k + 1
-        if tag == "w" && e.shadow >= q.count { dup += 1 }
+      let bs = CityIndex.blockSize
+      var b = range.lowerBound / bs
+      while b * bs < range.upperBound {
+        let block = try self.block(tag, b)
+        var k = max(range.lowerBound, b * bs)
+        let end = min(range.upperBound, b * bs + block.count)
+        while k < end {
+          let i = k - b * bs
+          if block[i].key.count >= q.count && block[i].key[..<q.count].elementsEqual(q) {
+            if lo < 0 { lo = k }
+            hi = k + 1
+            if tag == "w" && block[i].shadow >= q.count { dup += 1 }
+          }
+          k += 1
+        }
+        b += 1
       }
       return lo < 0 ? (range.lowerBound..<range.lowerBound, 0) : (lo..<hi, dup)
     }

@@ -30,9 +30,9 @@ package struct CityIndexReader {
   func node(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
     guard let cache else { return try readNode(prefix) }
     let hash = CityIndexCache.hash(prefix)
-    if let i = cache.nodeIndex(prefix, hash: hash) { return cache.nodeFound[i] ? cache.nodes[i] : nil }
+    if let kept = cache.node(prefix, hash: hash) { return kept.node }
     let node = try readNode(prefix)
-    cache.add(node, prefix, hash: hash)
+    cache.add(CityIndexCache.Node(prefix: Array(prefix), node: node), hash: hash)
     return node
   }
 
@@ -83,10 +83,9 @@ package struct CityIndexReader {
   func countries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
     guard let cache else { return try readCountries(b, count: count) }
     let key = CityIndexCache.key("k", b)
-    if let i = cache.blockIndex(key) { return cache.blockFound[i] ? cache.blocks[i].map { $0.key } : nil }
+    if let kept = cache.block(key) { return kept.countries }
     let names = try readCountries(b, count: count)
-    // Kept as entries whose keys are the countries (one array of blocks for every kind).
-    cache.add(names.map { $0.map { CityIndex.Entry(key: $0, shadow: 0, ref: 0) } }, key)
+    cache.add(CityIndexCache.Block(entries: [], countries: names), key)
     return names
   }
 
@@ -108,9 +107,9 @@ package struct CityIndexReader {
   func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
     guard let cache else { return try readBlock(tag, b) }
     let key = CityIndexCache.key(tag, b)
-    if let i = cache.blockIndex(key) { return cache.blocks[i] }
+    if let kept = cache.block(key) { return kept.entries }
     let block = try readBlock(tag, b)
-    cache.add(block, key)
+    cache.add(CityIndexCache.Block(entries: block, countries: nil), key)
     return block
   }
 
@@ -237,16 +236,37 @@ package struct CityIndexReader {
 /// of each, the oldest dropped first.
 package final class CityIndexCache {
   static let capacity = 128
-  /// Entry blocks (`n`, `w`) and country blocks (`k`, their countries as entry keys), by
-  /// ``key(_:_:)``; a country block that is absent (an older catalogue) is not found.
+  /// Entry blocks (`n`, `w`) and country blocks (`k`), by ``key(_:_:)``.
   fileprivate var blockKeys: [Int] = []
-  fileprivate var blockFound: [Bool] = []
-  fileprivate var blocks: [[CityIndex.Entry]] = []
-  /// Trie nodes by prefix (and its ``hash(_:)``), absent ones too.
+  fileprivate var blocks: [Block] = []
+  /// Trie nodes by the ``hash(_:)`` of their prefix, absent ones too.
   fileprivate var nodeHashes: [Int] = []
-  fileprivate var nodePrefixes: [[UInt8]] = []
-  fileprivate var nodeFound: [Bool] = []
-  fileprivate var nodes: [CityIndexReader.Node] = []
+  fileprivate var nodes: [Node] = []
+
+  // What is kept sits in final classes, so that dropping the cache destroys it with code
+  // compiled for its types: arrays of arrays, or of structs holding ranges, are destroyed
+  // through type metadata built at run time (0.14 M instructions when a command closed its
+  // stores).
+  fileprivate final class Block {
+    let entries: [CityIndex.Entry]
+    /// A country block's countries; nil when the catalogue has none (an older one).
+    let countries: [[UInt8]]?
+
+    init(entries: [CityIndex.Entry], countries: [[UInt8]]?) {
+      self.entries = entries
+      self.countries = countries
+    }
+  }
+
+  fileprivate final class Node {
+    let prefix: [UInt8]
+    let node: CityIndexReader.Node?
+
+    init(prefix: [UInt8], node: CityIndexReader.Node?) {
+      self.prefix = prefix
+      self.node = node
+    }
+  }
 
   package init() {}
 
@@ -259,45 +279,39 @@ package final class CityIndexCache {
     return Int(bitPattern: UInt(h))
   }
 
-  fileprivate func blockIndex(_ key: Int) -> Int? {
+  fileprivate func block(_ key: Int) -> Block? {
     var i = 0
     while i < blockKeys.count {
-      if blockKeys[i] == key { return i }
+      if blockKeys[i] == key { return blocks[i] }
       i += 1
     }
     return nil
   }
 
-  fileprivate func add(_ block: [CityIndex.Entry]?, _ key: Int) {
+  fileprivate func add(_ block: Block, _ key: Int) {
     if blockKeys.count >= Self.capacity {
       blockKeys.removeFirst()
-      blockFound.removeFirst()
       blocks.removeFirst()
     }
     blockKeys.append(key)
-    blockFound.append(block != nil)
-    blocks.append(block ?? [])
+    blocks.append(block)
   }
 
-  fileprivate func nodeIndex(_ prefix: ArraySlice<UInt8>, hash: Int) -> Int? {
+  fileprivate func node(_ prefix: ArraySlice<UInt8>, hash: Int) -> Node? {
     var i = 0
     while i < nodeHashes.count {
-      if nodeHashes[i] == hash && nodePrefixes[i].elementsEqual(prefix) { return i }
+      if nodeHashes[i] == hash && nodes[i].prefix.elementsEqual(prefix) { return nodes[i] }
       i += 1
     }
     return nil
   }
 
-  fileprivate func add(_ node: CityIndexReader.Node?, _ prefix: ArraySlice<UInt8>, hash: Int) {
+  fileprivate func add(_ node: Node, hash: Int) {
     if nodeHashes.count >= Self.capacity {
       nodeHashes.removeFirst()
-      nodePrefixes.removeFirst()
-      nodeFound.removeFirst()
       nodes.removeFirst()
     }
     nodeHashes.append(hash)
-    nodePrefixes.append(Array(prefix))
-    nodeFound.append(node != nil)
-    nodes.append(node ?? CityIndexReader.Node(names: 0..<0, words: 0..<0, duplicates: 0, children: []))
+    nodes.append(node)
   }
 }

@@ -80,6 +80,10 @@ package final class Atlas {
   package let meta: AtlasMeta
   let db: GDBMDatabase
   private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
+  /// The last alternate-name record read: a search reads its query's twice (the ranking and
+  /// the finder), each fetch a bucket and a value read from the 25 MiB file.
+  private var alternatesKey: [UInt8] = []
+  private var alternatesFound: [Int] = []
 
   package init(path: String) throws(StoreError) {
     self.path = path
@@ -181,6 +185,14 @@ package final class Atlas {
 
   /// The places of which `key` (folded) is an alternate name, largest first.
   func alternates(_ key: [UInt8]) throws(StoreError) -> [Int] {
+    if !key.isEmpty && key == alternatesKey { return alternatesFound }
+    let found = try readAlternates(key)
+    alternatesKey = key
+    alternatesFound = found
+    return found
+  }
+
+  private func readAlternates(_ key: [UInt8]) throws(StoreError) -> [Int] {
     guard let raw = try db.fetch([UInt8(ascii: "a")] + key) else { return [] }
     do throws(MalformedValue) {
       var r = try Envelope.open(.alternates, raw)

@@ -3,8 +3,13 @@ import Glibc
 /// Reads the index of an open catalogue file.
 package struct CityIndexReader {
   let db: GDBMDatabase
+  /// What earlier readers of the same read-only handle decoded (nil for a handle that writes).
+  private let cache: CityIndexCache?
 
-  package init(database: GDBMDatabase) { db = database }
+  package init(database: GDBMDatabase) {
+    db = database
+    cache = database.indexCache
+  }
 
   struct Node {
     var names: Range<Int>
@@ -23,6 +28,15 @@ package struct CityIndexReader {
   }
 
   func node(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
+    guard let cache else { return try readNode(prefix) }
+    let hash = CityIndexCache.hash(prefix)
+    if let kept = cache.node(prefix, hash: hash) { return kept.node }
+    let node = try readNode(prefix)
+    cache.add(CityIndexCache.Node(prefix: Array(prefix), node: node), hash: hash)
+    return node
+  }
+
+  private func readNode(_ prefix: ArraySlice<UInt8>) throws(StoreError) -> Node? {
     guard let raw = try db.fetch([UInt8(ascii: "t")] + prefix) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.trieNode, raw)
@@ -67,6 +81,15 @@ package struct CityIndexReader {
   /// The countries of name block `b`'s `count` entries, or nil in a catalogue written
   /// without country blocks.
   func countries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
+    guard let cache else { return try readCountries(b, count: count) }
+    let key = CityIndexCache.key("k", b)
+    if let kept = cache.block(key) { return kept.countries }
+    let names = try readCountries(b, count: count)
+    cache.add(CityIndexCache.Block(entries: [], countries: names), key)
+    return names
+  }
+
+  private func readCountries(_ b: Int, count: Int) throws(StoreError) -> [[UInt8]]? {
     guard let raw = try db.fetch(CatalogueKey.block("k", b)) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.countryBlock, raw)
@@ -82,6 +105,15 @@ package struct CityIndexReader {
   }
 
   func block(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
+    guard let cache else { return try readBlock(tag, b) }
+    let key = CityIndexCache.key(tag, b)
+    if let kept = cache.block(key) { return kept.entries }
+    let block = try readBlock(tag, b)
+    cache.add(CityIndexCache.Block(entries: block, countries: nil), key)
+    return block
+  }
+
+  private func readBlock(_ tag: Character, _ b: Int) throws(StoreError) -> [CityIndex.Entry] {
     guard let raw = try db.fetch(CatalogueKey.block(tag, b)) else {
       throw .damaged(path: db.path, detail: "search index block \(tag)\(b) is missing")
     }
@@ -125,15 +157,28 @@ package struct CityIndexReader {
 
   /// Filters small ranges down to the entries that start with `q`.
   private func narrow(_ q: [UInt8], names: Range<Int>, words: Range<Int>) throws(StoreError) -> CityIndex.Match {
+    // The range's entries are compared where their blocks hold them, not copied out first
+    // (resolving a name narrows the same small ranges many times).
     func sub(_ tag: Character, _ range: Range<Int>) throws(StoreError) -> (Range<Int>, Int) {
-      let list = try entries(tag, range)
       var lo = -1
       var hi = -1
       var dup = 0
-      for (k, e) in list.enumerated() where e.key.count >= q.count && e.key[..<q.count].elementsEqual(q) {
-        if lo < 0 { lo = range.lowerBound + k }
-        hi = range.lowerBound + k + 1
-        if tag == "w" && e.shadow >= q.count { dup += 1 }
+      let bs = CityIndex.blockSize
+      var b = range.lowerBound / bs
+      while b * bs < range.upperBound {
+        let block = try self.block(tag, b)
+        var k = max(range.lowerBound, b * bs)
+        let end = min(range.upperBound, b * bs + block.count)
+        while k < end {
+          let i = k - b * bs
+          if block[i].key.count >= q.count && block[i].key[..<q.count].elementsEqual(q) {
+            if lo < 0 { lo = k }
+            hi = k + 1
+            if tag == "w" && block[i].shadow >= q.count { dup += 1 }
+          }
+          k += 1
+        }
+        b += 1
       }
       return lo < 0 ? (range.lowerBound..<range.lowerBound, 0) : (lo..<hi, dup)
     }
@@ -178,5 +223,95 @@ package struct CityIndexReader {
       }
     }
     return refs
+  }
+}
+
+/// The index blocks and nodes a read-only handle's readers decoded, kept while it is open
+/// (``GDBMDatabase/indexCache``). A reader's file never changes under it (stores are replaced
+/// by rename, and no writer opens a file a reader holds), so a value fetched, checked against
+/// its CRC-32 and decoded once is the same the next time. Resolving a name asks the same few
+/// blocks again and again: `wx show "Springfield, Illinois"` fetched 452 values, each with a
+/// CRC-32 over it and an allocation per entry. Arrays searched in order, not Dictionaries
+/// (their Hashable check at run time costs more than these lookups); at most ``capacity``
+/// of each, the oldest dropped first.
+package final class CityIndexCache {
+  static let capacity = 128
+  /// Entry blocks (`n`, `w`) and country blocks (`k`), by ``key(_:_:)``.
+  fileprivate var blockKeys: [Int] = []
+  fileprivate var blocks: [Block] = []
+  /// Trie nodes by the ``hash(_:)`` of their prefix, absent ones too.
+  fileprivate var nodeHashes: [Int] = []
+  fileprivate var nodes: [Node] = []
+
+  // What is kept sits in final classes, so that dropping the cache destroys it with code
+  // compiled for its types: arrays of arrays, or of structs holding ranges, are destroyed
+  // through type metadata built at run time (0.14 M instructions when a command closed its
+  // stores).
+  fileprivate final class Block {
+    let entries: [CityIndex.Entry]
+    /// A country block's countries; nil when the catalogue has none (an older one).
+    let countries: [[UInt8]]?
+
+    init(entries: [CityIndex.Entry], countries: [[UInt8]]?) {
+      self.entries = entries
+      self.countries = countries
+    }
+  }
+
+  fileprivate final class Node {
+    let prefix: [UInt8]
+    let node: CityIndexReader.Node?
+
+    init(prefix: [UInt8], node: CityIndexReader.Node?) {
+      self.prefix = prefix
+      self.node = node
+    }
+  }
+
+  package init() {}
+
+  fileprivate static func key(_ tag: Character, _ b: Int) -> Int { Int(tag.asciiValue ?? 0) << 48 | b }
+
+  /// FNV-1a.
+  fileprivate static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return Int(bitPattern: UInt(h))
+  }
+
+  fileprivate func block(_ key: Int) -> Block? {
+    var i = 0
+    while i < blockKeys.count {
+      if blockKeys[i] == key { return blocks[i] }
+      i += 1
+    }
+    return nil
+  }
+
+  fileprivate func add(_ block: Block, _ key: Int) {
+    if blockKeys.count >= Self.capacity {
+      blockKeys.removeFirst()
+      blocks.removeFirst()
+    }
+    blockKeys.append(key)
+    blocks.append(block)
+  }
+
+  fileprivate func node(_ prefix: ArraySlice<UInt8>, hash: Int) -> Node? {
+    var i = 0
+    while i < nodeHashes.count {
+      if nodeHashes[i] == hash && nodes[i].prefix.elementsEqual(prefix) { return nodes[i] }
+      i += 1
+    }
+    return nil
+  }
+
+  fileprivate func add(_ node: Node, hash: Int) {
+    if nodeHashes.count >= Self.capacity {
+      nodeHashes.removeFirst()
+      nodes.removeFirst()
+    }
+    nodeHashes.append(hash)
+    nodes.append(node)
   }
 }

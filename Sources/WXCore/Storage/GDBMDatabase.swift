@@ -23,11 +23,18 @@ package final class GDBMDatabase {
   }
 
   package let path: String
+  private let mode: Mode
   private var handle: OpaquePointer?
+
+  /// What readers of the search index decoded from this handle, kept while it is open
+  /// (``CityIndexCache``: a read-only handle's file never changes under it); nil for a handle
+  /// that writes.
+  package private(set) lazy var indexCache: CityIndexCache? = mode == .reader ? CityIndexCache() : nil
 
   /// Opens `path`. Readers retry a held GDBM lock until `lockDeadline` (seconds) passes.
   package init(path: String, mode: Mode, lockDeadline: Double = 2) throws(StoreError) {
     self.path = path
+    self.mode = mode
     // GDBM opens by name, following links; wx opens the file itself (O_NOFOLLOW, checked
     // with fstat: see StateFile) and hands GDBM the descriptor, so what was checked is what
     // GDBM reads. A temp file is created with O_EXCL.

@@ -14,6 +14,7 @@ enum RecordBlock {
       var (r, version) = try Envelope.open(kind, raw, versions: versions)
       let n = try r.count(limit: CatalogueKey.citiesPerBlock)
       var out: [ArraySlice<UInt8>] = []
+      out.reserveCapacity(n)
       for _ in 0..<n { out.append(try r.bytes()) }
       return (out, version)
     } catch {

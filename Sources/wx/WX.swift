@@ -59,8 +59,8 @@ enum Main {
     // `wx --version` alone is printed here: through ArgumentParser it cost 20 M instructions
     // (2.5 ms), decoding the type metadata of every option of every command.
     if args.count == 1, args[0] == "--version" {
-      Terminal.data(WX.version)
-      end(0)
+      console.data(WX.version)
+      end(0, console)
     }
     // `wx --version extra` would print the version and ignore the rest.
     if args.first == "--version", args.count > 1 {

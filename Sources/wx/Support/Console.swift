@@ -67,9 +67,10 @@ final class Console: @unchecked Sendable {
   /// Text for people on stdout, in one write: controls escaped (the colours the runner
   /// painted kept when colour is on), `°` `·` `…` `–` spelled in ASCII without Unicode, and
   /// each line cut to the terminal's width (never wrapped). A final newline is added unless
-  /// `newline` is false.
-  func out(_ text: String, newline: Bool = true) {
-    write(1, Self.shape(text, colors: terminal.color, width: terminal.width, unicode: terminal.unicode), newline: newline)
+  /// `newline` is false. A line for another program (`fitted` false) is escaped but not cut.
+  func out(_ text: String, newline: Bool = true, fitted: Bool = true) {
+    let width = fitted ? terminal.width : nil
+    write(1, Self.shape(text, colors: terminal.color, width: width, unicode: terminal.unicode), newline: newline)
   }
 
   /// A message on stderr: like ``out(_:newline:)`` but never coloured and never cut.

@@ -30,6 +30,9 @@ struct FormatLine: View {
 
   func text(_ term: Terminal) -> String { line(unicode: term.unicode) }
 
+  /// A status bar reads the whole line, whatever width `COLUMNS` gives.
+  var fitsWidth: Bool { false }
+
   func line(unicode: Bool) -> String {
     var out = ""
     var percent = false

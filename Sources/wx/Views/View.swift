@@ -7,6 +7,13 @@ protocol View {
   func json() -> JSON
   /// The text form; untrusted fields escaped with ``String/visible`` so widths are right.
   func text(_ terminal: Terminal) -> String
+  /// Whether each line of the text is cut to the terminal's width (true but for a line meant
+  /// for another program: `wx show --format`, read by a status bar whatever `COLUMNS` says).
+  var fitsWidth: Bool { get }
+}
+
+extension View {
+  var fitsWidth: Bool { true }
 }
 
 /// Prints views, through the context's console, for the context's terminal.
@@ -15,7 +22,7 @@ enum Runner {
     if json {
       ctx.console.data(view.json().text)
     } else {
-      ctx.console.out(view.text(ctx.terminal))
+      ctx.console.out(view.text(ctx.terminal), fitted: view.fitsWidth)
     }
   }
 }

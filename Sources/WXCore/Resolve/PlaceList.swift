@@ -103,8 +103,9 @@ package struct PlaceList: NameSource {
     items.indices.filter { items[$0].id == id }
   }
 
-  package func typoCandidates(for key: [UInt8], _ body: ([UInt8], Int) -> Void) {
-    for (i, name) in keys.enumerated().prefix(Resolver<Self>.typoScan) { body(name, i) }
+  /// The first ``Resolver/typoScan`` names of the list, whatever their first letter.
+  package func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) {
+    for name in keys.prefix(Resolver<Self>.typoScan) { body(name) }
   }
 
   package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country, region: items[i].region) }

@@ -16,39 +16,6 @@ extension WX.Fav {
 
     @Argument(help: "Cities to add.", completion: .custom(cityCompletions)) var cities: [String]
 
-    /// Runs of words to places of the catalogue and the atlas, as the resolver splits them
-    /// for the catalogue: from each word, the longest run (at most 6 words) that names one
-    /// place; a word ending in a comma goes with the next; a place named twice counts once.
-    static func places(_ words: [String], _ finder: PlaceFinder) throws -> [Found] {
-      var out: [Found] = []
-      var k = 0
-      while k < words.count {
-        var end = min(words.count, k + 6)
-        var hit: (found: Found, sharing: Int, end: Int)?
-        while end > k {
-          if words[end - 1].hasSuffix(",") && end < words.count && end - k < 6 { end -= 1; continue }
-          if case .found(let f, let sharing) = try finder.resolve(words[k..<end].joined(separator: " ")) {
-            hit = (f, sharing, end)
-            break
-          }
-          end -= 1
-        }
-        guard let hit else {
-          // Nothing from here names one place: the error of the shortest run that can stand.
-          var stop = k + 1
-          while stop < words.count && words[stop - 1].hasSuffix(",") { stop += 1 }
-          _ = try finder.lookup(words[k..<stop].joined(separator: " "))
-          k = stop
-          continue
-        }
-        let name = words[k..<hit.end].joined(separator: " ")
-        if hit.sharing > 0 { Context.noteShared(name, hit.found, hit.sharing) }
-        if !out.contains(where: { $0.asCity.identity == hit.found.asCity.identity }) { out.append(hit.found) }
-        k = hit.end
-      }
-      return out
-    }
-
     func validate() throws {
       if cities.isEmpty { throw ValidationError("name at least one city") }
       do {
@@ -59,16 +26,11 @@ extension WX.Fav {
     func execute() async throws {
       let ctx = try Context.make()
       let catalogue = try ctx.catalogue()
-      // Catalogue cities and atlas places alike (PlaceFinder): the catalogue's rules first
-      // (the resolver's runs of words), then the atlas's places, run by run.
+      // Catalogue cities and atlas places alike: the one resolver's runs of words.
       let finder = try ctx.finder(catalogue)
-      var found: [Found]
-      do {
-        found = try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
-      } catch let error as LookupError {
-        guard finder.atlas != nil else { throw error }
-        found = try Self.places(cities, finder)
-      }
+      let named = try finder.lookup(words: cities)
+      for n in named where n.sharing > 0 { Context.noteShared(n.name, n.found, n.sharing) }
+      let found = named.map(\.found)
       finder.atlas?.close()
       catalogue.close()
       try ctx.home.prepare()

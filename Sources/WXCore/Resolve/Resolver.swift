@@ -35,10 +35,15 @@ package protocol NameSource {
   /// whose largest place has ``Resolver/dominance`` times the people of the next is taken
   /// for it, and suggestions rank larger places first.
   func population(of place: Place) throws(StoreError) -> Int?
+  /// Calls `body` with the folded names of the largest places, largest first, while they
+  /// have at least `people` (at most ``Resolver/largePlaces`` names), where the source knows
+  /// sizes.
+  func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError)
 }
 
 extension NameSource {
   package func population(of place: Place) throws(StoreError) -> Int? { nil }
+  package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {}
 }
 
 /// What the words after the comma of "Name, Qualifier" may name: the country (as a name, a
@@ -131,6 +136,9 @@ package struct Resolver<Source: NameSource> {
   /// How many names starting with the other ``typoPrefixes(_:)`` a typo search compares at
   /// most, per source, all of them together.
   package static var otherTypoScan: Int { 16_000 }
+  /// How many of the largest places a prefix's places are compared with at most, for a typo
+  /// that dwarfs them (``dwarfing(_:_:)``).
+  package static var largePlaces: Int { 2_048 }
   /// How many near names a typo search looks up places for at most (the nearest first).
   package static var typoLookups: Int { 32 }
   /// How many times the next place's people the largest place of an exact name must have to
@@ -159,7 +167,9 @@ package struct Resolver<Source: NameSource> {
       if hits.count == 1 { return .one(hits[0]) }
       if hits.count > 1 { return .several(hits) }
     }
-    let exact = try named(query)
+    // A name with a comma in it, as typed (the qualifier's rule below tries the name's
+    // spellings).
+    let exact = try named(query, insertions: !query.contains(","))
     if exact.count == 1 { return .one(exact[0]) }
     if exact.count > 1 {
       // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
@@ -210,10 +220,12 @@ package struct Resolver<Source: NameSource> {
     return sizes[0].people >= Self.dominance * max(sizes[1].people, 1) ? sizes[0].place : nil
   }
 
-  /// The closest names to `query`, then `prefixed`, when the nearest of them is a place
-  /// ``dominance`` times larger than every place `query` is a prefix of: a typo of a city
-  /// beats a prefix of villages (`ondon` is London mistyped, not Ondong Siau). Nil where the
-  /// source knows no sizes (no typo search is made), or no typo dwarfs them.
+  /// The places of a name near `query` (as ``closest(_:)`` measures) that have
+  /// ``dominance`` times the people of every place `query` is a prefix of, nearest then
+  /// largest first, then `prefixed`: a typo of a city beats a prefix of villages (`ondon` is
+  /// London mistyped, not Ondong Siau). Only the names of the ``largePlaces`` largest
+  /// places are compared (``NameSource/largeNames(atLeast:_:)``), so it costs little; nil
+  /// where the source knows no sizes, or no such place is near.
   func dwarfing(_ query: String, _ prefixed: [Source.Place]) throws(StoreError) -> [Source.Place]? {
     guard suggests, !prefixed.isEmpty else { return nil }
     var largest = 0
@@ -221,10 +233,22 @@ package struct Resolver<Source: NameSource> {
       guard let people = try source.population(of: p) else { return nil }
       largest = max(largest, people)
     }
-    let typos = try closest(query).places
-    guard let first = typos.first, let people = try source.population(of: first), people >= Self.dominance * max(largest, 1)
-    else { return nil }
-    return typos + prefixed
+    let key = fold(query)
+    let allowed = key.count <= 4 ? 1 : 2
+    let floor = Self.dominance * max(largest, 1)
+    var near: [(key: [UInt8], distance: Int)] = []
+    try source.largeNames(atLeast: floor) { name in
+      guard abs(name.count - key.count) <= allowed, !near.contains(where: { $0.key == name }),
+        let d = Self.distance(key, name, limit: allowed)
+      else { return }
+      near.append((name, d))
+    }
+    near.sort { $0.distance < $1.distance }
+    var out: [Source.Place] = []
+    for n in near.prefix(Self.typoLookups) {
+      for p in try source.places(named: n.key) where try source.population(of: p) ?? 0 >= floor { out.append(p) }
+    }
+    return out.isEmpty ? nil : out + prefixed
   }
 
   /// The places whose folded name is `text`'s (or, failing that, one of its

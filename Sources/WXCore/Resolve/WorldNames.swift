@@ -23,8 +23,15 @@ package struct WorldNames: NameSource {
     return !(try CityIndexReader(database: atlas.db).match(key).names.isEmpty)
   }
 
-  /// As `wx search` lists them (``PlaceFinder/search(_:offset:limit:)``).
+  /// As `wx search` lists them (``PlaceFinder/search(_:offset:limit:)``); for an empty key
+  /// the catalogue's cities (what a TAB after nothing offers), as they are.
   package func places(startingWith key: [UInt8], limit: Int) throws(StoreError) -> (total: Int, places: [Found]) {
+    if key.isEmpty {
+      let all = try CatalogueNames(catalogue).places(startingWith: key, limit: limit)
+      var out: [Found] = []
+      for e in all.places { out.append(Found(city: try catalogue.city(e.ref), place: nil)) }
+      return (all.total, out)
+    }
     let page = try finder.search(String(decoding: key, as: UTF8.self), offset: 0, limit: limit)
     return (page.total, page.items)
   }
@@ -58,6 +65,16 @@ package struct WorldNames: NameSource {
   }
 
   package func population(of f: Found) -> Int? { f.population }
+
+  /// The atlas lists its places largest first: the first ones' names.
+  package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {
+    guard let atlas = finder.atlas else { return }
+    for position in 0..<min(atlas.meta.count, Resolver<Self>.largePlaces) {
+      let p = try atlas.place(position)
+      guard p.population >= people else { return }
+      body(Fold.key(p.name, version: atlas.meta.foldVersion))
+    }
+  }
 }
 
 extension CityIndexReader {

@@ -641,6 +641,12 @@ package struct Resolver<Source: NameSource> {
   package static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
     if abs(a.count - b.count) > limit { return nil }
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    // First a bound that allocates nothing: each byte value one string has and the other
+    // lacks costs an edit (values folded into 64 bits, which only lowers the bound).
+    var (ma, mb) = (UInt64(0), UInt64(0))
+    for x in a { ma |= 1 << (x & 63) }
+    for x in b { mb |= 1 << (x & 63) }
+    if (ma & ~mb).nonzeroBitCount > limit || (mb & ~ma).nonzeroBitCount > limit { return nil }
     var before = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)

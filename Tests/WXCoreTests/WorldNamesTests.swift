@@ -124,8 +124,13 @@ import Testing
         #expect(g.found.city?.id == names[k].id && g.found.place?.name == names[k].place, "\(words): \(names[k].typed)")
       }
     }
-    // A name twice is one place.
+    // A name twice is one place; two places of one name and country are two.
     #expect(try f.lookup(words: ["Paris", "Paris"]).count == 1)
+    let springs = try f.lookup(words: ["Springfield,", "IL", "Springfield,", "MO"])
+    #expect(springs.map { $0.found.place?.stateCode } == ["IL", "MO"])
+    // Removing a favourite by a name only the atlas knows it by: tokyo is the sample's 東京.
+    let favourites = [Favourite(name: "東京", country: "Japan", id: 4, added: 0, sequence: 1)]
+    #expect(try FavouritesStore.identities(named: ["tokyo"], among: favourites, places: f) == [favourites[0].identity])
   }
 
   /// Every sampled atlas place, typed "Name", "Name, Region", "Name, ST", against the rules

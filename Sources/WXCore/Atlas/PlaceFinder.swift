@@ -266,13 +266,14 @@ package struct PlaceFinder {
   }
 
   /// The places unquoted `words` name (``Resolver/split(_:)`` over the catalogue and the
-  /// atlas), each once, with the name each was typed as and how many other places share
-  /// it; throws ``PlaceLookupError`` for the first name that does not name one place.
+  /// atlas), each place once, with the name each was typed as and how many other places
+  /// share it; throws ``PlaceLookupError`` for the first name that does not name one place.
+  /// (Two places of one name and country both come back: what keeps one is the caller's.)
   package func lookup(words: [String]) throws -> [(name: String, found: Found, sharing: Int)] {
     var out: [(name: String, found: Found, sharing: Int)] = []
     for name in try names.split(words) {
       let (found, sharing) = try lookup(name)
-      if !out.contains(where: { $0.found.asCity.identity == found.asCity.identity }) { out.append((name, found, sharing)) }
+      if !out.contains(where: { $0.found == found }) { out.append((name, found, sharing)) }
     }
     return out
   }

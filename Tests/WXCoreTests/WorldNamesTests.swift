@@ -90,6 +90,15 @@ import Testing
       }
       #expect(["London", "Zürich"].contains(suggestions.first?.name ?? ""), "\(typed)")
     }
+    // A prefix the catalogue alone fits once loses to a typo of a far larger place.
+    let ondong = try finder([Self.city(1, "Ondong Siau", "Indonesia", 2.74, 125.41)], Scratch())
+    defer { ondong.atlas?.close() }
+    guard case .notFound(let london) = try ondong.resolve("ondon") else {
+      Issue.record("ondon resolved")
+      return
+    }
+    #expect(london.first?.name == "London")
+    #expect(try ondong.lookup("ondong").found.city?.id == 1)
     // The scan is bounded: the first letter's names and the other prefixes', per source.
     for typed in ["ondon", "s", "sa", "san", "aaaaaaaaaaaaaa", "x"] {
       var scanned = 0

@@ -238,7 +238,17 @@ package struct PlaceFinder {
     if atlas != nil {
       var first = catalogue.resolver
       first.suggests = false
-      if case .one(let e) = try first.resolve(text) { return .found(try found(try catalogue.city(e.ref)), sharing: 0) }
+      if case .one(let e) = try first.resolve(text) {
+        let city = try found(try catalogue.city(e.ref))
+        // A prefix the catalogue alone fits once still loses to a typo of a place ten
+        // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).
+        if !text.contains(","), try first.named(text).isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
+          let typos = try names.dwarfing(text, [city])
+        {
+          return .notFound(suggestions: Self.unique(typos))
+        }
+        return .found(city, sharing: 0)
+      }
     }
     var sharing = 0
     switch try names.resolve(text, sharing: &sharing) {

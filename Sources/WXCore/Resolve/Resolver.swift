@@ -220,7 +220,7 @@ package struct Resolver<Source: NameSource> {
     return sizes[0].people >= Self.dominance * max(sizes[1].people, 1) ? sizes[0].place : nil
   }
 
-  /// The places of a name near `query` (as ``closest(_:)`` measures) that have
+  /// The places of a name one edit from `query` (as ``closest(_:)`` measures) that have
   /// ``dominance`` times the people of every place `query` is a prefix of, nearest then
   /// largest first, then `prefixed`: a typo of a city beats a prefix of villages (`ondon` is
   /// London mistyped, not Ondong Siau). Only the names of the ``largePlaces`` largest
@@ -233,8 +233,9 @@ package struct Resolver<Source: NameSource> {
       guard let people = try source.population(of: p) else { return nil }
       largest = max(largest, people)
     }
+    // One slip only: more, and the prefix is likelier what was meant (`ondong`).
     let key = fold(query)
-    let allowed = key.count <= 4 ? 1 : 2
+    let allowed = 1
     let floor = Self.dominance * max(largest, 1)
     var near: [(key: [UInt8], distance: Int)] = []
     try source.largeNames(atLeast: floor) { name in

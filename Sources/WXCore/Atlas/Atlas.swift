@@ -354,36 +354,3 @@ package final class Atlas {
     }
   }
 }
-
-extension Atlas {
-  /// Names of places starting with `prefix` for shell completion, largest places first: a
-  /// name that several places share is offered with each one's region ("Springfield,
-  /// Illinois"), as `wx show` takes it; "Name, Re" offers that name's places whose region,
-  /// US state code or country the rest begins.
-  package func completions(_ prefix: String, limit: Int) throws(StoreError) -> [String] {
-    if let comma = prefix.lastIndex(of: ",") {
-      let typed = fold(String(prefix[prefix.index(after: comma)...]).trimmingSpaces)
-      let named = try named(String(prefix[..<comma]))
-      let fitting = typed.isEmpty ? named : PlaceFinder.qualified(named, typed, version: meta.foldVersion)
-      return Self.unique(fitting.prefix(limit).map(Self.qualifiedName))
-    }
-    let q = fold(prefix)
-    guard !q.isEmpty else { return [] }
-    let (_, names, positions) = try ranking(q, upTo: limit)
-    let places = try self.places(Array(positions.prefix(min(names, limit))))
-    var out: [String] = []
-    for p in places {
-      let shared = places.contains { $0.position != p.position && $0.name == p.name }
-      out.append(shared ? Self.qualifiedName(p) : p.name)
-    }
-    return Self.unique(out)
-  }
-
-  /// "Name, Region", else "Name, Country".
-  static func qualifiedName(_ p: Place) -> String { "\(p.name), \(p.region ?? p.country)" }
-
-  static func unique(_ list: [String]) -> [String] {
-    var seen = Set<String>()
-    return list.filter { seen.insert($0).inserted }
-  }
-}

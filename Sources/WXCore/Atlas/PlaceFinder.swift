@@ -46,14 +46,13 @@ package struct PlaceFinder {
   /// Catalogue matches merged into a search by the atlas's ranking; past them a catalogue of
   /// many thousands of cities lists its own matches no more (its totals stay exact).
   package static let catalogueMatches = 200
-  /// How many times the next place's people the largest place of an exact name must have to
-  /// be taken for the name.
-  package static let dominance = 10
 
   /// The country-table lines naming each folded country asked about, found once per finder:
   /// a search compares every catalogue match's country with its atlas candidates', and
   /// finding the lines scans the whole table (3.3 M instructions for `wx search par` before).
   private let countryLines = CountryLines()
+  /// The catalogue's names in other scripts, read on first need.
+  private let otherScript = OtherScript()
 
   package init(catalogue: Catalogue, atlas: Atlas?) {
     self.catalogue = catalogue
@@ -112,7 +111,10 @@ package struct PlaceFinder {
 
   /// The catalogue city a place is (the nearest of its name and country within ``sameTown``).
   package func city(of place: Place) throws(StoreError) -> City? {
-    try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude)
+    if let city = try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude) {
+      return city
+    }
+    return try linkedCity(place)
   }
 
   private func nearestCity(named name: String, country place: Place, latitude: Double, longitude: Double) throws(StoreError)
@@ -203,89 +205,69 @@ package struct PlaceFinder {
 
   // MARK: Resolution
 
-  /// Resolves a city argument: the catalogue's rules first (an id, a name, "Name, Country",
-  /// a prefix that fits one city), then the atlas's places: "Name, Region", "Name, ST" (a US
-  /// state's code), "Name, Country", an exact name (whose largest place is taken when it has
-  /// ``dominance`` times the people of the next), a prefix that fits one place.
+  /// The one ``Resolver`` over the catalogue and the atlas (``WorldNames``).
+  package var names: Resolver<WorldNames> { Resolver(WorldNames(self)) }
+
+  /// Largest first: the atlas places named `key` (own or alternate name), each with the
+  /// catalogue city it is (of that name, its country, nearest within ``sameTown``; else one
+  /// named in another script, ``linkedCity(_:)``); then the catalogue's cities of that name
+  /// that are no atlas place.
+  func named(_ key: [UInt8]) throws(StoreError) -> [Found] {
+    var cities: [City] = []
+    for e in try catalogue.exactNameEntries(key) { cities.append(try catalogue.city(e.ref)) }
+    var out: [Found] = []
+    var taken = Set<Int>()
+    if let atlas {
+      for p in try atlas.places(try atlas.namedPositions(key)) {
+        var best: (k: Int, km: Double)? = nil
+        for (k, c) in cities.enumerated() where !taken.contains(k) && sameCountry(p, c.country) {
+          let km = Place.distance(p.latitude, p.longitude, c.latitude, c.longitude)
+          if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (k, km) }
+        }
+        if let best {
+          taken.insert(best.k)
+          out.append(Found(city: cities[best.k], place: p))
+        } else {
+          out.append(Found(city: try linkedCity(p), place: p))
+        }
+      }
+    }
+    for (k, c) in cities.enumerated() where !taken.contains(k) { out.append(Found(city: c, place: nil)) }
+    return out
+  }
+
+  /// Resolves a city argument with ``names``: the catalogue's answer first when it names
+  /// one city (its cities have weather: `Paris, US` is the catalogue's), else the catalogue
+  /// and the atlas together.
   package func resolve(_ text: String) throws(StoreError) -> PlaceResolution {
-    let fromCatalogue = try catalogue.resolve(text)
-    if case .found(_, let city) = fromCatalogue { return .found(try found(city), sharing: 0) }
-    guard let atlas else {
-      switch fromCatalogue {
-      case .found(_, let city): return .found(Found(city: city, place: nil), sharing: 0)
-      case .ambiguous(let cities): return .ambiguous(cities.map { Found(city: $0, place: nil) })
-      case .notFound(let cities): return .notFound(suggestions: cities.map { Found(city: $0, place: nil) })
+    if atlas != nil {
+      var first = catalogue.resolver
+      first.suggests = false
+      if case .one(let e) = try first.resolve(text) {
+        let city = try found(try catalogue.city(e.ref))
+        // A prefix the catalogue alone fits once still loses to a typo of a place ten
+        // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).
+        if !text.contains(","), try first.named(text).isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
+          let typos = try names.dwarfing(text, [city])
+        {
+          return .notFound(suggestions: Self.unique(typos))
+        }
+        return .found(city, sharing: 0)
       }
     }
-    let query = text.trimmingSpaces
-    if query.allSatisfy(\.isASCIIDigit) { return try catalogueOnly(fromCatalogue) }
-    if let comma = query.lastIndex(of: ",") {
-      let name = String(query[..<comma]).trimmingSpaces
-      let qualifier = catalogue.fold(String(query[query.index(after: comma)...]).trimmingSpaces)
-      let named = try atlas.named(name)
-      if !named.isEmpty && !qualifier.isEmpty {
-        let fitting = Self.qualified(named, qualifier, version: catalogue.meta.foldVersion)
-        if !fitting.isEmpty { return try pick(fitting) }
-        return .notFound(suggestions: try named.prefix(5).map(found))
-      }
-    }
-    let exact = try atlas.named(query)
-    if !exact.isEmpty {
-      // The catalogue's cities of that name that are no atlas place count too.
-      var items = try exact.map(found)
-      for i in try catalogue.exactName(catalogue.fold(query)) {
-        let city = try catalogue.city(i)
-        if !items.contains(where: { $0.city == city }) { items.append(Found(city: city, place: nil)) }
-      }
-      return pick(items)
-    }
-    let prefixed = try search(query, offset: 0, limit: 6)
-    if prefixed.total == 1, let only = prefixed.items.first { return .found(only, sharing: 0) }
-    if prefixed.total > 1 { return .ambiguous(prefixed.items) }
-    return try catalogueOnly(fromCatalogue)
-  }
-
-  /// One place when one fits or one dominates (largest first; unknown populations last).
-  private func pick(_ places: [Place]) throws(StoreError) -> PlaceResolution { pick(try places.map(found)) }
-
-  private func pick(_ items: [Found]) -> PlaceResolution {
-    let ranked = items.enumerated().sorted { a, b in
-      let (x, y) = (a.element.population ?? -1, b.element.population ?? -1)
-      return x != y ? x > y : a.offset < b.offset
-    }.map(\.element)
-    guard let first = ranked.first else { return .notFound(suggestions: []) }
-    if ranked.count == 1 { return .found(first, sharing: 0) }
-    if let top = first.population, top >= Self.dominance * max(ranked[1].population ?? 0, 1) {
-      return .found(first, sharing: ranked.count - 1)
-    }
-    return .ambiguous(ranked)
-  }
-
-  private func catalogueOnly(_ r: Resolution) throws(StoreError) -> PlaceResolution {
-    switch r {
-    case .found(_, let city): return .found(try found(city), sharing: 0)
-    case .ambiguous(let cities): return .ambiguous(try cities.map(found))
-    case .notFound(let cities): return .notFound(suggestions: try cities.map(found))
+    var sharing = 0
+    switch try names.resolve(text, sharing: &sharing) {
+    case .one(let f): return .found(f, sharing: sharing)
+    case .several(let fs): return .ambiguous(Self.unique(fs))
+    case .none(let fs): return .notFound(suggestions: Self.unique(fs))
     }
   }
 
-  /// The places `qualifier` (folded) fits: a region's name, a US state's code, a country's
-  /// name, code or prefix. Exact fits win over prefixes, as for countries today.
-  static func qualified(_ places: [Place], _ qualifier: [UInt8], version: Int) -> [Place] {
-    let lines = Countries.lines(naming: qualifier, version: version)
-    var best = Countries.Fit.prefix
-    var out: [Place] = []
-    for p in places {
-      var fit = Countries.fit(qualifier, Fold.key(p.country, version: version), lines: lines, version: version)
-      if fit < .exact, let code = p.stateCode, Fold.key(code, version: version) == qualifier { fit = .exact }
-      if fit < .exact, let region = p.region {
-        let r = Fold.key(region, version: version)
-        if r == qualifier { fit = .exact } else if fit == .none && r.starts(with: qualifier) { fit = .prefix }
-      }
-      if fit == .none || fit < best { continue }
-      if fit > best { (best, out) = (fit, []) }
-      out.append(p)
-    }
+  /// `items` without repeats (a typo may reach a place by its catalogue name and its atlas
+  /// name).
+  static func unique(_ items: [Found]) -> [Found] {
+    var out: [Found] = []
+    for f in items where !out.contains(f) { out.append(f) }
     return out
   }
 
@@ -296,5 +278,62 @@ package struct PlaceFinder {
     case .ambiguous(let c): throw PlaceLookupError.ambiguous(query: query, candidates: c)
     case .notFound(let s): throw PlaceLookupError.notFound(query: query, suggestions: s)
     }
+  }
+
+  /// The places unquoted `words` name (``Resolver/split(_:)`` over the catalogue and the
+  /// atlas), each place once, with the name each was typed as and how many other places
+  /// share it; throws ``PlaceLookupError`` for the first name that does not name one place.
+  /// (Two places of one name and country both come back: what keeps one is the caller's.)
+  package func lookup(words: [String]) throws -> [(name: String, found: Found, sharing: Int)] {
+    var out: [(name: String, found: Found, sharing: Int)] = []
+    for name in try names.split(words) {
+      let (found, sharing) = try lookup(name)
+      if !out.contains(where: { $0.found == found }) { out.append((name, found, sharing)) }
+    }
+    return out
+  }
+
+  // MARK: Other scripts
+
+  /// How many catalogue names in another script than the atlas's (their folded name starts
+  /// past ASCII) ``linkedCity(_:)`` reads at most.
+  package static let otherScripts = 1_024
+
+  /// The catalogue city named in another script (東京) that is `place`: of its country,
+  /// nearest within ``sameTown``. The atlas's names are Latin, so such a city is linked by
+  /// where it is: `tokyo` finds the sample's 東京 and its weather.
+  package func linkedCity(_ place: Place) throws(StoreError) -> City? {
+    var best: (city: City, km: Double)? = nil
+    for e in try otherScriptEntries() {
+      if let country = e.country.flatMap({ ByteReader.utf8($0[...]) }), !mayBeCountry(place.country, country) { continue }
+      let c = try catalogue.city(e.ref)
+      guard sameCountry(place, c.country) else { continue }
+      let km = Place.distance(place.latitude, place.longitude, c.latitude, c.longitude)
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
+    }
+    return best?.city
+  }
+
+  /// The catalogue's name entries whose folded name starts past ASCII (they sort last), at
+  /// most ``otherScripts``, read once per finder.
+  private func otherScriptEntries() throws(StoreError) -> [CityIndex.Entry] {
+    if let known = otherScript.entries { return known }
+    let reader = CityIndexReader(database: catalogue.db)
+    var out: [CityIndex.Entry] = []
+    if let root = try reader.node([][...]), let start = root.children.first(where: { $0.byte >= 0x80 })?.names.lowerBound {
+      let end = min(catalogue.meta.nameEntries, start + Self.otherScripts)
+      var k = start
+      while k < end {
+        let chunk = try reader.entries("n", k..<min(end, k + CityIndex.blockSize), countries: true)
+        out += chunk
+        k += max(1, chunk.count)
+      }
+    }
+    otherScript.entries = out
+    return out
+  }
+
+  private final class OtherScript {
+    var entries: [CityIndex.Entry]?
   }
 }

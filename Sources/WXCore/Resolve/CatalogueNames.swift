@@ -29,19 +29,8 @@ package struct CatalogueNames: NameSource {
     try catalogue.byID(id).map { CityIndex.Entry(key: [], shadow: 0, ref: $0) }
   }
 
-  /// The names sharing the typed name's first letter, in name order, at most
-  /// ``Resolver/typoScan`` of them: a subtree of the index, one block fetch per 64 names.
-  package func typoCandidates(for key: [UInt8], _ body: ([UInt8], CityIndex.Entry) -> Void) throws(StoreError) {
-    guard let first = key.first else { return }
-    let reader = CityIndexReader(database: catalogue.db)
-    let names = try reader.match([first]).names
-    var k = names.lowerBound
-    let end = min(names.upperBound, names.lowerBound + Resolver<Self>.typoScan)
-    while k < end {
-      let chunk = try reader.entries("n", k..<min(end, k + CityIndex.blockSize))
-      for e in chunk { body(e.key, e) }
-      k += max(1, chunk.count)
-    }
+  package func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) throws(StoreError) {
+    try CityIndexReader(database: catalogue.db).typoNames(for: key, body)
   }
 
   package func qualifiers(of e: CityIndex.Entry) throws(StoreError) -> Qualifiers {

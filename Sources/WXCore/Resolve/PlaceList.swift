@@ -103,8 +103,9 @@ package struct PlaceList: NameSource {
     items.indices.filter { items[$0].id == id }
   }
 
-  package func typoCandidates(for key: [UInt8], _ body: ([UInt8], Int) -> Void) {
-    for (i, name) in keys.enumerated().prefix(Resolver<Self>.typoScan) { body(name, i) }
+  /// The first ``Resolver/typoScan`` names of the list, whatever their first letter.
+  package func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) {
+    for name in keys.prefix(Resolver<Self>.typoScan) { body(name) }
   }
 
   package func qualifiers(of i: Int) -> Qualifiers { Qualifiers(country: items[i].country, region: items[i].region) }
@@ -158,20 +159,28 @@ extension FavouritesStore {
   package static func identities(
     named words: [String], among favourites: [Favourite], catalogue: Catalogue?
   ) throws -> [CityIdentity] {
+    try identities(named: words, among: favourites, places: catalogue.map { PlaceFinder(catalogue: $0, atlas: nil) })
+  }
+
+  /// ``identities(named:among:catalogue:)`` where a name that is no favourite's is looked up
+  /// in the catalogue and the atlas (`wx fav rm tokyo` removes the sample's 東京).
+  package static func identities(
+    named words: [String], among favourites: [Favourite], places finder: PlaceFinder?
+  ) throws -> [CityIdentity] {
     let resolver = Resolver(PlaceList(favourites: favourites))
     var out: [CityIdentity] = []
     var seen = Set<CityIdentity>()
-    for name in try resolver.split(words, or: catalogue?.resolver) {
+    for name in try resolver.split(words, or: finder?.names) {
       let identity: CityIdentity
       switch try resolver.resolve(name) {
       case .one(let i): identity = favourites[i].identity
       case .several(let hits):
         throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
       case .none:
-        guard let catalogue else { throw FavouritesError.notAFavourite([name]) }
+        guard let finder else { throw FavouritesError.notAFavourite([name]) }
         do {
-          identity = try catalogue.lookup(name).city.identity
-        } catch is LookupError {
+          identity = try finder.lookup(name).found.asCity.identity
+        } catch is PlaceLookupError {
           throw FavouritesError.notAFavourite([name])
         }
       }

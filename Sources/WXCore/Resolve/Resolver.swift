@@ -1,5 +1,6 @@
 /// Where names typed by people are looked up: the catalogue (``CatalogueNames``), the
-/// favourites and the air-quality history (``PlaceList``); later the world atlas.
+/// favourites and the air-quality history (``PlaceList``), the catalogue and the world atlas
+/// together (``WorldNames``).
 ///
 /// A source answers on folded keys (``Fold``) and knows nothing of commas, ids typed as names,
 /// runs of words, spelling tie-breaks or typos: those rules are the ``Resolver``'s, written
@@ -18,10 +19,11 @@ package protocol NameSource {
   func places(startingWith key: [UInt8], limit: Int) throws(StoreError) -> (total: Int, places: [Place])
   /// The places with this id.
   func places(withID id: Int) throws(StoreError) -> [Place]
-  /// Calls `body` with the folded name of each place a typo of `key` may stand for (at most
-  /// ``Resolver/typoScan`` names: a bounded part of the source, such as the names sharing
-  /// the first letter), and the place.
-  func typoCandidates(for key: [UInt8], _ body: ([UInt8], Place) -> Void) throws(StoreError)
+  /// Calls `body` with each folded name a typo of `key` may stand for: a bounded part of the
+  /// source, the names starting with one of ``Resolver/typoPrefixes(_:)`` (at most
+  /// ``Resolver/typoScan`` names sharing the first letter, ``Resolver/otherTypoScan`` in all
+  /// for the other prefixes). A name may come more than once.
+  func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) throws(StoreError)
   /// What the words after a comma are matched against.
   func qualifiers(of place: Place) throws(StoreError) -> Qualifiers
   /// The place's name and country as stored (what completion offers, what spelling ties
@@ -29,17 +31,33 @@ package protocol NameSource {
   func identity(of place: Place) throws(StoreError) -> CityIdentity
   /// How the place is shown to a person choosing between candidates.
   func candidate(_ place: Place) throws(StoreError) -> Candidate
+  /// How many people live there, where the source knows (the atlas does): an exact name
+  /// whose largest place has ``Resolver/dominance`` times the people of the next is taken
+  /// for it, and suggestions rank larger places first.
+  func population(of place: Place) throws(StoreError) -> Int?
+  /// Calls `body` with the folded names of the largest places, largest first, while they
+  /// have at least `people` (at most ``Resolver/largePlaces`` names), where the source knows
+  /// sizes.
+  func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError)
+}
+
+extension NameSource {
+  package func population(of place: Place) throws(StoreError) -> Int? { nil }
+  package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {}
 }
 
 /// What the words after the comma of "Name, Qualifier" may name: the country (as a name, a
-/// prefix, a code), and the first-level region where the source knows it (the atlas will).
+/// prefix, a code), and the first-level region where the source knows it (the atlas does),
+/// by name or by code (a US state's: `Portland, OR`).
 package struct Qualifiers: Sendable {
   package var country: String
   package var region: String?
+  package var regionCode: String?
 
-  package init(country: String, region: String? = nil) {
+  package init(country: String, region: String? = nil, regionCode: String? = nil) {
     self.country = country
     self.region = region
+    self.regionCode = regionCode
   }
 }
 
@@ -85,13 +103,22 @@ package struct Candidate: Equatable, Sendable {
 ///   (``keys(_:insertions:)``). Of places that share the folded name, the one spelled exactly
 ///   as typed, case aside, is taken.
 /// - **"Name, Qualifier".** The qualifier fits the country (name, prefix, ISO code, short
-///   name) or the region; exact fits win over prefixes (`Sydney, AU` is not Austria).
+///   name) or the region (name, prefix, code); exact fits win over prefixes (`Sydney, AU` is
+///   not Austria).
+/// - **The largest.** Of several places an exact name (or "Name, Qualifier") fits, the
+///   largest is taken when it has ``dominance`` times the people of the next (`Paris`);
+///   ``resolve(_:sharing:)`` says how many others share the name.
 /// - **Prefixes.** A prefix (of the name or of a later word) that fits one place names it.
-/// - **Typos.** Nothing fits: the closest names by edit distance, then by longest prefix.
+/// - **Typos.** Nothing fits: the closest names by edit distance (a first letter wrong,
+///   missing or extra too: ``typoPrefixes(_:)``), larger places first at one distance; then
+///   by longest prefix.
 /// - **Runs of words** (``split(_:)``): unquoted words that together name a place are that
 ///   one place, the longest name first; a word ending in a comma goes with the next one.
 package struct Resolver<Source: NameSource> {
   package let source: Source
+  /// Whether a name that fits nothing looks for the closest names (a first pass over one
+  /// source before another needs none).
+  package var suggests = true
 
   package init(_ source: Source) { self.source = source }
 
@@ -103,8 +130,20 @@ package struct Resolver<Source: NameSource> {
     case none(closest: [Source.Place])
   }
 
-  /// How many names a typo search compares at most (bounded work at any catalogue size).
+  /// How many names sharing the typed first letter a typo search compares at most, per
+  /// source (bounded work at any catalogue size).
   package static var typoScan: Int { 40_000 }
+  /// How many names starting with the other ``typoPrefixes(_:)`` a typo search compares at
+  /// most, per source, all of them together.
+  package static var otherTypoScan: Int { 16_000 }
+  /// How many of the largest places a prefix's places are compared with at most, for a typo
+  /// that dwarfs them (``dwarfing(_:_:)``).
+  package static var largePlaces: Int { 2_048 }
+  /// How many near names a typo search looks up places for at most (the nearest first).
+  package static var typoLookups: Int { 32 }
+  /// How many times the next place's people the largest place of an exact name must have to
+  /// be taken for the name.
+  package static var dominance: Int { 10 }
   /// How many closest names a failed lookup offers.
   package static var suggestionCount: Int { 5 }
 
@@ -113,6 +152,14 @@ package struct Resolver<Source: NameSource> {
   // MARK: One name
 
   package func resolve(_ text: String) throws(StoreError) -> Outcome {
+    var sharing = 0
+    return try resolve(text, sharing: &sharing)
+  }
+
+  /// ``resolve(_:)``, and how many other places share the name of the one found (when it
+  /// was taken as the largest of them).
+  package func resolve(_ text: String, sharing: inout Int) throws(StoreError) -> Outcome {
+    sharing = 0
     let query = text.trimmingSpaces
     guard !query.isEmpty else { return .none(closest: []) }
     if query.allSatisfy(\.isASCIIDigit), let id = Int(query) {
@@ -120,32 +167,89 @@ package struct Resolver<Source: NameSource> {
       if hits.count == 1 { return .one(hits[0]) }
       if hits.count > 1 { return .several(hits) }
     }
-    let exact = try named(query)
+    // A name with a comma in it, as typed (the qualifier's rule below tries the name's
+    // spellings).
+    let exact = try named(query, insertions: !query.contains(","))
     if exact.count == 1 { return .one(exact[0]) }
     if exact.count > 1 {
       // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
       let typed = query.lowercased()
       var literal: [Source.Place] = []
       for p in exact where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
-      return literal.count == 1 ? .one(literal[0]) : .several(exact)
+      if literal.count == 1 { return .one(literal[0]) }
+      if let p = try largest(literal.isEmpty ? exact : literal) {
+        sharing = exact.count - 1
+        return .one(p)
+      }
+      return .several(exact)
     }
     if let comma = query.lastIndex(of: ",") {
       let qualifier = String(query[query.index(after: comma)...])
       // `Paris,` with nothing after the comma is `Paris`.
-      if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) { return try resolve(String(query[..<comma])) }
+      if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) {
+        return try resolve(String(query[..<comma]), sharing: &sharing)
+      }
       let (fitting, named) = try qualified(String(query[..<comma]), qualifier)
       if fitting.count == 1 { return .one(fitting[0]) }
+      if let p = try largest(fitting) {
+        sharing = fitting.count - 1
+        return .one(p)
+      }
       if fitting.count > 1 { return .several(fitting) }
       if !named.isEmpty { return .none(closest: named) }
     }
     for key in Self.keys(fold(query)) {
       let prefixed = try source.places(startingWith: key, limit: 6)
+      if let typos = try dwarfing(query, prefixed.places) { return .none(closest: typos) }
       if prefixed.total == 1 { return .one(prefixed.places[0]) }
       if prefixed.total > 1 { return .several(prefixed.places) }
     }
+    guard suggests else { return .none(closest: []) }
     let typos = try closest(query)
     if typos.sameLetters.count == 1 { return .one(typos.sameLetters[0]) }
     return .none(closest: typos.places)
+  }
+
+  /// The largest of `places` when it has ``dominance`` times the people of the next (a place
+  /// of unknown size counts as one person); nil when there are fewer than two, or none does.
+  func largest(_ places: [Source.Place]) throws(StoreError) -> Source.Place? {
+    guard places.count > 1 else { return nil }
+    var sizes: [(place: Source.Place, people: Int)] = []
+    for p in places { sizes.append((p, try source.population(of: p) ?? 0)) }
+    sizes.sort { $0.people > $1.people }
+    return sizes[0].people >= Self.dominance * max(sizes[1].people, 1) ? sizes[0].place : nil
+  }
+
+  /// The places of a name one edit from `query` (as ``closest(_:)`` measures) that have
+  /// ``dominance`` times the people of every place `query` is a prefix of, nearest then
+  /// largest first, then `prefixed`: a typo of a city beats a prefix of villages (`ondon` is
+  /// London mistyped, not Ondong Siau). Only the names of the ``largePlaces`` largest
+  /// places are compared (``NameSource/largeNames(atLeast:_:)``), so it costs little; nil
+  /// where the source knows no sizes, or no such place is near.
+  func dwarfing(_ query: String, _ prefixed: [Source.Place]) throws(StoreError) -> [Source.Place]? {
+    guard suggests, !prefixed.isEmpty else { return nil }
+    var largest = 0
+    for p in prefixed {
+      guard let people = try source.population(of: p) else { return nil }
+      largest = max(largest, people)
+    }
+    // One slip only: more, and the prefix is likelier what was meant (`ondong`).
+    let key = fold(query)
+    let allowed = 1
+    let floor = Self.dominance * max(largest, 1)
+    var near: [(key: [UInt8], distance: Int)] = []
+    try source.largeNames(atLeast: floor) { name in
+      guard abs(name.count - key.count) <= allowed, !near.contains(where: { $0.key == name }),
+        let d = Self.distance(key, name, limit: allowed)
+      else { return }
+      near.append((name, d))
+    }
+    near.sort { $0.distance < $1.distance }
+    var out: [Source.Place] = []
+    for n in near.prefix(Self.typoLookups) {
+      for p in try source.places(named: n.key) where try source.population(of: p) ?? 0 >= floor { out.append(p) }
+    }
+    return out.isEmpty ? nil : out + prefixed
   }
 
   /// The places whose folded name is `text`'s (or, failing that, one of its
@@ -174,13 +278,14 @@ package struct Resolver<Source: NameSource> {
     return (fitting, named)
   }
 
-  /// How well a typed qualifier fits a place: its country, or its region where known.
-  /// (A new kind of qualifier is one more line here.)
+  /// How well a typed qualifier fits a place: its country, or its region (name or code)
+  /// where known. (A new kind of qualifier is one more line here.)
   func fit(_ typed: [UInt8], _ q: Qualifiers, lines: [Int]) -> Countries.Fit {
     var fit = Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
     if let region = q.region.map(fold), fit != .exact, !typed.isEmpty {
       if region == typed { fit = .exact } else if region.starts(with: typed) { fit = max(fit, .prefix) }
     }
+    if fit != .exact, let code = q.regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
     return fit
   }
 
@@ -297,50 +402,77 @@ package struct Resolver<Source: NameSource> {
   // MARK: Completion
 
   /// What completes `typed`: names starting with it, or, when none does, names with a later
-  /// word starting with it (`aires`: Buenos Aires), matched as search matches; "Name,
-  /// Country" for a name several countries share among them; after a comma, the places
-  /// of that very name whose country (or region) the rest begins.
+  /// word starting with it (`aires`: Buenos Aires), matched as search matches; a name several
+  /// places share among them is offered as "Name, Qualifier" (``qualifiedNames(_:)``); after
+  /// a comma, the places of that very name whose country (or region, or region code) the
+  /// rest begins, qualified by what was typed.
   package func completions(_ typed: String, limit: Int) throws(StoreError) -> [String] {
     var seen = Set<String>()
     if let comma = typed.lastIndex(of: ",") {
       let name = String(typed[..<comma])
       let rest = fold(String(typed[typed.index(after: comma)...]).trimmingSpaces)
+      let named = try named(name)
+      if rest.isEmpty { return try qualifiedNames(named, always: true).filter { seen.insert($0).inserted } }
       let lines = Countries.lines(naming: rest, version: source.foldVersion)
       var out: [String] = []
-      for p in try named(name) {
-        if !rest.isEmpty, fit(rest, try source.qualifiers(of: p), lines: lines) == .none { continue }
-        let c = try source.identity(of: p)
-        let text = "\(c.name), \(c.country)"
+      for p in named {
+        let q = try source.qualifiers(of: p)
+        guard fit(rest, q, lines: lines) != .none else { continue }
+        // Qualified as typed: by the country when the rest fits it, else by the region's
+        // name when the rest begins it, else by its code.
+        var by = q.country
+        if Countries.fit(rest, fold(q.country), lines: lines, version: source.foldVersion) == .none {
+          if let region = q.region, fold(region).starts(with: rest) {
+            by = region
+          } else if let code = q.regionCode, fold(code) == rest {
+            by = code
+          }
+        }
+        let text = "\(try source.identity(of: p).name), \(by)"
         if seen.insert(text).inserted { out.append(text) }
       }
       return out
     }
-    var found: [CityIdentity] = []
+    var found: [Source.Place] = []
     for key in Self.keys(fold(typed)) {
       let r = try source.places(startingWith: key, limit: limit)
       guard r.total > 0 else { continue }
-      for p in r.places { found.append(try source.identity(of: p)) }
       // Names that start with the word, when some do: a TAB then goes on to the name ("pa"
       // to "Paris, "), where São Paulo would stop it.
-      let starting = found.filter { fold($0.name).starts(with: key) }
-      if !starting.isEmpty { found = starting }
+      var starting: [Source.Place] = []
+      for p in r.places where fold(try source.identity(of: p).name).starts(with: key) { starting.append(p) }
+      found = starting.isEmpty ? r.places : starting
       break
     }
-    // A name several countries share is offered with each country ("Paris, France"): the
-    // bare name would be ambiguous to every command that takes it.
-    var countries: [String: String] = [:]
-    var shared = Set<String>()
-    for c in found {
-      if let first = countries[c.name] {
-        if first != c.country { shared.insert(c.name) }
-      } else {
-        countries[c.name] = c.country
-      }
-    }
+    return try qualifiedNames(found, always: false).filter { seen.insert($0).inserted }
+  }
+
+  /// How `places` are offered, in order: a name only one of them has, bare; a name several
+  /// share (or every name, `always`) with what tells its place apart, as every command takes
+  /// it: the country when no other of that name is in it ("Paris, France"), else the region
+  /// ("Springfield, Illinois"), else the country.
+  func qualifiedNames(_ places: [Source.Place], always: Bool) throws(StoreError) -> [String] {
+    var all: [(name: String, q: Qualifiers)] = []
+    for p in places { all.append((try source.identity(of: p).name, try source.qualifiers(of: p))) }
     var out: [String] = []
-    for c in found {
-      let text = shared.contains(c.name) ? "\(c.name), \(c.country)" : c.name
-      if seen.insert(text).inserted { out.append(text) }
+    for (k, a) in all.enumerated() {
+      var sharesName = false
+      var sharesCountry = false
+      for (j, b) in all.enumerated() where j != k && b.name == a.name {
+        sharesName = true
+        if b.q.country == a.q.country { sharesCountry = true }
+      }
+      if !sharesName && !always {
+        out.append(a.name)
+      } else if sharesCountry, let region = a.q.region {
+        out.append("\(a.name), \(region)")
+      } else if sharesName && !always && sharesCountry
+        && !all.contains(where: { $0.name == a.name && $0.q.country != a.q.country })
+      {
+        out.append(a.name)  // several of one country the source cannot tell apart
+      } else {
+        out.append("\(a.name), \(a.q.country)")
+      }
     }
     return out
   }
@@ -394,38 +526,69 @@ package struct Resolver<Source: NameSource> {
 
   // MARK: Suggestions
 
+  /// The prefixes whose names a typo of `key` is compared with: its first letter (the usual
+  /// typo keeps it), then, for the first letter wrong, missing or typed extra, the next two
+  /// letters after each letter a–z (`ondon`: `lon…`; `urich`: `zur…`), and the key without
+  /// its first letter (`xlondon`: `lon…`). At most 1 + 2 × 26 + 1 prefixes.
+  package static func typoPrefixes(_ key: [UInt8]) -> [[UInt8]] {
+    guard let first = key.first else { return [] }
+    var out: [[UInt8]] = [[first]]
+    func add(_ p: [UInt8]) { if p.count > 1, !out.contains(p) { out.append(p) } }
+    let wrong = Array(key.dropFirst().prefix(2))
+    let missing = Array(key.prefix(2))
+    for letter in UInt8(ascii: "a")...UInt8(ascii: "z") {
+      if wrong.count == 2, letter != first { add([letter] + wrong) }
+      if missing.count == 2 { add([letter] + missing) }
+    }
+    add(Array(key.dropFirst().prefix(3)))
+    return out
+  }
+
   /// The closest names to `query`: names within a small edit distance of its folded form (1
-  /// up to 4 bytes, else 2; of similar length, among ``NameSource/typoCandidates(for:_:)``),
-  /// nearest first and, at one distance, names more places share first, then names of the
-  /// typed length; then the places matching the longest prefix of `query` that matches
-  /// anything. `sameLetters`: the places whose name has the very letters typed, spaces aside
-  /// (a hyphen typed as nothing: `winstonsalem`).
+  /// up to 4 bytes, else 2; of similar length, among ``NameSource/typoNames(for:_:)``),
+  /// nearest first and, at one distance, larger places first (then names more places share,
+  /// then names of the typed length); then the places matching the longest prefix of `query`
+  /// that matches anything. Places are looked up for the ``typoLookups`` nearest names only.
+  /// `sameLetters`: the places whose name has the very letters typed, spaces aside (a hyphen
+  /// typed as nothing: `winstonsalem`).
   func closest(_ query: String) throws(StoreError) -> (places: [Source.Place], sameLetters: [Source.Place]) {
     let key = fold(query)
     let squashed = key.filter { $0 != 0x20 }
     let allowed = key.count <= 4 ? 1 : 2
-    var near: [(key: [UInt8], distance: Int, places: [Source.Place])] = []
-    var sameLetters: [Source.Place] = []
+    var near: [(key: [UInt8], distance: Int)] = []
+    var same: [[UInt8]] = []
     if !key.isEmpty {
-      try source.typoCandidates(for: key) { name, place in
-        if name.count > squashed.count, name.count <= squashed.count + 4, name.filter({ $0 != 0x20 }) == squashed {
-          sameLetters.append(place)
+      try source.typoNames(for: key) { name in
+        if name.count > squashed.count, name.count <= squashed.count + 4, name.filter({ $0 != 0x20 }) == squashed,
+          !same.contains(name)
+        {
+          same.append(name)
         }
-        guard abs(name.count - key.count) <= allowed, let d = Self.distance(key, name, limit: allowed) else { return }
-        if let k = near.firstIndex(where: { $0.key == name }) {
-          near[k].places.append(place)
-        } else {
-          near.append((name, d, [place]))
-        }
+        guard abs(name.count - key.count) <= allowed, let d = Self.distance(key, name, limit: allowed),
+          !near.contains(where: { $0.key == name })
+        else { return }
+        near.append((name, d))
       }
     }
-    near.sort { a, b in
+    var sameLetters: [Source.Place] = []
+    for name in same { sameLetters += try source.places(named: name) }
+    near.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.key.lexicographicallyPrecedes(b.key) }
+    var found: [(key: [UInt8], distance: Int, people: Int, places: [Source.Place])] = []
+    for n in near.prefix(Self.typoLookups) {
+      let places = try source.places(named: n.key)
+      guard !places.isEmpty else { continue }
+      var people = -1
+      for p in places { people = max(people, try source.population(of: p) ?? -1) }
+      found.append((n.key, n.distance, people, places))
+    }
+    found.sort { a, b in
       if a.distance != b.distance { return a.distance < b.distance }
+      if a.people != b.people { return a.people > b.people }
       if a.places.count != b.places.count { return a.places.count > b.places.count }
       let (da, db) = (abs(a.key.count - key.count), abs(b.key.count - key.count))
       return da != db ? da < db : a.key.lexicographicallyPrecedes(b.key)
     }
-    var out = Array(near.flatMap(\.places).prefix(Self.suggestionCount))
+    var out = Array(found.flatMap(\.places).prefix(Self.suggestionCount))
     if out.count < Self.suggestionCount {
       for p in try prefixSuggestions(query) where out.count < Self.suggestionCount {
         let c = try source.candidate(p)
@@ -479,6 +642,12 @@ package struct Resolver<Source: NameSource> {
   package static func distance(_ a: [UInt8], _ b: [UInt8], limit: Int) -> Int? {
     if abs(a.count - b.count) > limit { return nil }
     if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+    // First a bound that allocates nothing: each byte value one string has and the other
+    // lacks costs an edit (values folded into 64 bits, which only lowers the bound).
+    var (ma, mb) = (UInt64(0), UInt64(0))
+    for x in a { ma |= 1 << (x & 63) }
+    for x in b { mb |= 1 << (x & 63) }
+    if (ma & ~mb).nonzeroBitCount > limit || (mb & ~ma).nonzeroBitCount > limit { return nil }
     var before = [Int](repeating: 0, count: b.count + 1)
     var previous = Array(0...b.count)
     var current = [Int](repeating: 0, count: b.count + 1)

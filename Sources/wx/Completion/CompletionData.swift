@@ -11,17 +11,13 @@ enum CompletionData {
   /// written into the middle of a command line.
   static func context() -> Context? { try? Context.make(Console(capturing: Terminal(color: false, unicode: true, width: nil))) }
 
-  /// Catalogue names completing `current` after the words `before` it.
+  /// Catalogue cities and atlas places completing `current` after the words `before` it.
   static func cities(_ current: String, after before: [String], whole: Bool) -> [String] {
     guard let ctx = context(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
-    let names = (try? catalogue.resolver.completions(current, after: before, whole: whole, limit: limit)) ?? []
-    // Then the atlas's places (largest first) that the catalogue does not already offer.
-    guard before.isEmpty, let atlas = try? ctx.atlas() else { return names }
-    defer { atlas.close() }
-    let offered = Set(names.map { Fold.key($0) })
-    let places = ((try? atlas.completions(current, limit: limit)) ?? []).filter { !offered.contains(Fold.key($0)) }
-    return names + places.prefix(max(0, limit - names.count))
+    guard let finder = try? ctx.finder(catalogue) else { return [] }
+    defer { finder.atlas?.close() }
+    return (try? finder.names.completions(current, after: before, whole: whole, limit: limit)) ?? []
   }
 
   /// Favourites completing `current`, in the order they were added; "Name, Country" for a

@@ -95,7 +95,9 @@ enum PlaceText {
   static func argument(_ f: Found, _ finder: PlaceFinder) -> String {
     guard let place = f.place else { return "\(f.name), \(f.country)" }
     let same = ((try? finder.atlas?.named(place.name)) ?? nil)?.filter { $0.countryCode == place.countryCode }.count ?? 1
-    if same > 1, let q = place.stateCode ?? place.region { return "\(place.name), \(q)" }
+    // A US state's code, unless a country has it too (`CA` is Canada's): then its name.
+    let code = place.stateCode.flatMap { Countries.lines(naming: Fold.key($0), version: Fold.version).isEmpty ? $0 : nil }
+    if same > 1, let q = code ?? place.region { return "\(place.name), \(q)" }
     return "\(place.name), \(place.country)"
   }
 

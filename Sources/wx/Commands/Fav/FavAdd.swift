@@ -16,40 +16,6 @@ extension WX.Fav {
 
     @Argument(help: "Cities to add.", completion: .custom(cityCompletions)) var cities: [String]
 
-    /// Runs of words to places of the catalogue and the atlas, as the resolver splits them
-    /// for the catalogue: from each word, the longest run (at most 6 words) that names one
-    /// place; a word ending in a comma goes with the next; a place named twice counts once; a
-    /// name other places share is noted on `ctx`'s console.
-    static func places(_ words: [String], _ finder: PlaceFinder, _ ctx: Context) throws -> [Found] {
-      var out: [Found] = []
-      var k = 0
-      while k < words.count {
-        var end = min(words.count, k + 6)
-        var hit: (found: Found, sharing: Int, end: Int)?
-        while end > k {
-          if words[end - 1].hasSuffix(",") && end < words.count && end - k < 6 { end -= 1; continue }
-          if case .found(let f, let sharing) = try finder.resolve(words[k..<end].joined(separator: " ")) {
-            hit = (f, sharing, end)
-            break
-          }
-          end -= 1
-        }
-        guard let hit else {
-          // Nothing from here names one place: the error of the shortest run that can stand.
-          var stop = k + 1
-          while stop < words.count && words[stop - 1].hasSuffix(",") { stop += 1 }
-          _ = try finder.lookup(words[k..<stop].joined(separator: " "))
-          k = stop
-          continue
-        }
-        let name = words[k..<hit.end].joined(separator: " ")
-        if hit.sharing > 0 { ctx.noteShared(name, hit.found, hit.sharing) }
-        if !out.contains(where: { $0.asCity.identity == hit.found.asCity.identity }) { out.append(hit.found) }
-        k = hit.end
-      }
-      return out
-    }
-
     func validate() throws {
       if cities.isEmpty { throw ValidationError("name at least one city") }
       do {
@@ -65,19 +31,16 @@ extension WX.Fav {
       console.out(Self.text(found, added: added, kept: try ctx.home.favourites.list()))
     }
 
-    /// The words as catalogue cities and atlas places alike (PlaceFinder): the catalogue's
-    /// rules first (the resolver's runs of words), then the atlas's places, run by run.
+    /// The words as catalogue cities and atlas places alike: the one resolver's runs of words
+    /// (PlaceFinder); a name other places share is noted on the console.
     func resolve(_ ctx: Context) throws -> [Found] {
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
       let finder = try ctx.finder(catalogue)
       defer { finder.atlas?.close() }
-      do {
-        return try catalogue.lookup(words: cities).map { c throws(StoreError) in try finder.found(c) }
-      } catch let error as LookupError {
-        guard finder.atlas != nil else { throw error }
-        return try Self.places(cities, finder, ctx)
-      }
+      let named = try finder.lookup(words: cities)
+      for n in named where n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing) }
+      return named.map(\.found)
     }
 
     /// A line for each place: added, already a favourite, or not added because the

@@ -26,7 +26,10 @@ extension WX.Fav {
       let favourites = try ctx.home.favourites.list()
       let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
       defer { catalogue?.close() }
-      let identities = try FavouritesStore.identities(named: cities, among: favourites, catalogue: catalogue)
+      // A name that is no favourite's: a catalogue city or an atlas place (the one resolver).
+      let finder = try catalogue.map { try ctx.finder($0) }
+      defer { finder?.atlas?.close() }
+      let identities = try FavouritesStore.identities(named: cities, among: favourites, places: finder)
       try ctx.home.favourites.remove(identities)
       console.out(identities.map { "removed \($0.name.visible), \($0.country.visible)" }.joined(separator: "\n"))
     }

@@ -1,0 +1,98 @@
+/// The catalogue and the world atlas together as one ``NameSource``: a place is a catalogue
+/// city, an atlas place, or both (``Found``), so ids, runs of words, "Name, Region", "Name,
+/// ST", the largest of a shared name, prefixes, completion and typos are the ``Resolver``'s
+/// rules, as for the catalogue alone. Without an atlas it is the catalogue.
+package struct WorldNames: NameSource {
+  package let finder: PlaceFinder
+
+  package init(_ finder: PlaceFinder) { self.finder = finder }
+
+  var catalogue: Catalogue { finder.catalogue }
+
+  package var foldVersion: Int { catalogue.meta.foldVersion }
+
+  /// Largest first: the atlas places of that name (own or alternate), each with the catalogue
+  /// city it is; then the catalogue's cities of that name that are no atlas place.
+  package func places(named key: [UInt8]) throws(StoreError) -> [Found] {
+    try finder.named(key)
+  }
+
+  package func hasName(startingWith key: [UInt8]) throws(StoreError) -> Bool {
+    if try CatalogueNames(catalogue).hasName(startingWith: key) { return true }
+    guard let atlas = finder.atlas else { return false }
+    return !(try CityIndexReader(database: atlas.db).match(key).names.isEmpty)
+  }
+
+  /// As `wx search` lists them (``PlaceFinder/search(_:offset:limit:)``); for an empty key
+  /// the catalogue's cities (what a TAB after nothing offers), as they are.
+  package func places(startingWith key: [UInt8], limit: Int) throws(StoreError) -> (total: Int, places: [Found]) {
+    if key.isEmpty {
+      let all = try CatalogueNames(catalogue).places(startingWith: key, limit: limit)
+      var out: [Found] = []
+      for e in all.places { out.append(Found(city: try catalogue.city(e.ref), place: nil)) }
+      return (all.total, out)
+    }
+    let page = try finder.search(String(decoding: key, as: UTF8.self), offset: 0, limit: limit)
+    return (page.total, page.items)
+  }
+
+  /// Ids are the catalogue's.
+  package func places(withID id: Int) throws(StoreError) -> [Found] {
+    var out: [Found] = []
+    for ref in try catalogue.byID(id) { out.append(try finder.found(try catalogue.city(ref))) }
+    return out
+  }
+
+  package func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) throws(StoreError) {
+    try CityIndexReader(database: catalogue.db).typoNames(for: key, body)
+    if let atlas = finder.atlas { try CityIndexReader(database: atlas.db).typoNames(for: key, body) }
+  }
+
+  package func qualifiers(of f: Found) -> Qualifiers {
+    Qualifiers(country: f.country, region: f.place?.region, regionCode: f.place?.stateCode)
+  }
+
+  package func identity(of f: Found) -> CityIdentity { f.asCity.identity }
+
+  /// Name, country, region, people and coordinates; a catalogue city's id only when no other
+  /// city has it.
+  package func candidate(_ f: Found) throws(StoreError) -> Candidate {
+    var id: Int? = nil
+    if let city = f.city, try catalogue.byID(city.id).count == 1 { id = city.id }
+    return Candidate(
+      name: f.name, country: f.country, id: id, latitude: f.latitude, longitude: f.longitude, region: f.place?.region,
+      population: f.population)
+  }
+
+  package func population(of f: Found) -> Int? { f.population }
+
+  /// The atlas lists its places largest first: the first ones' names.
+  package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {
+    guard let atlas = finder.atlas else { return }
+    for position in 0..<min(atlas.meta.count, Resolver<Self>.largePlaces) {
+      let p = try atlas.place(position)
+      guard p.population >= people else { return }
+      body(Fold.key(p.name, version: atlas.meta.foldVersion))
+    }
+  }
+}
+
+extension CityIndexReader {
+  /// The folded names a typo of `key` may stand for (``NameSource/typoNames(for:_:)``): the
+  /// names starting with each of ``Resolver/typoPrefixes(_:)``, one index range each, read
+  /// 64 names a block fetch.
+  func typoNames(for key: [UInt8], _ body: ([UInt8]) -> Void) throws(StoreError) {
+    var budget = Resolver<PlaceList>.otherTypoScan
+    for (k, prefix) in Resolver<PlaceList>.typoPrefixes(key).enumerated() where k == 0 || budget > 0 {
+      let names = try match(prefix).names
+      let end = min(names.upperBound, names.lowerBound + (k == 0 ? Resolver<PlaceList>.typoScan : budget))
+      if k > 0 { budget -= end - names.lowerBound }
+      var i = names.lowerBound
+      while i < end {
+        let chunk = try entries("n", i..<min(end, i + CityIndex.blockSize))
+        for e in chunk { body(e.key) }
+        i += max(1, chunk.count)
+      }
+    }
+  }
+}

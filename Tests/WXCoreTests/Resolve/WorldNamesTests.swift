@@ -120,7 +120,7 @@ import Testing
     ]
     var sequences: [[Int]] = names.indices.map { [$0] }
     for a in names.indices { for b in names.indices where a != b { sequences.append([a, b]) } }
-    var rng = CityIndexTests.Rng(state: 24)
+    var rng = SplitMix64(state: 24)
     for _ in 0..<60 {
       let three = (0..<3).map { _ in Int(rng.next() % UInt64(names.count)) }
       if Set(three).count == 3 { sequences.append(three) }
@@ -151,8 +151,8 @@ import Testing
     defer { f.atlas?.close() }
     var byName: [[UInt8]: [Place]] = [:]
     var sample: [Place] = []
-    var rng = CityIndexTests.Rng(state: 2024)
-    try AtlasData(path: AtlasTests.dataPath).forEach { e in
+    var rng = SplitMix64(state: 2024)
+    try AtlasData(path: atlasFile).forEach { e in
       for key in Set([Fold.key(e.place.name)] + e.alternateNames.map { Fold.key($0) }) {
         byName[key, default: []].append(e.place)
       }

@@ -304,8 +304,7 @@ package struct PlaceFinder {
   /// where it is: `tokyo` finds the sample's 東京 and its weather.
   package func linkedCity(_ place: Place) throws(StoreError) -> City? {
     var best: (city: City, km: Double)? = nil
-    for e in try otherScriptEntries() {
-      if let country = e.country.flatMap({ ByteReader.utf8($0[...]) }), !mayBeCountry(place.country, country) { continue }
+    for e in try otherScriptEntries(mayBeIn: place.country) {
       let c = try catalogue.city(e.ref)
       guard sameCountry(place, c.country) else { continue }
       let km = Place.distance(place.latitude, place.longitude, c.latitude, c.longitude)
@@ -333,7 +332,25 @@ package struct PlaceFinder {
     return out
   }
 
+  /// Of ``otherScriptEntries()``, those whose country may be the atlas's `country`
+  /// (``mayBeCountry(_:_:)``), found once per country per finder: a name shared by many
+  /// places (42 Springfields) asks for every one of them.
+  private func otherScriptEntries(mayBeIn country: String) throws(StoreError) -> [CityIndex.Entry] {
+    if let k = otherScript.countries.firstIndex(of: country) { return otherScript.inCountry[k] }
+    var out: [CityIndex.Entry] = []
+    for e in try otherScriptEntries() {
+      if let c = e.country.flatMap({ ByteReader.utf8($0[...]) }), !mayBeCountry(country, c) { continue }
+      out.append(e)
+    }
+    otherScript.countries.append(country)
+    otherScript.inCountry.append(out)
+    return out
+  }
+
   private final class OtherScript {
     var entries: [CityIndex.Entry]?
+    /// Atlas countries and their entries (``otherScriptEntries(mayBeIn:)``), in arrays.
+    var countries: [String] = []
+    var inCountry: [[CityIndex.Entry]] = []
   }
 }

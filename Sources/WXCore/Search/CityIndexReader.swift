@@ -134,6 +134,7 @@ package struct CityIndexReader {
 
   /// Ranges matching the folded prefix `q` (non-empty).
   package func match(_ q: [UInt8]) throws(StoreError) -> CityIndex.Match {
+    if let cache, let known = try cachedMatch(q, cache) { return known }
     if let node = try node(q[...]) {
       return CityIndex.Match(names: node.names, words: node.words, duplicates: node.duplicates)
     }
@@ -150,6 +151,30 @@ package struct CityIndexReader {
       guard depth + 1 < q.count, child.names.count + child.words.count > CityIndex.burstThreshold,
         let next = try node(q[...depth])
       else { return try narrow(q, names: child.names, words: child.words) }
+      ancestor = next
+      depth += 1
+    }
+  }
+
+  /// ``match(_:)`` decided by the walk from the root through nodes already in the cache,
+  /// without a fetch: a key that leaves the trie near its root (`s pringfield`: resolving a
+  /// name tries dozens of spellings), or runs into a small range, answers without asking
+  /// GDBM for a node of its own that does not exist (a bucket read each). Nil when the walk
+  /// reaches a node not yet read.
+  private func cachedMatch(_ q: [UInt8], _ cache: CityIndexCache) throws(StoreError) -> CityIndex.Match? {
+    guard !q.isEmpty, let root = cache.node(q[..<0], hash: CityIndexCache.hash(q[..<0])), var ancestor = root.node else {
+      return nil
+    }
+    var depth = 0
+    while true {
+      guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return .none }
+      guard child.names.count + child.words.count > CityIndex.burstThreshold else {
+        return try narrow(q, names: child.names, words: child.words)
+      }
+      let prefix = q[...depth]
+      guard let kept = cache.node(prefix, hash: CityIndexCache.hash(prefix)) else { return nil }
+      guard let next = kept.node else { return try narrow(q, names: child.names, words: child.words) }
+      if depth + 1 == q.count { return CityIndex.Match(names: next.names, words: next.words, duplicates: next.duplicates) }
       ancestor = next
       depth += 1
     }

@@ -167,7 +167,7 @@ package struct CityIndexReader {
     }
     var depth = 0
     while true {
-      guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return .none }
+      guard let child = ancestor.children.first(where: { $0.byte == q[depth] }) else { return CityIndex.Match.none }
       guard child.names.count + child.words.count > CityIndex.burstThreshold else {
         return try narrow(q, names: child.names, words: child.words)
       }

@@ -242,4 +242,77 @@ import WXCore
     #expect(r.stdout.contains("GeoNames (geonames.org, CC BY 4.0)"))
     #expect(r.stdout.contains("atlas"))
   }
+
+  /// An alternate name leads to the catalogue city of the place's own name, with its
+  /// weather, in show, forecast and search (`wien` is the sample's Vienna).
+  @Test func anAlternateNameFindsTheCatalogueCityWithItsWeather() throws {
+    let h = try home()
+    let vienna = try h.wx("show", "Vienna", "--json", env: Self.on).json()
+    let temperature = try #require(vienna["temperature"] as? Double, "the sample's Vienna has weather")
+    for command in [["show", "wien"], ["forecast", "wien"]] {
+      let r = try h.run(command + ["--json"], env: Self.on)
+      #expect(r.status == 0, "\(r)")
+      let json = try r.json()
+      #expect(json["city"] as? String == "Vienna" && json["id"] as? Int == vienna["id"] as? Int, "\(command) \(r)")
+    }
+    #expect(try h.wx("show", "wien", "--json", env: Self.on).json()["temperature"] as? Double == temperature)
+    let found = try items(try h.wx("search", "wien", "--json", env: Self.on))
+    #expect(found.first?["city"] as? String == "Vienna")
+    #expect(found.first?["temperature"] as? Double == temperature, "\(found.first ?? [:])")
+  }
+
+  /// Of places sharing a name, the largest wins when it dwarfs the others, even when a
+  /// smaller one is spelled exactly as typed: `moskva` is Moscow, `cologne` Köln, as search
+  /// ranks them; the others are counted on standard error.
+  @Test func aDwarfingPlaceWinsOverAVillageSpelledAsTyped() throws {
+    let h = try home()
+    for (typed, city) in [("moskva", "Moscow"), ("cologne", "Köln"), ("madras", "Chennai")] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      #expect(r.status == 0, "\(typed): \(r)")
+      #expect(try r.json()["city"] as? String == city, "\(typed): \(r)")
+      #expect(r.stderr.contains("share the name") || r.stderr.contains("shares the name"), "\(typed): \(r)")
+    }
+  }
+
+  /// A GeoNames id (which show prints) names its place: the way to pick one of two places
+  /// that share a name and a region, which the ambiguity message offers with their ids; its
+  /// `wx search` hint is a search that lists them (no "Name, Region" in it).
+  @Test func aGeoNamesIdPicksAPlaceThatNameAndRegionCannot() throws {
+    let h = try home()
+    let halle = try h.wx("show", "Halle, Flanders", env: Self.on)
+    #expect(halle.status == 64, "\(halle)")
+    let ids = halle.stderr.components(separatedBy: "GeoNames ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    #expect(ids.count == 2, "\(halle)")
+    #expect(halle.stderr.contains("its GeoNames id") && halle.stderr.contains("`wx search Halle` lists them"), "\(halle)")
+    for id in ids {
+      let r = try h.wx("show", String(id), "--json", env: Self.on)
+      #expect(r.status == 0, "\(r)")
+      let json = try r.json()
+      #expect(json["city"] as? String == "Halle" && json["region"] as? String == "Flanders", "\(r)")
+      #expect(json["geonameid"] as? Int == id, "\(r)")
+    }
+    #expect(try h.wx("show", "999999999", env: Self.on).status == 66)
+    let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)
+    #expect(!shared.stderr.contains("search 'San José, Costa Rica'"), "\(shared)")
+  }
+
+  /// A place without weather answers with its command's own JSON keys (show's, forecast's,
+  /// --hourly's), the weather ones null or empty and its id null, never another command's
+  /// shape; search items carry the same keys as catalogue items.
+  @Test func aPlaceWithoutWeatherKeepsEachCommandsJSONShape() throws {
+    let h = try home()
+    let city = try h.wx("show", "Berlin", "--json", env: Self.on).json()
+    let place = try h.wx("show", "Ljubljana", "--json", env: Self.on).json()
+    #expect(Set(city.keys).isSubset(of: Set(place.keys)), "\(Set(city.keys).subtracting(place.keys))")
+    #expect(place["id"] is NSNull && place["feels_like"] is NSNull && place["description"] is NSNull)
+    #expect((place["hourly"] as? [Any])?.isEmpty == true && place["geonameid"] as? Int == 3_196_359)
+    let days = try h.wx("forecast", "Ljubljana", "--json", env: Self.on).json()
+    #expect((days["days"] as? [Any])?.isEmpty == true && days["today"] is String && days["past_days"] is [Any], "\(days)")
+    #expect(days["forecast"] == nil && days["id"] is NSNull && days["region"] as? String == "Ljubljana")
+    let hours = try h.wx("forecast", "Ljubljana", "--hourly", "--json", env: Self.on).json()
+    #expect((hours["hourly"] as? [Any])?.isEmpty == true && hours["days"] == nil && hours["wind_unit"] as? String == "kmh")
+    let placeItems = try items(try h.wx("search", "ljub", "--json", env: Self.on))
+    let catalogueItem = try items(try h.wx("search", "berlin", "--json", env: Self.on)).first ?? [:]
+    #expect(Set(catalogueItem.keys).isSubset(of: Set(placeItems.first?.keys ?? [:].keys)))
+  }
 }

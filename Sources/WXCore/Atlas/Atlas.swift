@@ -73,17 +73,19 @@ package struct AtlasPage: Sendable {
 /// | `m` | ``AtlasMeta`` |
 /// | `c` + block (u32 BE) | 16 places, largest first (``Place``) |
 /// | `n`, `w`, `k`, `t` | the search index over the places' own names, as the catalogue's (``CityIndex``) |
-/// | `a` + folded name | the places of which it is an alternate name (Kiev: Kyiv), largest first |
+/// | `g`, `g` + block (u32 BE) | each `g` block's first GeoNames id; 1,024 GeoNames ids, ascending, with their places' positions |
+/// | `p` + folded name | for a name several places have, or an alternate name (Kiev: Kyiv): its places, own or alternate name, largest first, each with its record |
 /// | `r` + folded prefix | for every prefix matching more than 32 entries: its number of places, of name-start matches, and its first ``AtlasWriter/rankedLength`` places in rank order |
 package final class Atlas {
   package let path: String
   package let meta: AtlasMeta
   let db: GDBMDatabase
   private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
-  /// The last alternate-name record read: a search reads its query's twice (the ranking and
-  /// the finder), each fetch a bucket and a value read from the 25 MiB file.
-  private var alternatesKey: [UInt8] = []
-  private var alternatesFound: [Int] = []
+  /// The last `p` record read (``record(_:)``): a search reads its query's twice (the ranking
+  /// and the finder), a resolution a name's more often, each fetch a bucket and a value read
+  /// from the file.
+  private var recordKey: [UInt8] = []
+  private var recordFound: [Place]? = nil
 
   package init(path: String) throws(StoreError) {
     self.path = path
@@ -148,66 +150,118 @@ package final class Atlas {
 
   /// The places whose own or alternate name is exactly `name` (folded), largest first.
   package func named(_ name: String) throws(StoreError) -> [Place] {
-    try places(try namedPositions(fold(name)))
+    try namedPlaces(fold(name))
   }
 
   /// Positions of the places named `key` (folded), by their own or an alternate name,
   /// largest first, each once.
   func namedPositions(_ key: [UInt8]) throws(StoreError) -> [Int] {
-    try namedPositions(key, country: nil)
+    try namedPlaces(key).map(\.position)
   }
 
   /// The places named `name` (folded) in a country, by their own or an alternate name,
-  /// largest first: the index's country blocks rule out the others before their records are
-  /// read. `country` is asked of a country's name as the atlas writes it.
-  package func named(_ name: String, country: @escaping (String) -> Bool) throws(StoreError) -> [Place] {
-    try places(try namedPositions(fold(name), country: country))
+  /// largest first. `country` is asked of a country's name as the atlas writes it.
+  package func named(_ name: String, country: (String) -> Bool) throws(StoreError) -> [Place] {
+    try namedPlaces(fold(name)).filter { country($0.country) }
   }
 
-  private func namedPositions(_ key: [UInt8], country: ((String) -> Bool)?) throws(StoreError) -> [Int] {
+  /// The places named `key` (folded), own or alternate name, largest first: a name several
+  /// places share, or an alternate name, is one `p` record holding its places whole; any
+  /// other is one place's own name, found through the index.
+  package func namedPlaces(_ key: [UInt8]) throws(StoreError) -> [Place] {
     guard !key.isEmpty else { return [] }
-    let alternates = try self.alternates(key)
+    if let recorded = try record(key) { return recorded }
     let reader = CityIndexReader(database: db)
     let match = try reader.match(key)
     var out: [Int] = []
     var k = match.names.lowerBound
     scan: while k < match.names.upperBound {
-      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize), countries: country != nil)
+      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize))
       for e in chunk {
         guard e.key == key else { break scan }
-        if let country, let name = e.country.flatMap({ ByteReader.utf8($0[...]) }), !country(name) { continue }
         out.append(e.ref)
       }
       k += chunk.count
     }
-    return Self.unique((out + alternates).sorted())
+    return try places(Self.unique(out.sorted()))
   }
 
-  /// The places of which `key` (folded) is an alternate name, largest first.
-  func alternates(_ key: [UInt8]) throws(StoreError) -> [Int] {
-    if !key.isEmpty && key == alternatesKey { return alternatesFound }
-    let found = try readAlternates(key)
-    alternatesKey = key
-    alternatesFound = found
+  /// The places of `key`'s `p` record (``AtlasWriter``), or nil when it has none: it has one
+  /// when several places have that name as their own, or it is an alternate name. The last
+  /// one read is kept: a resolution or a search asks for the same name more than once.
+  func record(_ key: [UInt8]) throws(StoreError) -> [Place]? {
+    if !key.isEmpty && key == recordKey { return recordFound }
+    let found = try readRecord(key)
+    recordKey = key
+    recordFound = found
     return found
   }
 
-  private func readAlternates(_ key: [UInt8]) throws(StoreError) -> [Int] {
-    guard let raw = try db.fetch([UInt8(ascii: "a")] + key) else { return [] }
+  private func readRecord(_ key: [UInt8]) throws(StoreError) -> [Place]? {
+    guard !key.isEmpty, let raw = try db.fetch([UInt8(ascii: "p")] + key) else { return nil }
     do throws(MalformedValue) {
-      var r = try Envelope.open(.alternates, raw)
-      var out: [Int] = []
+      var r = try Envelope.open(.namedPlaces, raw)
+      let n = try r.count(limit: meta.count)
+      var out: [Place] = []
+      out.reserveCapacity(n)
       var previous = 0
-      for _ in 0..<(try r.count(limit: meta.count)) {
-        previous += try r.count()
+      for k in 0..<n {
+        let d = try r.count()
+        guard k == 0 || d > 0 else { throw MalformedValue() }
+        previous += d
         guard previous < meta.count else { throw MalformedValue() }
-        out.append(previous)
+        out.append(try Place(decoding: &r, position: previous))
       }
-      guard r.isAtEnd else { throw MalformedValue() }
+      guard r.isAtEnd, n > 0 else { throw MalformedValue() }
       return out
     } catch {
-      throw .damaged(path: path, detail: "an alternate name's record is unreadable")
+      throw .damaged(path: path, detail: "a name's places are unreadable")
     }
+  }
+
+  /// The place of a GeoNames id, or nil: one binary search over the `g` blocks' first ids,
+  /// one block.
+  package func place(geonameID id: Int) throws(StoreError) -> Place? {
+    guard id > 0, let rawFirsts = try db.fetch([UInt8(ascii: "g")]) else { return nil }
+    let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are unreadable")
+    var firsts: [Int] = []
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.geoNamesIDs, rawFirsts)
+      let blocks = try r.count(limit: meta.count)
+      firsts.reserveCapacity(blocks)
+      var previous = 0
+      for _ in 0..<blocks {
+        previous += try r.count()
+        firsts.append(previous)
+      }
+      guard r.isAtEnd else { throw MalformedValue() }
+    } catch {
+      throw damaged
+    }
+    guard let b = firsts.lastIndex(where: { $0 <= id }) else { return nil }
+    guard let raw = try db.fetch(CatalogueKey.block("g", b)) else { throw damaged }
+    var found: Int? = nil
+    do throws(MalformedValue) {
+      var e = try Envelope.open(.geoNamesIDs, raw)
+      let n = try e.count(limit: AtlasWriter.idsPerBlock)
+      var current = 0
+      for _ in 0..<n {
+        current += try e.count()
+        let position = try e.count()
+        guard position < meta.count else { throw MalformedValue() }
+        if current == id { found = position }
+        if current >= id { break }
+      }
+    } catch {
+      throw damaged
+    }
+    return try found.map { (p) throws(StoreError) in try place(p) }
+  }
+
+  /// The places of which `key` (folded) may be an alternate name, largest first: its `p`
+  /// record's (a place named so by its own name is among them, and begins with `key`).
+  func alternates(_ key: [UInt8]) throws(StoreError) -> [Place] {
+    try record(key) ?? []
   }
 
   /// Places whose own name, or a later word of it, starts with `query`, or of which `query` is
@@ -235,7 +289,7 @@ package final class Atlas {
       } catch {
         throw .damaged(path: path, detail: "a search ranking is unreadable")
       }
-      let ranked = try adding(alternates, to: stored, q)
+      let ranked = adding(alternates, to: stored, q)
       if n <= ranked.positions.count || ranked.positions.count == ranked.total { return ranked }
     }
     // A small match (no ranking is stored for 32 entries or fewer), or a page past the stored
@@ -246,23 +300,24 @@ package final class Atlas {
     var seen = Set(named)
     var words: [Int] = []
     for e in try reader.entries("w", match.words) where seen.insert(e.ref).inserted { words.append(e.ref) }
-    return try adding(alternates, to: (named.count + words.count, named.count, named + words.sorted()), q)
+    return adding(alternates, to: (named.count + words.count, named.count, named + words.sorted()), q)
   }
 
   /// `ranked` (the places matching `q` by their own names) with the places of which `q` is an
   /// alternate name moved or added to the name-start matches. `ranked.positions` may be the
   /// first part of the ranking only; what is returned is then a first part too.
   private func adding(
-    _ alternates: [Int], to ranked: (total: Int, names: Int, positions: [Int]), _ q: [UInt8]
-  ) throws(StoreError) -> (total: Int, names: Int, positions: [Int]) {
+    _ alternates: [Place], to ranked: (total: Int, names: Int, positions: [Int]), _ q: [UInt8]
+  ) -> (total: Int, names: Int, positions: [Int]) {
     guard !alternates.isEmpty else { return ranked }
     let listedNames = min(ranked.names, ranked.positions.count)
     var names = Array(ranked.positions[..<listedNames])
     var words = Array(ranked.positions[listedNames...])
     var total = ranked.total
     var nameCount = ranked.names
-    for p in alternates {
-      let (key, starts) = Fold.keyAndWordStarts(try place(p).name)
+    for place in alternates {
+      let p = place.position
+      let (key, starts) = Fold.keyAndWordStarts(place.name)
       if key.starts(with: q) { continue }  // already a name-start match
       nameCount += 1
       if starts.contains(where: { key[$0...].starts(with: q) }) {
@@ -315,7 +370,8 @@ package final class Atlas {
     let kinds: [(UInt8, Envelope.Kind)] = [
       (UInt8(ascii: "m"), .atlasMeta), (UInt8(ascii: "c"), .places), (UInt8(ascii: "n"), .entryBlock),
       (UInt8(ascii: "w"), .entryBlock), (UInt8(ascii: "k"), .countryBlock), (UInt8(ascii: "t"), .trieNode),
-      (UInt8(ascii: "r"), .ranking), (UInt8(ascii: "a"), .alternates),
+      (UInt8(ascii: "r"), .ranking), (UInt8(ascii: "p"), .namedPlaces),
+      (UInt8(ascii: "g"), .geoNamesIDs),
     ]
     for key in try db.keys() {
       guard let kind = kinds.first(where: { $0.0 == key.first })?.1, let raw = try db.fetch(key),

@@ -5,17 +5,27 @@ import Glibc
 ///
 /// Places are stored largest first, so a place's position is its rank by population. The
 /// search index is the catalogue's (``CityIndexBuilder``) over the places' own names; each
-/// alternate name is stored whole (`a` + folded name → its places), because people type an
+/// alternate name is stored whole (its places in a `p` record, below), because people type an
 /// exonym whole (Kiev, Cologne, Wien) and its prefixes would rank big cities ahead of places
 /// whose own name starts so ("ljubl": Lublin is "Ljublin" in Slovene). Beside the index, every prefix matching more
 /// than ``CityIndex/burstThreshold`` entries gets its ranking (`r` + prefix): its number of
 /// places, how many match by a name start, and its first ``rankedLength`` places in rank
 /// order (name starts, then later words, each largest first, a place once). So a search is
 /// one fetch for the ranking plus the page's place blocks; a smaller match is ranked from its
-/// entries (one or two blocks).
+/// entries (one or two blocks). A folded name that more than one place has, or that is an
+/// alternate name, has its places whole (`p` + folded name → its places, largest first, each
+/// with its record): naming one of them (`show "Springfield, Illinois"`, or the atlas place of
+/// a catalogue city: Berlin) is one fetch, not a trie walk, entry and country blocks and a
+/// place block for each of 21 Springfields. A name of one place only has no record (that is
+/// 167,000 of the 179,000 names: their records would double the store); it is found through
+/// the index. The records hold 44,000 names' places, about 5 MB.
 package enum AtlasWriter {
   /// Bumped when the store's layout or ranking changes: a store of another version is rebuilt.
-  package static let version = 1
+  /// 2: the `p` records (places by shared or alternate name) replace the `a` records; the
+  /// `g` records (places by GeoNames id).
+  package static let version = 2
+  /// GeoNames ids (with their places' positions) a `g` block holds.
+  package static let idsPerBlock = 1024
   /// Places stored with each prefix's ranking: five pages of 20.
   package static let rankedLength = 100
 
@@ -26,8 +36,12 @@ package enum AtlasWriter {
     var nameRefs: [Int32] = []
     var words = CityIndex.PackedBytes(reserving: data.count)
     var wordRefs: [Int32] = []
-    // Alternate names (Kiev, Cologne): folded name -> its places, found when typed whole.
+    // Alternate names (Kiev, Cologne): folded name -> its places, found when typed whole (their
+    // `p` records).
     var alternates: [[UInt8]: [Int32]] = [:]
+    // Each place's record, by position, for the `p` records.
+    var records = CityIndex.PackedBytes(reserving: data.count)
+    var geonameIDs: [Int] = []  // by position
     var block = ByteWriter(capacity: 2048)
     var inBlock = 0
     var blockNumber = 0
@@ -51,7 +65,11 @@ package enum AtlasWriter {
     }
     try data.forEach { (entry) throws(StoreError) in
       let place = entry.place
-      block.bytes(place.encoded())
+      precondition(place.position == records.count, "places come in position order")
+      let record = place.encoded()
+      records.append(record)
+      geonameIDs.append(place.geonameID)
+      block.bytes(record)
       inBlock += 1
       if inBlock == CatalogueKey.citiesPerBlock { try flush() }
       let (key, starts) = Fold.keyAndWordStarts(place.name)
@@ -68,24 +86,87 @@ package enum AtlasWriter {
     try flush()
     let store = { (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
     let wordEntries = try index.build(store: store)
-    try Rankings(names: names, nameRefs: nameRefs, words: words, wordRefs: wordRefs, places: data.count).store(store)
-    var alternateNames = 0
-    for (key, positions) in alternates {
-      var w = ByteWriter(capacity: 4 + 3 * positions.count)
-      w.varint(UInt64(positions.count))
-      var previous: Int32 = 0
-      for p in positions {  // ascending: places come largest first
-        w.varint(UInt64(p - previous))
-        previous = p
-      }
-      try store([UInt8(ascii: "a")] + key, Envelope.seal(.alternates, w.bytes))
-      alternateNames += positions.count
-    }
+    let nameOrder = Rankings.sorted(names, nameRefs)
+    try Rankings(names: names, nameRefs: nameRefs, nOrder: nameOrder, words: words, wordRefs: wordRefs, places: data.count)
+      .store(store)
+    try storeNamedPlaces(names: names, nameRefs: nameRefs, order: nameOrder, alternates: alternates, records: records, store)
+    try storeGeoNamesIDs(geonameIDs, store)
+    let alternateNames = alternates.values.reduce(0) { $0 + $1.count }
     let meta = AtlasMeta(
       version: version, count: data.count, nameEntries: nameRefs.count, wordEntries: wordEntries,
       alternateNames: alternateNames, foldVersion: Fold.version, dataChecksum: data.checksum, builtAt: now)
     try db.store(CatalogueKey.meta, Envelope.seal(.atlasMeta, meta.encoded()))
     return meta
+  }
+
+  /// Writes the `p` records: for every folded name that several places have as their own
+  /// (the name entries, walked in key order) or that is an alternate name, its places largest
+  /// first, each once: the position's difference from the one before, then the place's record
+  /// as the place blocks hold it.
+  private static func storeNamedPlaces(
+    names: CityIndex.PackedBytes, nameRefs: [Int32], order: [Int32], alternates: [[UInt8]: [Int32]],
+    records: CityIndex.PackedBytes, _ store: ([UInt8], [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    var pending = alternates
+    func write(_ key: [UInt8], _ positions: [Int32]) throws(StoreError) {
+      var w = ByteWriter(capacity: 4 + 80 * positions.count)
+      w.varint(UInt64(positions.count))
+      var previous: Int32 = 0
+      for p in positions {
+        w.varint(UInt64(p - previous))
+        previous = p
+        w.raw(records.bytes[records.range(Int(p))])
+      }
+      try store([UInt8(ascii: "p")] + key, Envelope.seal(.namedPlaces, w.bytes))
+    }
+    var i = 0
+    while i < order.count {
+      let range = names.range(Int(order[i]))
+      let key = Array(names.bytes[range])
+      var positions: [Int32] = []
+      while i < order.count && names.bytes[names.range(Int(order[i]))].elementsEqual(key) {
+        let p = nameRefs[Int(order[i])]
+        if positions.last != p { positions.append(p) }
+        i += 1
+      }
+      if let more = pending.removeValue(forKey: key) {
+        positions = Array(Set(positions + more)).sorted()
+      } else if positions.count == 1 {
+        continue  // one place, by its own name only: the index finds it
+      }
+      try write(key, positions)
+    }
+    for (key, positions) in pending { try write(key, Array(Set(positions)).sorted()) }
+  }
+
+  /// Writes the `g` records, a place's position by its GeoNames id (`wx show 3196359` picks
+  /// one of two places that share a name and a region): blocks of ``idsPerBlock`` ids in
+  /// ascending order (`g` + block number: each id's difference from the one before, then its
+  /// position), and `g` alone, each block's first id, to find the block by a binary search.
+  private static func storeGeoNamesIDs(
+    _ ids: [Int], _ store: ([UInt8], [UInt8]) throws(StoreError) -> Void
+  ) throws(StoreError) {
+    let order = ids.indices.sorted { ids[$0] < ids[$1] }
+    var firsts = ByteWriter(capacity: 4 * (order.count / idsPerBlock + 1))
+    firsts.varint(UInt64((order.count + idsPerBlock - 1) / idsPerBlock))
+    var previousFirst = 0
+    var b = 0
+    while b * idsPerBlock < order.count {
+      let chunk = order[(b * idsPerBlock)..<min(order.count, (b + 1) * idsPerBlock)]
+      var w = ByteWriter(capacity: 8 * chunk.count)
+      w.varint(UInt64(chunk.count))
+      var previous = 0
+      for p in chunk {
+        w.varint(UInt64(ids[p] - previous))
+        previous = ids[p]
+        w.varint(UInt64(p))
+      }
+      try store(CatalogueKey.block("g", b), Envelope.seal(.geoNamesIDs, w.bytes))
+      firsts.varint(UInt64(ids[chunk.first!] - previousFirst))
+      previousFirst = ids[chunk.first!]
+      b += 1
+    }
+    try store([UInt8(ascii: "g")], Envelope.seal(.geoNamesIDs, firsts.bytes))
   }
 
   /// Every prefix's ranking, from the name and word entries sorted by key: a walk down the
@@ -94,12 +175,13 @@ package enum AtlasWriter {
   private struct Rankings {
     let names: CityIndex.PackedBytes
     let nameRefs: [Int32]
+    /// The name entries' numbers in (key, place) order (``sorted(_:_:)``).
+    let nOrder: [Int32]
     let words: CityIndex.PackedBytes
     let wordRefs: [Int32]
     let places: Int
 
     func store(_ store: ([UInt8], [UInt8]) throws(StoreError) -> Void) throws(StoreError) {
-      let nOrder = Self.sorted(names, nameRefs)
       let wOrder = Self.sorted(words, wordRefs)
       var stamps = [Int32](repeating: -1, count: places)
       var visit = Visit(

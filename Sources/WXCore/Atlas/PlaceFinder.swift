@@ -176,7 +176,7 @@ package struct PlaceFinder {
     var twinPositions: [Int] = []
     var twinIndices: [Int] = []
     var overlap = 0
-    let alternates = try atlas.alternates(q)
+    let alternates = try atlas.alternates(q).map(\.position)
     for (k, city) in cat.cities.enumerated() {
       let nameMatch = catalogue.fold(city.name).starts(with: q)
       let place = try self.place(of: city)
@@ -196,7 +196,11 @@ package struct PlaceFinder {
         if nameMatch { keyed[k].key.0 = 0 }
         continue
       }
-      keyed.append(((nameMatch ? 0 : 1, place.position, 0), Found(city: nil, place: place)))
+      // A place matched by an alternate name (`wien`: Vienna) is no catalogue match of the
+      // query: the catalogue city it is, if any, is the one of its own name.
+      let byAlternate = alternates.contains(place.position) && catalogue.fold(place.name) != q
+      let city = byAlternate ? try self.city(of: place) : nil
+      keyed.append(((nameMatch ? 0 : 1, place.position, 0), Found(city: city, place: place)))
     }
     keyed.sort { $0.key < $1.key }
     let page = keyed.dropFirst(offset).prefix(limit).map(\.item)
@@ -209,16 +213,16 @@ package struct PlaceFinder {
   package var names: Resolver<WorldNames> { Resolver(WorldNames(self)) }
 
   /// Largest first: the atlas places named `key` (own or alternate name), each with the
-  /// catalogue city it is (of that name, its country, nearest within ``sameTown``; else one
-  /// named in another script, ``linkedCity(_:)``); then the catalogue's cities of that name
-  /// that are no atlas place.
+  /// catalogue city it is (of that name, its country, nearest within ``sameTown``; for a
+  /// place named so by an alternate name, of its own name; else one named in another script,
+  /// ``linkedCity(_:)``); then the catalogue's cities of that name that are no atlas place.
   func named(_ key: [UInt8]) throws(StoreError) -> [Found] {
     var cities: [City] = []
     for e in try catalogue.exactNameEntries(key) { cities.append(try catalogue.city(e.ref)) }
     var out: [Found] = []
     var taken = Set<Int>()
     if let atlas {
-      for p in try atlas.places(try atlas.namedPositions(key)) {
+      for p in try atlas.namedPlaces(key) {
         var best: (k: Int, km: Double)? = nil
         for (k, c) in cities.enumerated() where !taken.contains(k) && sameCountry(p, c.country) {
           let km = Place.distance(p.latitude, p.longitude, c.latitude, c.longitude)
@@ -227,6 +231,9 @@ package struct PlaceFinder {
         if let best {
           taken.insert(best.k)
           out.append(Found(city: cities[best.k], place: p))
+        } else if catalogue.fold(p.name) != key {
+          // Found by an alternate name (`wien`): the catalogue city is the one of its own name.
+          out.append(Found(city: try city(of: p), place: p))
         } else {
           out.append(Found(city: try linkedCity(p), place: p))
         }

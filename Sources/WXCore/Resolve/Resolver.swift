@@ -113,8 +113,8 @@ package enum NameOutcome<Place> {
 /// - **Ids.** Digits alone are an id first (several places may share one).
 /// - **Names.** Folded (case, accents, apostrophes, periods and hyphens do not matter); an
 ///   apostrophe or hyphen typed as a space or as nothing also matches
-///   (``keys(_:insertions:)``). Of places that share the folded name, the one spelled exactly
-///   as typed, case aside, is taken.
+///   (``keys(_:insertions:)``). Of places that share the folded name, the largest is taken
+///   when it dwarfs the others (below); else the one spelled exactly as typed, case aside.
 /// - **"Name, Qualifier".** The qualifier fits the country (name, prefix, ISO code, short
 ///   name) or the region (name, prefix, code); exact fits win over prefixes (`Sydney, AU` is
 ///   not Austria).
@@ -179,12 +179,18 @@ package struct Resolver<Source: NameSource> {
     let exact = try named(query, insertions: !query.contains(","))
     if exact.count == 1 { return .one(exact[0]) }
     if exact.count > 1 {
+      // The largest first, when it dwarfs the others (`moskva` is Moscow, not the village of
+      // Moskva, as `wx search moskva` ranks them; `cologne` is Köln).
+      if let p = try largest(exact) {
+        sharing = exact.count - 1
+        return .one(p)
+      }
       // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
       let typed = query.lowercased()
       var literal: [Source.Place] = []
       for p in exact where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
       if literal.count == 1 { return .one(literal[0]) }
-      if let p = try largest(literal.isEmpty ? exact : literal) {
+      if let p = try largest(literal) {
         sharing = exact.count - 1
         return .one(p)
       }

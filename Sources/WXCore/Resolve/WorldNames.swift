@@ -36,10 +36,14 @@ package struct WorldNames: NameSource {
     return (page.total, page.items)
   }
 
-  /// Ids are the catalogue's.
+  /// The catalogue's cities of that id, and the atlas place of that GeoNames id (which `wx
+  /// show` prints) unless it is one of them.
   package func places(withID id: Int) throws(StoreError) -> [Found] {
     var out: [Found] = []
     for ref in try catalogue.byID(id) { out.append(try finder.found(try catalogue.city(ref))) }
+    if let place = try finder.atlas?.place(geonameID: id), !out.contains(where: { $0.place?.position == place.position }) {
+      out.append(try finder.found(place))
+    }
     return out
   }
 

@@ -32,7 +32,10 @@ package enum Envelope {
     case atlasMeta = 0x47  // G
     case places = 0x4C  // L
     case ranking = 0x52  // R
-    case alternates = 0x56  // V
+    /// The places of one folded name, each with its record (``AtlasWriter``'s `p` records).
+    case namedPlaces = 0x51  // Q
+    /// GeoNames ids and their places' positions, and the index of their blocks.
+    case geoNamesIDs = 0x44  // D
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
@@ -79,7 +82,7 @@ extension Envelope.Kind {
     case .aqi: return "air-quality readings"
     case .manifest: return "a store's list of keys"
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
-    case .atlasMeta, .places, .ranking, .alternates: return "the world atlas"
+    case .atlasMeta, .places, .ranking, .namedPlaces, .geoNamesIDs: return "the world atlas"
     }
   }
 }

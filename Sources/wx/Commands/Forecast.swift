@@ -33,7 +33,9 @@ struct ForecastRequest: CatalogueRequest {
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
     let resolved = try ctx.resolvePlace(city, in: finder)
-    guard let found = resolved.city else { return PlaceView(resolved, finder, unit: ctx.unit(output.display), now: ctx.now) }
+    guard let found = resolved.city else {
+      return PlaceView(resolved, finder, unit: ctx.unit(output.display), now: ctx.now, shape: hourly ? .hourly : .forecast)
+    }
     if hourly {
       return HourlyView(
         city: found, window: found.hours(at: ctx.now, limit: hours ?? 24), asked: hours ?? 24,

@@ -16,7 +16,11 @@ extension Context {
   /// The atlas, built from the shipped data on first use; nil when it is off, not installed
   /// (`WX_DATA_DIR` names a folder without `atlas.bin`, or none is found), or cannot be read
   /// or built (a warning, once: the catalogue alone answers). A bad `WX_ATLAS` is an error.
-  func atlas() throws -> Atlas? { try Self.atlas(for: home, console) }
+  func atlas() throws -> Atlas? {
+    let atlas = try Self.atlas(for: home, console)
+    if let atlas { ProcessLifetime.keep(atlas) }
+    return atlas
+  }
 
   /// ``atlas()`` for a state folder (`wx browse` keeps one open).
   static func atlas(for home: Home, _ console: Console) throws -> Atlas? {
@@ -66,7 +70,7 @@ extension Context {
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     console.err(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
-        + "`wx search \(PlaceText.shellWord(argument.trimmingSpaces))` lists them")
+        + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(argument)))` lists them")
   }
 }
 
@@ -77,6 +81,13 @@ enum PlaceText {
   static func full(_ f: Found) -> String {
     if let region = f.place?.region, region != f.name { return "\(f.name), \(region), \(f.country)" }
     return "\(f.name), \(f.country)"
+  }
+
+  /// What `wx search` is asked for the places an argument may name: its name, without the
+  /// qualifier after a comma (search takes no "Name, Country").
+  static func searchWords(_ argument: String) -> String {
+    let name = argument.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? argument
+    return name.trimmingSpaces.isEmpty ? argument.trimmingSpaces : name.trimmingSpaces
   }
 
   /// `2,138,551`.

@@ -164,6 +164,7 @@ struct Context {
     } else if seeded {
       console.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }
+    ProcessLifetime.keep(catalogue)
     return catalogue
   }
 

@@ -167,15 +167,26 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
   }
   switch e {
   case .ambiguous(let query, let candidates):
-    let list = candidates.prefix(8).map(named).joined(separator: "; ")
+    // Places that read alike (two Halles of Flanders, Belgium) are told apart by their
+    // GeoNames ids, which pick them (`wx show 3196359`).
+    var twins = false
+    let list = candidates.prefix(8).map { f in
+      let text = PlaceText.full(f)
+      guard let id = f.place?.geonameID, f.city == nil, candidates.filter({ PlaceText.full($0) == text }).count > 1 else {
+        return named(f)
+      }
+      twins = true
+      return "\(named(f)) GeoNames \(id)"
+    }.joined(separator: "; ")
     let more = candidates.count > 8 ? "; …" : ""
     let example =
       candidates.first { $0.place?.region != nil }.map { f in
         " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
       } ?? ""
-    let word = PlaceText.shellWord(String(query.trimmingSpaces.prefix(60))).visible
+    let word = PlaceText.shellWord(String(PlaceText.searchWords(query).prefix(60))).visible
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
-      + " — pick one with \"Name, Region\"\(example) or \"Name, Country\"; `wx search \(word)` lists them"
+      + " — pick one with \"Name, Region\"\(example)\(twins ? ", \"Name, Country\" or its GeoNames id" : " or \"Name, Country\"")"
+      + "; `wx search \(word)` lists them"
   case .notFound(let query, let suggestions):
     guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
     return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")

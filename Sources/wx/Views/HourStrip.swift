@@ -35,7 +35,9 @@ enum HourStrip {
         let (a, b) = (
           TemperatureUnit.round(unit.temperature.temperature(lo)), TemperatureUnit.round(unit.temperature.temperature(hi!))
         )
-        return a == b ? unit.format(lo) : "\(a)–\(b) \(unit.symbol)"
+        // A dash between two numbers either of which has a minus sign reads as one (`-6–-5`,
+        // `-6-5` in ASCII): "to".
+        return a == b ? unit.format(lo) : "\(a)\(a < 0 || b < 0 ? " to " : "–")\(b) \(unit.symbol)"
       } ?? Fields.unknown
     let chances = shown.compactMap(\.precipitationProbability)
     let rain = chances.max().map { "max \(Fields.percent($0) as String)" } ?? Fields.unknown

@@ -13,23 +13,19 @@ enum AtlasFields {
   /// A search or favourites item: the catalogue city's (``CityPage/item(_:_:)``) with the
   /// atlas's fields; a place with no weather has a null id and null weather.
   static func item(_ f: Found, _ unit: Units) -> JSON {
-    guard let city = f.city else {
-      let p = f.place!
-      return .object(
-        [("id", .null), ("city", .string(p.name)), ("country", .string(p.country))] + noWeather(unit) + of(p)
-          + [("geonameid", .int(p.geonameID))])
-    }
-    guard case .object(let members) = CityPage.item(city, unit) else { return CityPage.item(city, unit) }
+    // A place wx has no weather for is the item of a city without weather: the same keys, its
+    // weather null as unknown values are, and a null id (a place has a GeoNames id only).
+    let item = CityPage.item(f.asCity, unit)
+    guard case .object(let members) = item else { return item }
     let extra = of(f.place) + [("geonameid", f.place.map { JSON.int($0.geonameID) } ?? .null)]
-    return .object(members.map { ($0.key, $0.value) } + extra)
+    if f.city != nil { return .object(members.map { ($0.key, $0.value) } + extra) }
+    return .object(withoutWeather(members) + extra)
   }
 
-  /// The weather fields of a place wx has no weather for: null, as unknown values are.
-  static func noWeather(_ unit: Units) -> [(String, JSON)] {
-    [
-      ("temperature", .null), ("unit", .string(unit.rawValue)), ("description", .null), ("humidity", .null),
-      ("wind_speed", .null),
-    ]
+  /// A city's JSON members as a place's without weather: a null id (a place has a GeoNames
+  /// id only) and a null description, as every unknown value.
+  static func withoutWeather(_ members: [JSON.Member]) -> [(String, JSON)] {
+    members.map { m -> (String, JSON) in m.key == "id" || m.key == "description" ? (m.key, .null) : (m.key, m.value) }
   }
 }
 
@@ -74,18 +70,25 @@ struct PlacePage: View {
 /// coordinates, population, time zone and local time) and the command that gets its weather.
 /// JSON: `wx show`'s keys, the weather ones null, with the atlas's.
 struct PlaceView: View {
+  /// Which command's JSON it answers with: its keys, the weather ones null or empty.
+  enum Shape { case show, forecast, hourly }
+
   var place: Place
   var unit: Units
   /// The place's local time now, when its time zone is installed.
   var localTime: String?
   /// The argument that names this place alone ("Springfield, Illinois").
   var argument: String
+  var shape = Shape.show
+  /// The time now (seconds since the epoch): the place's date today, in JSON.
+  var now: Int64 = 0
 
   /// The view of `found`, an atlas place without weather (`wx show`, `wx forecast`).
-  init(_ found: Found, _ finder: PlaceFinder, unit: Units, now: Int64) {
+  init(_ found: Found, _ finder: PlaceFinder, unit: Units, now: Int64, shape: Shape = .show) {
     let place = found.place!
     self.init(
       place: place, unit: unit, localTime: place.localTime(at: now), argument: PlaceText.argument(found, finder))
+    (self.shape, self.now) = (shape, now)
   }
 
   init(place: Place, unit: Units, localTime: String?, argument: String) {
@@ -94,17 +97,29 @@ struct PlaceView: View {
 
   var command: String { "wx sync --provider open-meteo --city \(PlaceText.shellWord(argument))" }
 
+  /// The command's own JSON for the place as a city without weather (every weather key null,
+  /// lists empty, as `wx show` gives a catalogue city's unknown values), its id null (a place
+  /// has a GeoNames id, no catalogue id), with the atlas's keys and how to get its weather.
   func json() -> JSON {
     let p = place
-    return .object(
-      [
-        ("id", .null), ("city", .string(p.name)), ("country", .string(p.country)), ("latitude", .number(p.latitude)),
-        ("longitude", .number(p.longitude)),
-      ] + AtlasFields.noWeather(unit) + [("observed_at", .null), ("source", .null), ("forecast", .array([]))]
-        + AtlasFields.of(p) + [
-          ("geonameid", .int(p.geonameID)), ("time_zone", .string(p.timeZone)),
-          ("local_time", localTime.map { .string($0) } ?? .null), ("weather_command", .string(command)),
-        ])
+    let city = p.city
+    let base: JSON
+    switch shape {
+    case .show: base = CityView(city: city, unit: unit, freshness: "", now: now, place: p).json()
+    case .forecast:
+      base = ForecastView(
+        city: city, forecast: city.datedForecast(at: now), days: [], hottest: false, unit: unit, freshness: ""
+      ).json()
+    case .hourly:
+      base = HourlyView(city: city, window: .none, asked: 0, provider: "", unit: unit, freshness: "", now: now).json()
+    }
+    guard case .object(let members) = base else { return base }
+    var out = AtlasFields.withoutWeather(members)
+    if shape != .show { out += AtlasFields.of(p) }
+    let local: JSON = localTime.map { .string($0) } ?? .null
+    out += [("geonameid", JSON.int(p.geonameID)), ("time_zone", JSON.string(p.timeZone))]
+    out += [("local_time", local), ("weather_command", .string(command))]
+    return .object(out)
   }
 
   func text(_ term: Terminal) -> String {

@@ -78,6 +78,36 @@ import Testing
     }
   }
 
+  /// A name's places (`p` records) are the data's: every place whose own or alternate name
+  /// folds to it, largest first, each once and the same as its place block holds; for one
+  /// name in 40 of the data's, and the names people share most.
+  @Test func namedPlacesMatchTheData() throws {
+    let a = try atlas()
+    defer { a.close() }
+    var named: [[UInt8]: [Int]] = [:]  // folded own or alternate name -> positions
+    try AtlasData(path: atlasFile).forEach { e in
+      let key = Fold.key(e.place.name)
+      named[key, default: []].append(e.place.position)
+      for alt in e.alternateNames where Fold.key(alt) != key && !Fold.key(alt).isEmpty {
+        if named[Fold.key(alt)]?.last != e.place.position { named[Fold.key(alt), default: []].append(e.place.position) }
+      }
+    }
+    let keys = named.keys.sorted { $0.lexicographicallyPrecedes($1) }
+    var checked = 0
+    for (k, key) in keys.enumerated() where k % 40 == 0 || (named[key]?.count ?? 0) >= 20 {
+      let places = try a.namedPlaces(key)
+      #expect(places.map(\.position) == Array(Set(named[key]!)).sorted(), "\(String(decoding: key, as: UTF8.self))")
+      for p in places.prefix(3) { #expect(try a.place(p.position) == p) }
+      checked += 1
+    }
+    #expect(checked > 3_000)
+    #expect(try a.namedPlaces(Fold.key("no such place anywhere")).isEmpty)
+    let springs = try a.named("Springfield")
+    #expect(springs.count == 21, "\(springs.map(\.name))")
+    #expect(springs.filter { $0.region == "Illinois" }.count == 1)
+    #expect(try a.named("kiev").first?.name == "Kyiv")
+  }
+
   @Test func checkFindsAFlippedByte() throws {
     let s = Scratch()
     let copy = s.file("atlas.gdbm")

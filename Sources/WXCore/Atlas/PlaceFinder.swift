@@ -250,11 +250,14 @@ package struct PlaceFinder {
     if atlas != nil {
       var first = catalogue.resolver
       first.suggests = false
-      if case .one(let e) = try first.resolve(text) {
+      // Not when it picked one of several cities of that name by their spelling: with the
+      // atlas their sizes decide first (`zurich` is Zürich, Switzerland, not Zurich, Canada).
+      let named = text.contains(",") ? [] : try first.named(text)
+      if named.count <= 1, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
         // A prefix the catalogue alone fits once still loses to a typo of a place ten
         // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).
-        if !text.contains(","), try first.named(text).isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
+        if !text.contains(","), named.isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
           let typos = try names.dwarfing(text, [city])
         {
           return .notFound(suggestions: Self.unique(typos))

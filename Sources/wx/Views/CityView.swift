@@ -159,10 +159,18 @@ struct CityView: View {
     ]
   }
 
-  /// The picture of the city's conditions with `lines` beside it (five at most).
+  /// The picture of the city's conditions with `lines` beside it (five at most), or the lines
+  /// alone where the picture would cut a value.
   static func beside(_ c: City, _ lines: [String], _ term: Terminal) -> [String] {
     let condition = Condition(description: c.description)
     let art = Art.picture(condition, unicode: term.unicode).map { term.paint($0, Art.color(condition)) }
+    // A screen too narrow for the picture beside the widest value gets the values alone: a
+    // value is never cut for a picture (`wind 29.6 km/h ↗` at 40 columns).
+    if let width = term.width, let first = art.first,
+      DisplayWidth.of(first) + 2 + (lines.dropFirst().map(DisplayWidth.of).max() ?? 0) > width
+    {
+      return lines
+    }
     return zip(art, lines).map { $0 + "  " + $1 }
   }
 

@@ -167,10 +167,13 @@ import Testing
       let literal = all.filter { $0.name.lowercased() == p.name.lowercased() }
       func dominates(_ list: [Place]) -> Bool { list.count > 1 && list[0].population >= 10 * max(list[1].population, 1) }
       let expected: (place: Place, sharing: Int)? =
-        all.count == 1 ? (all[0], 0)
-        : dominates(all) ? (all[0], all.count - 1)
-        : literal.count == 1 ? (literal[0], 0)
-        : dominates(literal) ? (literal[0], all.count - 1) : nil
+        all.count == 1
+        ? (all[0], 0)
+        : dominates(all)
+          ? (all[0], all.count - 1)
+          : literal.count == 1
+            ? (literal[0], 0)
+            : dominates(literal) ? (literal[0], all.count - 1) : nil
       var sharing = 0
       switch try f.names.resolve(p.name, sharing: &sharing) {
       case .one(let got):

@@ -291,6 +291,9 @@ import WXCore
       let json = try r.json()
       #expect(json["city"] as? String == "Halle" && json["region"] as? String == "Flanders", "\(r)")
       #expect(json["geonameid"] as? Int == id, "\(r)")
+      // Its weather command names it by the id too: "Halle, Flanders" would be ambiguous.
+      let text = try h.wx("show", String(id), env: Self.on.merging(["COLUMNS": "200"]) { $1 })
+      #expect(text.stdout.contains("--city \(id)"), "\(text)")
     }
     #expect(try h.wx("show", "999999999", env: Self.on).status == 66)
     let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)

@@ -219,8 +219,8 @@ package final class Atlas {
     }
   }
 
-  /// The place of a GeoNames id, or nil: one binary search over the `g` blocks' first ids,
-  /// one block.
+  /// The place of a GeoNames id, or nil: the `g` blocks' first ids (one fetch; 167 of them,
+  /// scanned), then one block.
   package func place(geonameID id: Int) throws(StoreError) -> Place? {
     guard id > 0, let rawFirsts = try db.fetch([UInt8(ascii: "g")]) else { return nil }
     let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are unreadable")
@@ -318,7 +318,8 @@ package final class Atlas {
     for place in alternates {
       let p = place.position
       let (key, starts) = Fold.keyAndWordStarts(place.name)
-      if key.starts(with: q) { continue }  // already a name-start match
+      // Already a name-start match (a `p` record lists the places of its own name too).
+      if key.starts(with: q) || names.contains(p) { continue }
       nameCount += 1
       if starts.contains(where: { key[$0...].starts(with: q) }) {
         words.removeAll { $0 == p }  // a later-word match until now
@@ -396,6 +397,13 @@ package final class Atlas {
     if try db.fetch(CatalogueKey.block("c", (meta.count + per - 1) / per)) != nil {
       throw .damaged(path: path, detail: "places lie past the header's count")
     }
+    // Every name's places decode, and every GeoNames id finds its place.
+    for key in try db.keys() where key.first == UInt8(ascii: "p") {
+      guard let places = try readRecord(Array(key.dropFirst())), places.allSatisfy({ $0.position < meta.count }) else {
+        throw .damaged(path: path, detail: "a name's places are missing")
+      }
+    }
+    try checkGeoNamesIDs()
     let reader = CityIndexReader(database: db)
     for (tag, total) in [("n" as Character, meta.nameEntries), ("w", meta.wordEntries)] {
       var k = 0
@@ -406,6 +414,47 @@ package final class Atlas {
           throw .damaged(path: path, detail: "the search index is incomplete")
         }
         k = end
+      }
+    }
+  }
+
+  /// For `wx doctor`: the `g` blocks hold every place once, by ascending GeoNames id, each
+  /// block's first id as the header says.
+  private func checkGeoNamesIDs() throws(StoreError) {
+    let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are incomplete")
+    let per = AtlasWriter.idsPerBlock
+    guard let header = try db.fetch([UInt8(ascii: "g")]) else { throw damaged }
+    var firsts: [Int] = []
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.geoNamesIDs, header)
+      var previous = 0
+      for _ in 0..<(try r.count(limit: meta.count)) {
+        previous += try r.count()
+        firsts.append(previous)
+      }
+      guard r.isAtEnd, firsts.count == (meta.count + per - 1) / per else { throw MalformedValue() }
+    } catch {
+      throw damaged
+    }
+    var seen = [Bool](repeating: false, count: meta.count)
+    var last = 0
+    for (b, first) in firsts.enumerated() {
+      guard let raw = try db.fetch(CatalogueKey.block("g", b)) else { throw damaged }
+      do throws(MalformedValue) {
+        var r = try Envelope.open(.geoNamesIDs, raw)
+        let n = try r.count(limit: per)
+        guard n == min(per, meta.count - b * per) else { throw MalformedValue() }
+        var id = 0
+        for k in 0..<n {
+          id += try r.count()
+          let position = try r.count()
+          guard position < meta.count, !seen[position], id >= last, k > 0 || id == first else { throw MalformedValue() }
+          seen[position] = true
+          last = id
+        }
+        guard r.isAtEnd else { throw MalformedValue() }
+      } catch {
+        throw damaged
       }
     }
   }

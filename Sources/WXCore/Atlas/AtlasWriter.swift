@@ -16,9 +16,9 @@ import Glibc
 /// alternate name, has its places whole (`p` + folded name → its places, largest first, each
 /// with its record): naming one of them (`show "Springfield, Illinois"`, or the atlas place of
 /// a catalogue city: Berlin) is one fetch, not a trie walk, entry and country blocks and a
-/// place block for each of 21 Springfields. A name of one place only has no record (that is
-/// 167,000 of the 179,000 names: their records would double the store); it is found through
-/// the index. The records hold 44,000 names' places, about 5 MB.
+/// place block for each of 21 Springfields. A name of one place only has no record (137,000
+/// of the 179,000 names: records for all of them made the store 56 MiB, not 31, and its build
+/// twice as long); it is found through the index. The records are 41,746 names' places, 5.5 MB.
 package enum AtlasWriter {
   /// Bumped when the store's layout or ranking changes: a store of another version is rebuilt.
   /// 2: the `p` records (places by shared or alternate name) replace the `a` records; the
@@ -139,10 +139,10 @@ package enum AtlasWriter {
     for (key, positions) in pending { try write(key, Array(Set(positions)).sorted()) }
   }
 
-  /// Writes the `g` records, a place's position by its GeoNames id (`wx show 3196359` picks
-  /// one of two places that share a name and a region): blocks of ``idsPerBlock`` ids in
-  /// ascending order (`g` + block number: each id's difference from the one before, then its
-  /// position), and `g` alone, each block's first id, to find the block by a binary search.
+  /// Writes the `g` records, a place's position by its GeoNames id (`wx show 3196359` is
+  /// Ljubljana; an id picks one of two places that share a name and a region): blocks of
+  /// ``idsPerBlock`` ids in ascending order (`g` + block number: each id's difference from the
+  /// one before, then its position), and `g` alone, each block's first id, to find the block.
   private static func storeGeoNamesIDs(
     _ ids: [Int], _ store: ([UInt8], [UInt8]) throws(StoreError) -> Void
   ) throws(StoreError) {

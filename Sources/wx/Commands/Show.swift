@@ -43,12 +43,12 @@ extension WX {
       abstract: "Current weather and forecast for a city.",
       discussion: """
         CITY is a name (case, accents and punctuation do not matter: krakow finds Kraków, ndjamena \
-        finds N'Djamena; of cities that share a name so matched, the one spelled exactly as typed, \
-        case aside, is taken: Zürich, not Zurich), "Name, Country" (the country as a name, a prefix, \
-        an ISO code such as FR or FRA, or UK/USA), or an id. Any place of the world atlas is \
-        found too, also as "Name, Region" (Springfield, Illinois) or "Name, ST" with a US state's \
-        code (Portland, OR); an exact name whose largest place has ten times the people of the \
-        next is that place (Paris: Paris, France). A place wx has no weather for shows what wx \
+        finds N'Djamena), "Name, Country" (the country as a name, a prefix, an ISO code such as FR \
+        or FRA, or UK/USA), or an id (a catalogue city's, or a place's GeoNames id). Any place of \
+        the world atlas is found too, also as "Name, Region" (Springfield, Illinois) or "Name, ST" \
+        with a US state's code (Portland, OR). Of places that share a name, the largest is taken \
+        when it has ten times the people of the next (Paris: Paris, France; moskva: Moscow), else \
+        the one spelled exactly as typed, case aside. A place wx has no weather for shows what wx \
         knows of it and the command that gets its weather (exit 0; JSON weather fields null). \
         Without CITY, the last city shown.
         """)

@@ -101,15 +101,18 @@ enum PlaceText {
     return String(digits + out)
   }
 
-  /// The "Name, Qualifier" that names this place and no other: its country when no other
-  /// place of its name is in that country, else its region or US state code.
+  /// The argument that names this place and no other: "Name, Country" when no other place of
+  /// its name is in that country, else "Name, Region" (or its US state's code), else, when
+  /// another of them is in its region too (two Halles of Flanders), its GeoNames id.
   static func argument(_ f: Found, _ finder: PlaceFinder) -> String {
     guard let place = f.place else { return "\(f.name), \(f.country)" }
-    let same = ((try? finder.atlas?.named(place.name)) ?? nil)?.filter { $0.countryCode == place.countryCode }.count ?? 1
+    let named = ((try? finder.atlas?.named(place.name)) ?? nil) ?? []
+    let same = named.filter { $0.countryCode == place.countryCode }
+    guard same.count > 1 else { return "\(place.name), \(place.country)" }
+    guard let region = place.region, same.filter({ $0.region == region }).count == 1 else { return String(place.geonameID) }
     // A US state's code, unless a country has it too (`CA` is Canada's): then its name.
     let code = place.stateCode.flatMap { Countries.lines(naming: Fold.key($0), version: Fold.version).isEmpty ? $0 : nil }
-    if same > 1, let q = code ?? place.region { return "\(place.name), \(q)" }
-    return "\(place.name), \(place.country)"
+    return "\(place.name), \(code ?? region)"
   }
 
   /// `s` as one shell word: bare when it is plain, else in single quotes, or in double quotes

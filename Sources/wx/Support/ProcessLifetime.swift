@@ -4,11 +4,10 @@
 /// destroyed one entry at a time when their last reference goes, through type metadata built
 /// at run time: 0.4 to 0.6 M instructions at the end of `wx show "Springfield, Illinois"`, a
 /// fifth of the command, for memory the kernel takes back at exit in one go. A command's
-/// catalogue and atlas are kept here (closed: their GDBM handles are released as before) and
-/// never destroyed. Only ``Context`` keeps them, once per command; `wx browse`, which reopens
-/// a catalogue after each sync, does not.
+/// catalogue and atlas are given one reference more here (closed as before: their GDBM handles
+/// are released) and so never destroyed. Nothing is shared between threads (in-process tests
+/// run commands in parallel); only ``Context`` keeps stores, once per command, and `wx
+/// browse`, which reopens a catalogue after each sync, keeps none.
 enum ProcessLifetime {
-  nonisolated(unsafe) private static var kept: [AnyObject] = []
-
-  static func keep(_ object: AnyObject) { kept.append(object) }
+  static func keep(_ object: AnyObject) { _ = Unmanaged.passRetained(object) }
 }

@@ -169,13 +169,13 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
   case .ambiguous(let query, let candidates):
     // Places that read alike (two Halles of Flanders, Belgium) are told apart by their
     // GeoNames ids, which pick them (`wx show 3196359`).
-    var twins = false
+    var twin: Int? = nil
     let list = candidates.prefix(8).map { f in
       let text = PlaceText.full(f)
       guard let id = f.place?.geonameID, f.city == nil, candidates.filter({ PlaceText.full($0) == text }).count > 1 else {
         return named(f)
       }
-      twins = true
+      twin = twin ?? id
       return "\(named(f)) GeoNames \(id)"
     }.joined(separator: "; ")
     let more = candidates.count > 8 ? "; …" : ""
@@ -184,9 +184,15 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
         " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
       } ?? ""
     let word = PlaceText.shellWord(String(PlaceText.searchWords(query).prefix(60))).visible
+    // A qualifier typed already did not tell the twins apart: their ids alone can.
+    let pick =
+      switch (twin, query.contains(",")) {
+      case (let id?, true): " — pick one by its GeoNames id (`wx show \(id)`)"
+      case (let id?, false): " — pick one with \"Name, Region\"\(example), \"Name, Country\" or its GeoNames id (`wx show \(id)`)"
+      case (nil, _): " — pick one with \"Name, Region\"\(example) or \"Name, Country\""
+      }
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
-      + " — pick one with \"Name, Region\"\(example)\(twins ? ", \"Name, Country\" or its GeoNames id" : " or \"Name, Country\"")"
-      + "; `wx search \(word)` lists them"
+      + pick + "; `wx search \(word)` lists them"
   case .notFound(let query, let suggestions):
     guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
     return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")

@@ -189,6 +189,12 @@ import WXCore
     // A name several places share: each with its region, as `wx show` takes it.
     let springs = try bench.offers(shell, "wx show springfield")
     #expect(springs.contains { $0.contains("Illinois") } && springs.contains { $0.contains("Missouri") }, "\(shell): \(springs)")
+    // A name typed whole that is another name of a larger place offers that place too, never
+    // the village that begins so alone (fish keeps only what begins with the word itself).
+    if shell != "fish" {
+      let kiev = try bench.offers(shell, "wx show kiev")
+      #expect(kiev.contains { $0.contains("Kyiv") } && kiev.contains { $0.contains("Kievskiy") }, "\(shell): \(kiev)")
+    }
   }
 
   @Test func browseSearchesTheAtlasAsYouType() throws {

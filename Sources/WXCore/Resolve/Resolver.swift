@@ -451,9 +451,15 @@ package struct Resolver<Source: NameSource> {
       let r = try source.places(startingWith: key, limit: limit)
       guard r.total > 0 else { continue }
       // Names that start with the word, when some do: a TAB then goes on to the name ("pa"
-      // to "Paris, "), where São Paulo would stop it.
+      // to "Paris, "), where São Paulo would stop it; and the places the word names whole by
+      // another of their names (`kiev`: Kyiv beside Kievskiy, never Kievskiy alone).
+      var whole: [CityIdentity] = []
+      for p in try source.places(named: key) { whole.append(try source.identity(of: p)) }
       var starting: [Source.Place] = []
-      for p in r.places where fold(try source.identity(of: p).name).starts(with: key) { starting.append(p) }
+      for p in r.places {
+        let identity = try source.identity(of: p)
+        if fold(identity.name).starts(with: key) || whole.contains(identity) { starting.append(p) }
+      }
       found = starting.isEmpty ? r.places : starting
       break
     }

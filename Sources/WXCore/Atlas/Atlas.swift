@@ -153,12 +153,6 @@ package final class Atlas {
     try namedPlaces(fold(name))
   }
 
-  /// Positions of the places named `key` (folded), by their own or an alternate name,
-  /// largest first, each once.
-  func namedPositions(_ key: [UInt8]) throws(StoreError) -> [Int] {
-    try namedPlaces(key).map(\.position)
-  }
-
   /// The places named `name` (folded) in a country, by their own or an alternate name,
   /// largest first. `country` is asked of a country's name as the atlas writes it.
   package func named(_ name: String, country: (String) -> Bool) throws(StoreError) -> [Place] {
@@ -222,40 +216,47 @@ package final class Atlas {
   /// The place of a GeoNames id, or nil: the `g` blocks' first ids (one fetch; 167 of them,
   /// scanned), then one block.
   package func place(geonameID id: Int) throws(StoreError) -> Place? {
-    guard id > 0, let rawFirsts = try db.fetch([UInt8(ascii: "g")]) else { return nil }
-    let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are unreadable")
-    var firsts: [Int] = []
+    guard id > 0, let firsts = try geoNamesFirsts(), let b = firsts.lastIndex(where: { $0 <= id }) else { return nil }
+    return try geoNamesBlock(b).first { $0.id == id }.map { (e) throws(StoreError) in try place(e.position) }
+  }
+
+  /// The `g` header: each `g` block's first GeoNames id; nil when the store has none.
+  private func geoNamesFirsts() throws(StoreError) -> [Int]? {
+    guard let raw = try db.fetch([UInt8(ascii: "g")]) else { return nil }
     do throws(MalformedValue) {
-      var r = try Envelope.open(.geoNamesIDs, rawFirsts)
-      let blocks = try r.count(limit: meta.count)
-      firsts.reserveCapacity(blocks)
+      var r = try Envelope.open(.geoNamesIDs, raw)
+      var firsts: [Int] = []
       var previous = 0
-      for _ in 0..<blocks {
+      for _ in 0..<(try r.count(limit: meta.count)) {
         previous += try r.count()
         firsts.append(previous)
       }
       guard r.isAtEnd else { throw MalformedValue() }
+      return firsts
     } catch {
-      throw damaged
+      throw .damaged(path: path, detail: "the GeoNames ids are unreadable")
     }
-    guard let b = firsts.lastIndex(where: { $0 <= id }) else { return nil }
+  }
+
+  /// A `g` block's GeoNames ids, ascending, with their places' positions.
+  private func geoNamesBlock(_ b: Int) throws(StoreError) -> [(id: Int, position: Int)] {
+    let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are unreadable")
     guard let raw = try db.fetch(CatalogueKey.block("g", b)) else { throw damaged }
-    var found: Int? = nil
     do throws(MalformedValue) {
-      var e = try Envelope.open(.geoNamesIDs, raw)
-      let n = try e.count(limit: AtlasWriter.idsPerBlock)
-      var current = 0
-      for _ in 0..<n {
-        current += try e.count()
-        let position = try e.count()
+      var r = try Envelope.open(.geoNamesIDs, raw)
+      var out: [(id: Int, position: Int)] = []
+      var id = 0
+      for _ in 0..<(try r.count(limit: AtlasWriter.idsPerBlock)) {
+        id += try r.count()
+        let position = try r.count()
         guard position < meta.count else { throw MalformedValue() }
-        if current == id { found = position }
-        if current >= id { break }
+        out.append((id, position))
       }
+      guard r.isAtEnd else { throw MalformedValue() }
+      return out
     } catch {
       throw damaged
     }
-    return try found.map { (p) throws(StoreError) in try place(p) }
   }
 
   /// The places of which `key` (folded) may be an alternate name, largest first: its `p`
@@ -423,38 +424,16 @@ package final class Atlas {
   private func checkGeoNamesIDs() throws(StoreError) {
     let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are incomplete")
     let per = AtlasWriter.idsPerBlock
-    guard let header = try db.fetch([UInt8(ascii: "g")]) else { throw damaged }
-    var firsts: [Int] = []
-    do throws(MalformedValue) {
-      var r = try Envelope.open(.geoNamesIDs, header)
-      var previous = 0
-      for _ in 0..<(try r.count(limit: meta.count)) {
-        previous += try r.count()
-        firsts.append(previous)
-      }
-      guard r.isAtEnd, firsts.count == (meta.count + per - 1) / per else { throw MalformedValue() }
-    } catch {
-      throw damaged
-    }
+    guard let firsts = try geoNamesFirsts(), firsts.count == (meta.count + per - 1) / per else { throw damaged }
     var seen = [Bool](repeating: false, count: meta.count)
     var last = 0
     for (b, first) in firsts.enumerated() {
-      guard let raw = try db.fetch(CatalogueKey.block("g", b)) else { throw damaged }
-      do throws(MalformedValue) {
-        var r = try Envelope.open(.geoNamesIDs, raw)
-        let n = try r.count(limit: per)
-        guard n == min(per, meta.count - b * per) else { throw MalformedValue() }
-        var id = 0
-        for k in 0..<n {
-          id += try r.count()
-          let position = try r.count()
-          guard position < meta.count, !seen[position], id >= last, k > 0 || id == first else { throw MalformedValue() }
-          seen[position] = true
-          last = id
-        }
-        guard r.isAtEnd else { throw MalformedValue() }
-      } catch {
-        throw damaged
+      let entries = try geoNamesBlock(b)
+      guard entries.count == min(per, meta.count - b * per), entries.first?.id == first else { throw damaged }
+      for e in entries {
+        guard !seen[e.position], e.id >= last else { throw damaged }
+        seen[e.position] = true
+        last = e.id
       }
     }
   }

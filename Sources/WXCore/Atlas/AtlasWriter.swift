@@ -136,7 +136,8 @@ package enum AtlasWriter {
       }
       try write(key, positions)
     }
-    for (key, positions) in pending { try write(key, Array(Set(positions)).sorted()) }
+    // An alternate name's places came largest first, each once (`seen` in ``write(_:into:now:)``).
+    for (key, positions) in pending { try write(key, positions) }
   }
 
   /// Writes the `g` records, a place's position by its GeoNames id (`wx show 3196359` is

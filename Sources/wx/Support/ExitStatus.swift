@@ -170,9 +170,9 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
     // Places that read alike (two Halles of Flanders, Belgium) are told apart by their
     // GeoNames ids, which pick them (`wx show 3196359`).
     var twin: Int? = nil
-    let list = candidates.prefix(8).map { f in
-      let text = PlaceText.full(f)
-      guard let id = f.place?.geonameID, f.city == nil, candidates.filter({ PlaceText.full($0) == text }).count > 1 else {
+    let texts = candidates.map(PlaceText.full)
+    let list = candidates.prefix(8).enumerated().map { k, f in
+      guard let id = f.place?.geonameID, f.city == nil, texts.filter({ $0 == texts[k] }).count > 1 else {
         return named(f)
       }
       twin = twin ?? id

@@ -15,6 +15,12 @@ import WXCore
       description: "Sunny", humidity: nil, windKmh: 16.09344, forecast: [])
   }
 
+  @Test func populationsReadWithThousandsSeparators() {
+    let cases = [0: "0", 999: "999", 1000: "1,000", 12_345: "12,345", 272_220: "272,220", 3_644_826: "3,644,826"]
+    for (n, text) in cases { #expect(PlaceText.people(n) == text) }
+    #expect(PlaceText.people(-1234) == "-1,234" && PlaceText.people(-123) == "-123")
+  }
+
   @Test func unitsReadAsText() {
     #expect(TemperatureUnit.fahrenheit.format(18) == "64 °F")
     #expect(TemperatureUnit.celsius.format(18) == "18 °C")

@@ -153,12 +153,6 @@ package final class Atlas {
     try namedPlaces(fold(name))
   }
 
-  /// The places named `name` (folded) in a country, by their own or an alternate name,
-  /// largest first. `country` is asked of a country's name as the atlas writes it.
-  package func named(_ name: String, country: (String) -> Bool) throws(StoreError) -> [Place] {
-    try namedPlaces(fold(name)).filter { country($0.country) }
-  }
-
   /// The places named `key` (folded), own or alternate name, largest first: a name several
   /// places share, or an alternate name, is one `p` record holding its places whole; any
   /// other is one place's own name, found through the index.

@@ -5,12 +5,14 @@ extension Home {
   package var atlasPath: String { directory + "/" + FileSystem.StateFileName.atlas }
 
   /// Where the shipped atlas data may be: the sample's folders, in the same order.
-  package var atlasDataCandidates: [String] {
-    sampleCandidates.map { FileSystem.directoryName($0) + "/" + AtlasData.fileName }
-  }
+  package var atlasDataCandidates: [String] { sampleCandidates.map(Self.atlasData(beside:)) }
 
   /// The shipped atlas data's path, if installed.
-  package var atlasDataPath: String? { atlasDataCandidates.first(where: FileSystem.exists) }
+  package var atlasDataPath: String? { sampleCandidates.lazy.map(Self.atlasData(beside:)).first(where: FileSystem.exists) }
+
+  private static func atlasData(beside sample: String) -> String {
+    FileSystem.directoryName(sample) + "/" + AtlasData.fileName
+  }
 
   /// Opens the atlas, building it first when it is missing, was built by another version of
   /// wx or from other data (an upgrade shipped a new `atlas.bin`: its CRC-32, the file's last

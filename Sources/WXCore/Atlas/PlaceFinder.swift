@@ -102,9 +102,11 @@ package struct PlaceFinder {
   package func place(of city: City) throws(StoreError) -> Place? {
     guard let atlas else { return nil }
     var best: (place: Place, km: Double)? = nil
-    for p in try atlas.named(city.name, country: { mayBeCountry($0, city.country) }) where sameCountry(p, city.country) {
+    // The distance first: it rules out the far places of the name without asking the
+    // country table (`show Berlin` asks it of none).
+    for p in try atlas.named(city.name) {
       let km = Place.distance(p.latitude, p.longitude, city.latitude, city.longitude)
-      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (p, km) }
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) && sameCountry(p, city.country) { best = (p, km) }
     }
     return best?.place
   }
@@ -123,9 +125,8 @@ package struct PlaceFinder {
     var best: (city: City, km: Double)? = nil
     for e in try catalogue.exactNameEntries(catalogue.fold(name)) {
       let c = try catalogue.city(e.ref)
-      guard sameCountry(place, c.country) else { continue }
       let km = Place.distance(latitude, longitude, c.latitude, c.longitude)
-      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) && sameCountry(place, c.country) { best = (c, km) }
     }
     return best?.city
   }

@@ -290,13 +290,15 @@ package enum FileSystem {
     return removed
   }
 
+  // Both search the UTF-8 bytes: `lastIndex(of:)` on the String compared Characters
+  // (grapheme breaking), 7.5 k instructions a path, paid by every read command.
   package static func directoryName(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
   package static func baseName(_ path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return path }
-    return String(path[path.index(after: slash)...])
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(path[path.utf8.index(after: slash)...])
   }
 }

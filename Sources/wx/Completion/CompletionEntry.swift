@@ -10,7 +10,7 @@ import WXCore
 ///   quote the user opened), so that readline never shortens the typed word (see `lines`).
 /// - `wx __complete zsh -- WORD… CURRENT`: unquoted words; zsh quotes what it inserts.
 /// - `wx __complete fish -- WORD… CURRENT`: unquoted words and the raw current token; a name
-///   that matches only when folded is followed by a tab and its folded form.
+///   that fish would not match itself is offered so that it does (see `fish`).
 enum CompletionEntry {
   static let command = "__complete"
 
@@ -74,12 +74,68 @@ enum CompletionEntry {
     case ("fish", 2...) where args[1] == "--":
       let current = args.count > 2 ? ShellLine.unquote(args[args.count - 1]) : ""
       let found = Completer(words: Array(args.dropFirst(2).dropLast()), current: current).candidates()
-      return found.map { c in
-        guard c.isName, !c.word.lowercased().contains(current.lowercased()) else { return c.word }
-        return c.word + "\t" + String(decoding: Fold.key(c.word), as: UTF8.self)
-      }
+      return fish(found, current)
     default:
       return nil
     }
+  }
+
+  /// fish matches what it is offered against the typed word once more, ignoring case but not
+  /// accents, and keeps only the candidates of the best kind of match it finds (a name that
+  /// starts with the word hides one that only contains it, which hides one matched by its
+  /// description). So a name matched only when folded is offered as its ASCII spelling
+  /// (`koln`: Kolno and Koln, described Köln) when another name starts with the word and none
+  /// is spelled so, else as itself with its folded form as the description (`sao`: São
+  /// Paulo); a place the word names whole by another of its names (`kiev`: Kyiv) as the word
+  /// itself, described by the place's name.
+  static func fish(_ found: [Completer.Candidate], _ current: String) -> [String] {
+    let typed = current.lowercased()
+    let key = Fold.key(current)
+    let someStart = found.contains { $0.isName && $0.word.lowercased().hasPrefix(typed) }
+    let spelled = Set(found.lazy.filter(\.isName).map { $0.word.lowercased() })
+    return found.map { c in
+      guard c.isName, !key.isEmpty, !c.word.lowercased().contains(typed) else { return c.word }
+      let (folded, starts) = Fold.keyAndWordStarts(c.word)
+      let described = c.word + "\t" + String(decoding: folded, as: UTF8.self)
+      guard ([0] + starts).contains(where: { folded[$0...].starts(with: key) }) else {
+        // Not by its own name: fish still matches `us` to United States (its letters in
+        // order), but nothing to `kiev` in Kyiv.
+        return isSubsequence(typed, of: c.word.lowercased()) || !Completer.isPrintable(current)
+          ? described : current + "\t" + c.word
+      }
+      // Not when another name is spelled so: without the atlas, wx resolves `Zurich` to the
+      // one spelled as typed (Canada's), not to Zürich.
+      if someStart, let ascii = asciiSpelling(c.word), ascii.lowercased().contains(typed), !spelled.contains(ascii.lowercased()) {
+        return ascii + "\t" + c.word
+      }
+      return described
+    }
+  }
+
+  /// Whether the characters of `word` are in `text`, in order.
+  static func isSubsequence(_ word: String, of text: String) -> Bool {
+    var rest = text[...]
+    for ch in word {
+      guard let at = rest.firstIndex(of: ch) else { return false }
+      rest = rest[rest.index(after: at)...]
+    }
+    return true
+  }
+
+  /// `name` with each letter past ASCII spelled as it folds, keeping its case (`Zürich` →
+  /// `Zurich`, `Łódź` → `Lodz`), or nil when that would not fold to the same key (a name in
+  /// another script).
+  static func asciiSpelling(_ name: String) -> String? {
+    var out = ""
+    for ch in name {
+      guard !ch.isASCII else {
+        out.append(ch)
+        continue
+      }
+      let folded = String(decoding: Fold.key(String(ch)), as: UTF8.self)
+      guard !folded.isEmpty, folded.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
+      out += ch.isUppercase ? folded.prefix(1).uppercased() + folded.dropFirst() : folded
+    }
+    return Fold.key(out) == Fold.key(name) ? out : nil
   }
 }

@@ -68,8 +68,9 @@ enum CompletionScripts {
         command wx __complete fish -- $tokens (commandline -ct) 2>/dev/null
     end
     # fish matches what a function offers against the typed word once more, ignoring case but
-    # not accents: a name that only matches folded (sao -> São Paulo) carries its folded
-    # form as its description, which fish matches too. -k keeps wx's order (best matches first).
+    # not accents, and keeps only its best kind of match: wx offers each name in a form fish
+    # keeps (zu -> Zurich, and Zürich as Zurich; kiev -> kiev, described Kyiv).
+    # -k keeps wx's order (best matches first).
     complete -c wx -f -k -a '(__wx_complete)'
 
     """#

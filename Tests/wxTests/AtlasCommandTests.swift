@@ -144,6 +144,34 @@ import WXCore
     #expect(try h.wx("sync", "--provider", "open-meteo", "--city", "Portland", "--favourites", env: Self.on).status == 64)
   }
 
+  /// A failed sync of one place changes no store: not even the last city shown.
+  @Test func aFailedSyncOfOnePlaceLeavesEveryStoreAsItWas() throws {
+    let h = try home()
+    #expect(try h.wx("show", "Paris, France", env: Self.on).status == 0)
+    let names = ["catalogue.gdbm", "prefs.gdbm", "favourites.gdbm", "atlas.gdbm"]
+    func bytes() -> [Data?] { names.map { FileManager.default.contents(atPath: h.path + "/" + $0) } }
+    let before = bytes()
+    let r = try h.wx(
+      "sync", "--provider", "open-meteo", "--city", "Van, Turkey",
+      env: Self.on.merging(["WX_OPEN_METEO_URL": "http://127.0.0.1:9/"]) { $1 })
+    #expect(r.status == 69, "\(r)")
+    #expect(bytes() == before)
+    #expect(try h.wx("show", "--json", env: Self.on).json()["city"] as? String == "Paris")
+  }
+
+  /// An atlas place of exactly the typed name beats a catalogue city the word only begins:
+  /// `van` is Van, Turkey, not the sample's Vancouver (which `vanc` still finds).
+  @Test func anExactPlaceNameBeatsACatalogueCityTheWordBegins() throws {
+    let h = try home()
+    for (typed, city, country) in [("Van", "Van", "Turkey"), ("Ho", "Ho", "Ghana"), ("man", "Man", "Ivory Coast")] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String == city && json["country"] as? String == country, "\(typed): \(r)")
+    }
+    #expect(try h.wx("show", "vanc", "--json", env: Self.on).json()["city"] as? String == "Vancouver")
+    #expect(try h.wx("show", "lond", "--json", env: Self.on).json()["city"] as? String == "London")
+  }
+
   @Test func aDamagedAtlasWarnsAndTheCatalogueAnswersAndDoctorRebuildsIt() throws {
     let h = try home()
     let atlas = h.path + "/atlas.gdbm"

@@ -248,13 +248,17 @@ package struct PlaceFinder {
   /// one city (its cities have weather: `Paris, US` is the catalogue's), else the catalogue
   /// and the atlas together.
   package func resolve(_ text: String) throws(StoreError) -> PlaceResolution {
-    if atlas != nil {
+    if let atlas {
       var first = catalogue.resolver
       first.suggests = false
       // Not when it picked one of several cities of that name by their spelling: with the
       // atlas their sizes decide first (`zurich` is Zürich, Switzerland, not Zurich, Canada).
       let named = text.contains(",") ? [] : try first.named(text)
-      if named.count <= 1, case .one(let e) = try first.resolve(text) {
+      // Nor when the catalogue fits only a longer name and the atlas has places of exactly
+      // this one: an exact name beats a prefix (`van` is Van, Turkey, not Vancouver).
+      var longer = false
+      if named.isEmpty && !text.contains(",") { longer = !(try atlas.named(text)).isEmpty }
+      if named.count <= 1, !longer, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
         // A prefix the catalogue alone fits once still loses to a typo of a place ten
         // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).

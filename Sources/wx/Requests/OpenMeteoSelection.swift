@@ -34,7 +34,8 @@ struct OpenMeteoSelection {
     }
     let scope: RefreshPlan.Scope
     if let city {
-      scope = .place(try ctx.resolvePlace(city, in: try finder()))
+      // Not remembered as the last city shown: a sync shows none, and a failed one changes no store.
+      scope = .place(try ctx.resolvePlace(city, in: try finder(), remembering: false))
     } else if favourites {
       scope = .favourites(try ctx.home.favourites.list())
     } else {

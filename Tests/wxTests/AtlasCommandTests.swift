@@ -169,6 +169,12 @@ import WXCore
       #expect(r.status == 0 && json["city"] as? String == city && json["country"] as? String == country, "\(typed): \(r)")
     }
     #expect(try h.wx("show", "vanc", "--json", env: Self.on).json()["city"] as? String == "Vancouver")
+    // The catalogue's one city of a name is taken, and when a larger place shares the name wx
+    // says so, as when the atlas picks one of several (Salem, Tamil Nadu; no note for Berlin).
+    let salem = try h.wx("show", "Salem", env: Self.on)
+    #expect(salem.stdout.contains("Salem, United States"), "\(salem)")
+    #expect(salem.stderr.contains("other places share the name: `wx search Salem` lists them"), "\(salem)")
+    #expect(try h.wx("show", "Berlin", env: Self.on).stderr.isEmpty)
     #expect(try h.wx("show", "lond", "--json", env: Self.on).json()["city"] as? String == "London")
   }
 

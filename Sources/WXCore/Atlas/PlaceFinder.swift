@@ -267,7 +267,15 @@ package struct PlaceFinder {
         {
           return .notFound(suggestions: Self.unique(typos))
         }
-        return .found(city, sharing: 0)
+        // The catalogue's city of that name, though a larger place shares it (`salem`: the
+        // sample's Salem, Oregon; Salem, Tamil Nadu is five times larger): say so, as when
+        // the atlas picks one of several.
+        var sharing = 0
+        if !named.isEmpty {
+          let others = try atlas.named(text).filter { $0.geonameID != city.place?.geonameID }
+          if let largest = others.first?.population, largest > (city.place?.population ?? 0) { sharing = others.count }
+        }
+        return .found(city, sharing: sharing)
       }
     }
     var sharing = 0

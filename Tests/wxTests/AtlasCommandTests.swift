@@ -144,6 +144,22 @@ import WXCore
     #expect(try h.wx("sync", "--provider", "open-meteo", "--city", "Portland", "--favourites", env: Self.on).status == 64)
   }
 
+  /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
+  /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
+  @Test func aQualifierInParenthesesMayBeLeftOut() throws {
+    let h = try home()
+    for typed in ["Halle, Germany", "halle, de", "Halle, Saxony-Anhalt"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let city = try r.json()["city"] as? String
+      #expect(r.status == 0 && city == "Halle (Saale)", "\(typed): \(r)")
+    }
+    let halle = try h.wx("show", "Halle", env: Self.on)
+    #expect(halle.status == 64 && halle.stderr.contains("matches 5 places: Halle (Saale), Saxony-Anhalt, Germany"), "\(halle)")
+    let zurich = try h.wx("show", "zurich", "--json", env: Self.on)
+    let city = try zurich.json()["city"] as? String
+    #expect(city == "Zürich" && zurich.stderr.contains("1 other place shares"), "\(zurich)")
+  }
+
   /// A failed sync of one place changes no store: not even the last city shown.
   @Test func aFailedSyncOfOnePlaceLeavesEveryStoreAsItWas() throws {
     let h = try home()

@@ -22,8 +22,9 @@ import Glibc
 package enum AtlasWriter {
   /// Bumped when the store's layout or ranking changes: a store of another version is rebuilt.
   /// 2: the `p` records (places by shared or alternate name) replace the `a` records; the
-  /// `g` records (places by GeoNames id).
-  package static let version = 2
+  /// `g` records (places by GeoNames id). 3: a name's qualifier in parentheses may be left out
+  /// (``qualifiedNames(_:_:_:records:into:)``).
+  package static let version = 3
   /// GeoNames ids (with their places' positions) a `g` block holds.
   package static let idsPerBlock = 1024
   /// Places stored with each prefix's ranking: five pages of 20.
@@ -39,6 +40,8 @@ package enum AtlasWriter {
     // Alternate names (Kiev, Cologne): folded name -> its places, found when typed whole (their
     // `p` records).
     var alternates: [[UInt8]: [Int32]] = [:]
+    // Places named with a qualifier in parentheses (Halle (Saale)): the name without it, folded.
+    var qualified: [(base: [UInt8], position: Int32)] = []
     // Each place's record, by position, for the `p` records.
     var records = CityIndex.PackedBytes(reserving: data.count)
     var geonameIDs: [Int] = []  // by position
@@ -76,6 +79,7 @@ package enum AtlasWriter {
       try index.add(key, wordStarts: starts, country: place.country)
       file(key, starts, place.position)
       var seen = [key]
+      if let base = Self.unqualified(place.name) { qualified.append((base, Int32(place.position))) }
       for alternate in entry.alternateNames {
         let k = Fold.key(alternate)
         guard !k.isEmpty, !seen.contains(k) else { continue }
@@ -87,6 +91,7 @@ package enum AtlasWriter {
     let store = { (key: [UInt8], value: [UInt8]) throws(StoreError) in try db.store(key, value) }
     let wordEntries = try index.build(store: store)
     let nameOrder = Rankings.sorted(names, nameRefs)
+    qualifiedNames(qualified, names, nameRefs, nameOrder, records: records, into: &alternates)
     try Rankings(names: names, nameRefs: nameRefs, nOrder: nameOrder, words: words, wordRefs: wordRefs, places: data.count)
       .store(store)
     try storeNamedPlaces(names: names, nameRefs: nameRefs, order: nameOrder, alternates: alternates, records: records, store)
@@ -97,6 +102,59 @@ package enum AtlasWriter {
       alternateNames: alternateNames, foldVersion: Fold.version, dataChecksum: data.checksum, builtAt: now)
     try db.store(CatalogueKey.meta, Envelope.seal(.atlasMeta, meta.encoded()))
     return meta
+  }
+
+  /// `name` without a qualifier in parentheses at its end, folded (`Halle (Saale)` → `halle`,
+  /// `Frankfurt (Oder)` → `frankfurt`), or nil when it has none.
+  static func unqualified(_ name: String) -> [UInt8]? {
+    let u = Array(name.utf8)
+    guard u.last == UInt8(ascii: ")") else { return nil }
+    var k = u.count - 2
+    while k > 0 && !(u[k - 1] == UInt8(ascii: " ") && u[k] == UInt8(ascii: "(")) { k -= 1 }
+    guard k > 1 else { return nil }
+    let base = Fold.key(String(decoding: u[..<(k - 1)], as: UTF8.self))
+    return base.isEmpty || base == Fold.key(name) ? nil : base
+  }
+
+  /// Makes the name without its qualifier an alternate name of each place in `qualified`,
+  /// found when typed whole and ranked by size (`halle`: Halle (Saale), 238,000 people, ten
+  /// times the Halle of Westphalia), unless a larger place has that name as its own within
+  /// ``PlaceFinder/sameTown`` (the districts `Zürich (Kreis 11)` are parts of Zürich, which
+  /// `zurich` names alone). Each list it touches is left largest first, each place once.
+  private static func qualifiedNames(
+    _ qualified: [(base: [UInt8], position: Int32)], _ names: CityIndex.PackedBytes, _ nameRefs: [Int32], _ order: [Int32],
+    records: CityIndex.PackedBytes, into alternates: inout [[UInt8]: [Int32]]
+  ) {
+    func place(_ p: Int32) -> Place? {
+      var r = ByteReader(Array(records.bytes[records.range(Int(p))]))
+      return try? Place(decoding: &r, position: Int(p))
+    }
+    var touched: Set<[UInt8]> = []
+    for (base, position) in qualified {
+      // The first name entry not below `base` (the entries are sorted by key).
+      var lo = 0
+      var hi = order.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if CityIndex.compare(Array(names.bytes[names.range(Int(order[mid]))]), base) < 0 { lo = mid + 1 } else { hi = mid }
+      }
+      guard let me = place(position) else { continue }
+      var part = false
+      while lo < order.count && names.bytes[names.range(Int(order[lo]))].elementsEqual(base) {
+        let other = nameRefs[Int(order[lo])]
+        if other < position, let o = place(other),
+          Place.distance(o.latitude, o.longitude, me.latitude, me.longitude) <= PlaceFinder.sameTown
+        {
+          part = true
+          break
+        }
+        lo += 1
+      }
+      guard !part else { continue }
+      alternates[base, default: []].append(position)
+      touched.insert(base)
+    }
+    for key in touched { alternates[key] = Array(Set(alternates[key] ?? [])).sorted() }
   }
 
   /// Writes the `p` records: for every folded name that several places have as their own

@@ -85,13 +85,16 @@ import Testing
     let a = try atlas()
     defer { a.close() }
     var named: [[UInt8]: [Int]] = [:]  // folded own or alternate name -> positions
+    var all: [Place] = []
     try AtlasData(path: atlasFile).forEach { e in
       let key = Fold.key(e.place.name)
       named[key, default: []].append(e.place.position)
+      all.append(e.place)
       for alt in e.alternateNames where Fold.key(alt) != key && !Fold.key(alt).isEmpty {
         if named[Fold.key(alt)]?.last != e.place.position { named[Fold.key(alt), default: []].append(e.place.position) }
       }
     }
+    for (key, position) in unqualifiedNames(all) { named[key, default: []].append(position) }
     let keys = named.keys.sorted { $0.lexicographicallyPrecedes($1) }
     var checked = 0
     for (k, key) in keys.enumerated() where k % 40 == 0 || (named[key]?.count ?? 0) >= 20 {

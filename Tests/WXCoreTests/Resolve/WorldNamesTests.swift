@@ -152,11 +152,16 @@ import Testing
     var byName: [[UInt8]: [Place]] = [:]
     var sample: [Place] = []
     var rng = SplitMix64(state: 2024)
+    var all: [Place] = []
     try AtlasData(path: atlasFile).forEach { e in
       for key in Set([Fold.key(e.place.name)] + e.alternateNames.map { Fold.key($0) }) {
         byName[key, default: []].append(e.place)
       }
+      all.append(e.place)
       if rng.next() % 400 == 0 || e.place.name == "Springfield" || e.place.name == "Paris" { sample.append(e.place) }
+    }
+    for (key, position) in unqualifiedNames(all) where !(byName[key] ?? []).contains(where: { $0.position == position }) {
+      byName[key, default: []].append(all[position])
     }
     #expect(sample.count > 300)
     for p in sample where !p.name.allSatisfy(\.isASCIIDigit) && !p.name.contains(",") {

@@ -144,6 +144,21 @@ import WXCore
     #expect(try h.wx("sync", "--provider", "open-meteo", "--city", "Portland", "--favourites", env: Self.on).status == 64)
   }
 
+  /// The atlas is searched as the catalogue is: an apostrophe or hyphen typed as a space or
+  /// as nothing still finds the place (`wx show` already resolved these; `wx search` exited 1).
+  @Test func searchFindsPlacesWithAnApostropheOrHyphenTypedOtherwise() throws {
+    let h = try home()
+    for (typed, first) in [
+      ("o fallon", "O'Fallon"), ("o fal", "O'Fallon"), ("l aquila", "L'Aquila"), ("l aq", "L'Aquila"),
+      ("val d isere", "Val-d'Isère"), ("valdisere", "Val-d'Isère"), ("st john s", "St. John's"), ("saintetienne", "Saint-Étienne"),
+    ] {
+      let r = try h.wx("search", typed, "--json", env: Self.on)
+      #expect(r.status == 0, "\(typed): \(r)")
+      let names = try items(r).compactMap { $0["city"] as? String }
+      #expect(names.first == first, "\(typed): \(names)")
+    }
+  }
+
   /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
   /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
   @Test func aQualifierInParenthesesMayBeLeftOut() throws {

@@ -63,6 +63,9 @@ package struct AtlasPage: Sendable {
   package var nameMatches: Int
   /// The page's places, with whether each is a name-start match.
   package var places: [(place: Place, nameMatch: Bool)]
+  /// The folded key that matched: the query's, or the first of its variants that matches
+  /// anything (``Resolver/keys(_:insertions:)``: `o fallon` is `ofallon`).
+  package var key: [UInt8] = []
 }
 
 /// A read-only view of the atlas store (`atlas.gdbm`), built from the shipped data by
@@ -261,15 +264,21 @@ package final class Atlas {
 
   /// Places whose own name, or a later word of it, starts with `query`, or of which `query` is
   /// an alternate name: ranks
-  /// `offset ..< offset+limit` (see ``AtlasPage``).
+  /// `offset ..< offset+limit` (see ``AtlasPage``). A query that matches nothing as typed is
+  /// tried as the catalogue's search tries it (``Resolver/keys(_:insertions:)``): an apostrophe
+  /// or hyphen typed as a space or as nothing (`o fallon`, `l aquila`, `saintetienne`).
   package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> AtlasPage {
-    let q = fold(query)
-    guard !q.isEmpty, limit > 0 else { return AtlasPage(total: 0, nameMatches: 0, places: []) }
-    let (total, names, ranked) = try ranking(q, upTo: offset + limit)
+    let typed = fold(query)
+    guard !typed.isEmpty, limit > 0 else { return AtlasPage(total: 0, nameMatches: 0, places: []) }
+    var (q, total, names, ranked) = (typed, 0, 0, [Int]())
+    for k in Resolver<CatalogueNames>.keys(typed) {
+      (q, (total, names, ranked)) = (k, try ranking(k, upTo: offset + limit))
+      if total > 0 { break }
+    }
     let slice = offset < ranked.count ? Array(ranked[offset..<min(ranked.count, offset + limit)]) : []
     var out: [(place: Place, nameMatch: Bool)] = []
     for (k, p) in slice.enumerated() { out.append((try place(p), offset + k < names)) }
-    return AtlasPage(total: total, nameMatches: names, places: out)
+    return AtlasPage(total: total, nameMatches: names, places: out, key: total > 0 ? q : typed)
   }
 
   /// How many places match `q`, how many by a name start, and at least the first `n` positions

@@ -168,8 +168,8 @@ package struct PlaceFinder {
       let cities = cat.cities.dropFirst(offset).prefix(limit)
       return (cat.total, cities.map { Found(city: $0, place: nil) })
     }
-    let q = catalogue.fold(query)
     let places = try atlas.search(query, offset: 0, limit: offset + limit)
+    let q = places.key.isEmpty ? catalogue.fold(query) : places.key
     // (class, rank, catalogue order): 0 name start, 1 later word; rank a place's position.
     var keyed: [(key: (Int, Int, Int), item: Found)] = []
     // Place positions and their indices in keyed, the last for a position counting: arrays, as

@@ -150,7 +150,8 @@ import WXCore
     let h = try home()
     for (typed, first) in [
       ("o fallon", "O'Fallon"), ("o fal", "O'Fallon"), ("l aquila", "L'Aquila"), ("l aq", "L'Aquila"),
-      ("val d isere", "Val-d'Isère"), ("valdisere", "Val-d'Isère"), ("st john s", "St. John's"), ("saintetienne", "Saint-Étienne"),
+      ("val d isere", "Val-d'Isère"), ("valdisere", "Val-d'Isère"), ("st john s", "St. John's"),
+      ("saintetienne", "Saint-Étienne"),
     ] {
       let r = try h.wx("search", typed, "--json", env: Self.on)
       #expect(r.status == 0, "\(typed): \(r)")

@@ -160,6 +160,23 @@ import WXCore
     }
   }
 
+  /// Canada's and Australia's region codes name a place as a US state's code does (their
+  /// first-level codes in GeoNames are numbers); a missing comma is offered, not guessed.
+  @Test func provinceCodesNameAPlaceAndAMissingCommaIsSuggested() throws {
+    let h = try home()
+    for (typed, region) in [
+      ("Victoria, BC", "British Columbia"), ("Sydney, NS", "Nova Scotia"), ("Perth, WA", "Western Australia"),
+      ("sydney, nsw", "New South Wales"), ("Quebec, QC", "Quebec"), ("Portland, OR", "Oregon"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let got = try r.json()["region"] as? String
+      #expect(r.status == 0 && got == region, "\(typed): \(r)")
+    }
+    let r = try h.wx("show", "Springfield Illinois", env: Self.on)
+    #expect(r.status == 66)
+    #expect(r.stderr.contains("closest: Springfield, Illinois, United States (114,394);"), "\(r)")
+  }
+
   /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
   /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
   @Test func aQualifierInParenthesesMayBeLeftOut() throws {

@@ -282,8 +282,24 @@ package struct PlaceFinder {
     switch try names.resolve(text, sharing: &sharing) {
     case .one(let f): return .found(f, sharing: sharing)
     case .several(let fs): return .ambiguous(Self.unique(fs))
-    case .none(let fs): return .notFound(suggestions: Self.unique(fs))
+    case .none(let fs): return .notFound(suggestions: Self.unique(try commaLeftOut(text) + fs))
     }
+  }
+
+  /// The place `text` names with a comma put in before its last word or two, when it has none
+  /// (`Springfield Illinois`, `Paris France`): offered first among the closest names, not
+  /// taken, as a guess should not be.
+  private func commaLeftOut(_ text: String) throws(StoreError) -> [Found] {
+    guard !text.contains(",") else { return [] }
+    let words = text.split(separator: " ", omittingEmptySubsequences: true)
+    guard words.count >= 2 else { return [] }
+    var out: [Found] = []
+    for tail in 1...min(2, words.count - 1) {
+      let guess = words.dropLast(tail).joined(separator: " ") + ", " + words.suffix(tail).joined(separator: " ")
+      var ignored = 0
+      if case .one(let f) = try names.resolve(guess, sharing: &ignored), !out.contains(f) { out.append(f) }
+    }
+    return out
   }
 
   /// `items` without repeats (a typo may reach a place by its catalogue name and its atlas

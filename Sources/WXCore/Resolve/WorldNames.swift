@@ -53,7 +53,7 @@ package struct WorldNames: NameSource {
   }
 
   package func qualifiers(of f: Found) -> Qualifiers {
-    Qualifiers(country: f.country, region: f.place?.region, regionCode: f.place?.stateCode)
+    Qualifiers(country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)))
   }
 
   package func identity(of f: Found) -> CityIdentity { f.asCity.identity }

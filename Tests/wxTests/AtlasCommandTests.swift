@@ -177,6 +177,22 @@ import WXCore
     #expect(r.stderr.contains("closest: Springfield, Illinois, United States (114,394);"), "\(r)")
   }
 
+  /// `St` and `Saint` (`Mt` and `Mount`, `Ft` and `Fort`) name the same places: `St Paul` was
+  /// St. Paul, Alberta (5,728 people) with exit 0, though Saint Paul, Minnesota has 303,176.
+  @Test func abbreviatedAndFullWordsNameTheSamePlaces() throws {
+    let h = try home()
+    let stPaul = try h.wx("show", "St Paul", env: Self.on)
+    #expect(stPaul.status == 64 && stPaul.stderr.contains("Saint Paul, Minnesota, United States (303,176)"), "\(stPaul)")
+    for (typed, city, region) in [
+      ("St. Paul, MN", "Saint Paul", "Minnesota"), ("Ft Worth", "Fort Worth", "Texas"),
+      ("Mt Vernon, Washington", "Mount Vernon", "Washington"), ("Saint Catharines", "St. Catharines", "Ontario"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String == city && json["region"] as? String == region, "\(typed): \(r)")
+    }
+  }
+
   /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
   /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
   @Test func aQualifierInParenthesesMayBeLeftOut() throws {

@@ -12,9 +12,46 @@ package struct WorldNames: NameSource {
   package var foldVersion: Int { catalogue.meta.foldVersion }
 
   /// Largest first: the atlas places of that name (own or alternate), each with the catalogue
-  /// city it is; then the catalogue's cities of that name that are no atlas place.
+  /// city it is; then the catalogue's cities of that name that are no atlas place. `St` and
+  /// `Saint` (`Ste`, `Sainte`; `Mt`, `Mount`; `Ft`, `Fort`) name the same places: `St Paul`
+  /// is Saint Paul, Minnesota as well as St. Paul, Alberta, and the larger decides.
   package func places(named key: [UInt8]) throws(StoreError) -> [Found] {
-    try finder.named(key)
+    var out = try finder.named(key)
+    guard let other = Self.abbreviated(key) else { return out }
+    let more = try finder.named(other).filter { !out.contains($0) }
+    guard !more.isEmpty else { return out }
+    out += more
+    // Largest first again, places before catalogue cities that are none (their order kept).
+    let ranked = out.enumerated().sorted { a, b in
+      let (pa, pb) = (a.element.place?.population ?? -1, b.element.place?.population ?? -1)
+      return pa != pb ? pa > pb : a.offset < b.offset
+    }
+    return ranked.map(\.element)
+  }
+
+  /// Words spelled in full or abbreviated in place names, both ways.
+  static let abbreviations: [(String, String)] = [
+    ("st", "saint"), ("ste", "sainte"), ("mt", "mount"), ("ft", "fort"),
+  ]
+
+  /// `key` with each of its words that ``abbreviations`` lists spelled the other way (`st
+  /// paul` → `saint paul`, `saint denis` → `st denis`), or nil when it has none.
+  static func abbreviated(_ key: [UInt8]) -> [UInt8]? {
+    var changed = false
+    let words = key.split(separator: 0x20, omittingEmptySubsequences: false).map { word -> [UInt8] in
+      for (short, long) in abbreviations {
+        if word.elementsEqual(short.utf8) {
+          changed = true
+          return Array(long.utf8)
+        }
+        if word.elementsEqual(long.utf8) {
+          changed = true
+          return Array(short.utf8)
+        }
+      }
+      return Array(word)
+    }
+    return changed ? Array(words.joined(separator: [0x20])) : nil
   }
 
   package func hasName(startingWith key: [UInt8]) throws(StoreError) -> Bool {

@@ -193,6 +193,24 @@ import WXCore
     }
   }
 
+  /// A place the catalogue has under another name is that city, with its weather, however it
+  /// is named: New York City (its GeoNames id too) is the sample's New York, and `wx search
+  /// tokyo` lists the sample's 東京 with its weather.
+  @Test func aPlaceTheCatalogueNamesOtherwiseIsThatCity() throws {
+    let h = try home()
+    for typed in ["New York City", "5128581"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["id"] as? Int == 1 && json["temperature"] is Double, "\(typed): \(r)")
+    }
+    let tokyo = try items(try h.wx("search", "tokyo", "--json", env: Self.on))
+    #expect(tokyo.first?["city"] as? String == "東京" && tokyo.first?["temperature"] is Double, "\(tokyo)")
+    #expect(try h.wx("fav", "add", "New York", env: Self.on).status == 0)
+    let again = try h.wx("fav", "add", "New York City", env: Self.on)
+    #expect(again.stdout.contains("already a favourite"), "\(again)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
+  }
+
   /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
   /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
   @Test func aQualifierInParenthesesMayBeLeftOut() throws {

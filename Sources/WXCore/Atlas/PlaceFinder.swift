@@ -116,6 +116,19 @@ package struct PlaceFinder {
     if let city = try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude) {
       return city
     }
+    return try otherNamedCity(place)
+  }
+
+  /// The catalogue city that is `place` under another name: its name without the last word
+  /// "City" (New York City is the sample's New York), else in another script
+  /// (``linkedCity(_:)``).
+  private func otherNamedCity(_ place: Place) throws(StoreError) -> City? {
+    if place.name.hasSuffix(" City"), place.name.count > 5,
+      let city = try nearestCity(
+        named: String(place.name.dropLast(5)), country: place, latitude: place.latitude, longitude: place.longitude)
+    {
+      return city
+    }
     return try linkedCity(place)
   }
 
@@ -199,8 +212,11 @@ package struct PlaceFinder {
       }
       // A place matched by an alternate name (`wien`: Vienna) is no catalogue match of the
       // query: the catalogue city it is, if any, is the one of its own name.
-      let byAlternate = alternates.contains(place.position) && catalogue.fold(place.name) != q
-      let city = byAlternate ? try self.city(of: place) : nil
+      // Nor is one named so exactly that no catalogue city of its name twins: the catalogue
+      // city it is, if any, is named in another script (`tokyo`: 東京) or without "City".
+      let folded = catalogue.fold(place.name)
+      let byAlternate = alternates.contains(place.position) && folded != q
+      let city = byAlternate || folded == q ? try self.city(of: place) : nil
       keyed.append(((nameMatch ? 0 : 1, place.position, 0), Found(city: city, place: place)))
     }
     keyed.sort { $0.key < $1.key }
@@ -236,7 +252,7 @@ package struct PlaceFinder {
           // Found by an alternate name (`wien`): the catalogue city is the one of its own name.
           out.append(Found(city: try city(of: p), place: p))
         } else {
-          out.append(Found(city: try linkedCity(p), place: p))
+          out.append(Found(city: try otherNamedCity(p), place: p))
         }
       }
     }

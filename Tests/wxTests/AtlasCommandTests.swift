@@ -430,6 +430,11 @@ import WXCore
       #expect(text.stdout.contains("--city \(id)"), "\(text)")
     }
     #expect(try h.wx("show", "999999999", env: Self.on).status == 66)
+    // Favourites keep one place of a name and country: the second Halle is not added, and
+    // the line says which is kept (it said the second was "already a favourite").
+    let fav = try h.wx("fav", "add", String(ids[0]), String(ids[1]), env: Self.on)
+    #expect(fav.stdout.contains("added Halle, Flanders, Belgium"), "\(fav)")
+    #expect(fav.stdout.contains("(GeoNames \(ids[1])) is not added") && !fav.stdout.contains("already"), "\(fav)")
     let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)
     #expect(!shared.stderr.contains("search 'San José, Costa Rica'"), "\(shared)")
   }

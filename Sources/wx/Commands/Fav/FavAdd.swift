@@ -49,12 +49,27 @@ extension WX.Fav {
       var out = ""
       for (city, new) in zip(found, added) {
         let name = PlaceText.full(city).visible
-        // Favourites are kept by name and country: another place of both may be the one kept.
-        if !new, let region = city.place?.region,
-          let other = kept.first(where: { $0.identity == city.asCity.identity && $0.region != nil && $0.region != region })
+        // Favourites are kept by name and country: another place of both may be the one kept,
+        // in another region or, of the same region (two Halles of Flanders), elsewhere in it.
+        if !new, let place = city.place,
+          let other = kept.first(where: { f in
+            f.identity == city.asCity.identity
+              && ((f.region != nil && f.region != place.region)
+                || f.latitude.map { Place.distance($0, f.longitude ?? 0, place.latitude, place.longitude) > PlaceFinder.sameTown }
+                  == true)
+          })
         {
+          let region = other.region.map { ", \($0.visible)" } ?? ""
+          // Of the same region: told apart by the id and where the kept one is.
+          let (id, at) =
+            other.region == place.region
+            ? (
+              " (GeoNames \(place.geonameID))",
+              " at \(Number.oneDecimal(other.latitude ?? 0)), \(Number.oneDecimal(other.longitude ?? 0))"
+            )
+            : ("", "")
           out +=
-            "\(name) is not added: \(city.name.visible), \(other.region!.visible), \(city.country.visible) is the favourite "
+            "\(name)\(id) is not added: \(city.name.visible)\(region), \(city.country.visible)\(at) is the favourite "
             + "of that name in \(city.country.visible) (wx keeps one)\n"
           continue
         }

@@ -6,9 +6,9 @@ import WXCore
 
 /// The atlas's naming rule for a qualifier in parentheses, the slow way, for the tests that
 /// work out from the data what a store must hold: each place named `Name (Qualifier)` is also
-/// named `Name` (folded), unless a larger place has `Name` as its own within 50 km (the
+/// named `Name` (folded), unless a larger place has `Name` as its own within `km` (the
 /// districts `Zürich (Kreis 11)` are parts of Zürich).
-func unqualifiedNames(_ places: [Place]) -> [(key: [UInt8], position: Int)] {
+func unqualifiedNames(_ places: [Place], within km: Double) -> [(key: [UInt8], position: Int)] {
   var own: [[UInt8]: [Place]] = [:]
   for p in places { own[Fold.key(p.name), default: []].append(p) }
   var out: [(key: [UInt8], position: Int)] = []
@@ -17,7 +17,7 @@ func unqualifiedNames(_ places: [Place]) -> [(key: [UInt8], position: Int)] {
     let key = Fold.key(String(p.name[..<open.lowerBound]))
     guard !key.isEmpty, key != Fold.key(p.name) else { continue }
     let part = (own[key] ?? []).contains {
-      $0.position < p.position && Place.distance($0.latitude, $0.longitude, p.latitude, p.longitude) <= 50
+      $0.position < p.position && Place.distance($0.latitude, $0.longitude, p.latitude, p.longitude) <= km
     }
     if !part { out.append((key, p.position)) }
   }

@@ -266,14 +266,16 @@ package final class Atlas {
   /// an alternate name: ranks
   /// `offset ..< offset+limit` (see ``AtlasPage``). A query that matches nothing as typed is
   /// tried as the catalogue's search tries it (``Resolver/keys(_:insertions:)``): an apostrophe
-  /// or hyphen typed as a space or as nothing (`o fallon`, `l aquila`, `saintetienne`).
-  package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> AtlasPage {
+  /// or hyphen typed as a space or as nothing (`o fallon`, `l aquila`, `saintetienne`); not
+  /// with `variants` false (the ``Resolver``, which tries them itself).
+  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> AtlasPage {
     let typed = fold(query)
     guard !typed.isEmpty, limit > 0 else { return AtlasPage(total: 0, nameMatches: 0, places: []) }
     var (q, total, names, ranked) = (typed, 0, 0, [Int]())
-    for k in Resolver<CatalogueNames>.keys(typed) {
+    var keys = Resolver<CatalogueNames>.keys(typed)
+    while let k = keys.next() {
       (q, (total, names, ranked)) = (k, try ranking(k, upTo: offset + limit))
-      if total > 0 { break }
+      if total > 0 || !variants { break }
     }
     let slice = offset < ranked.count ? Array(ranked[offset..<min(ranked.count, offset + limit)]) : []
     var out: [(place: Place, nameMatch: Bool)] = []

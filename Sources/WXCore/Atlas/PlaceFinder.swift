@@ -120,14 +120,15 @@ package struct PlaceFinder {
   }
 
   /// The catalogue city that is `place` under another name: its name without the last word
-  /// "City" (New York City is the sample's New York), else in another script
-  /// (``linkedCity(_:)``).
+  /// "City" (New York City is the sample's New York) when that city is no other place (Union
+  /// City is not Union, 13 km away), else in another script (``linkedCity(_:)``).
   private func otherNamedCity(_ place: Place) throws(StoreError) -> City? {
     if place.name.hasSuffix(" City"), place.name.count > 5,
       let city = try nearestCity(
         named: String(place.name.dropLast(5)), country: place, latitude: place.latitude, longitude: place.longitude)
     {
-      return city
+      let itsPlace = try self.place(of: city)
+      if itsPlace == nil || itsPlace?.position == place.position { return city }
     }
     return try linkedCity(place)
   }
@@ -175,13 +176,15 @@ package struct PlaceFinder {
   /// `query`, or of which `query` is an alternate name: name starts first, then later words,
   /// each largest first (a catalogue city that is no atlas place after the places, in the
   /// catalogue's order); a catalogue city that is an atlas place is listed once, with both.
-  package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> (total: Int, items: [Found]) {
-    let cat = try catalogue.search(query, offset: 0, limit: max(Self.catalogueMatches, offset + limit))
+  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
+    total: Int, items: [Found]
+  ) {
+    let cat = try catalogue.search(query, offset: 0, limit: max(Self.catalogueMatches, offset + limit), variants: variants)
     guard let atlas else {
       let cities = cat.cities.dropFirst(offset).prefix(limit)
       return (cat.total, cities.map { Found(city: $0, place: nil) })
     }
-    let places = try atlas.search(query, offset: 0, limit: offset + limit)
+    let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
     let q = places.key.isEmpty ? catalogue.fold(query) : places.key
     // (class, rank, catalogue order): 0 name start, 1 later word; rank a place's position.
     var keyed: [(key: (Int, Int, Int), item: Found)] = []
@@ -213,10 +216,12 @@ package struct PlaceFinder {
       // A place matched by an alternate name (`wien`: Vienna) is no catalogue match of the
       // query: the catalogue city it is, if any, is the one of its own name.
       // Nor is one named so exactly that no catalogue city of its name twins: the catalogue
-      // city it is, if any, is named in another script (`tokyo`: 東京) or without "City".
+      // city it is, if any, is named in another script (`tokyo`: 東京) or without "City", and
+      // not one listed already.
       let folded = catalogue.fold(place.name)
       let byAlternate = alternates.contains(place.position) && folded != q
-      let city = byAlternate || folded == q ? try self.city(of: place) : nil
+      var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : nil
+      if let c = city, keyed.contains(where: { $0.item.city == c }) { city = nil }
       keyed.append(((nameMatch ? 0 : 1, place.position, 0), Found(city: city, place: place)))
     }
     keyed.sort { $0.key < $1.key }
@@ -286,10 +291,11 @@ package struct PlaceFinder {
         // The catalogue's city of that name, though a larger place shares it (`salem`: the
         // sample's Salem, Oregon; Salem, Tamil Nadu is five times larger): say so, as when
         // the atlas picks one of several.
+        // Only a name several places share has a `p` record: the one `place(of:)` just read.
         var sharing = 0
-        if !named.isEmpty {
-          let others = try atlas.named(text).filter { $0.geonameID != city.place?.geonameID }
-          if let largest = others.first?.population, largest > (city.place?.population ?? 0) { sharing = others.count }
+        if !named.isEmpty, let own = city.place, let shared = try atlas.record(atlas.fold(text)) {
+          let others = shared.filter { $0.position != own.position }
+          if let largest = others.first?.population, largest > own.population { sharing = others.count }
         }
         return .found(city, sharing: sharing)
       }
@@ -298,7 +304,9 @@ package struct PlaceFinder {
     switch try names.resolve(text, sharing: &sharing) {
     case .one(let f): return .found(f, sharing: sharing)
     case .several(let fs): return .ambiguous(Self.unique(fs))
-    case .none(let fs): return .notFound(suggestions: Self.unique(try commaLeftOut(text) + fs))
+    case .none(let fs):
+      let all = Self.unique(try commaLeftOut(text) + fs)
+      return .notFound(suggestions: Array(all.prefix(max(fs.count, Resolver<WorldNames>.suggestionCount))))
     }
   }
 
@@ -310,10 +318,13 @@ package struct PlaceFinder {
     let words = text.split(separator: " ", omittingEmptySubsequences: true)
     guard words.count >= 2 else { return [] }
     var out: [Found] = []
+    // Without typo suggestions: a guess is offered only when it names a place as written.
+    var exact = names
+    exact.suggests = false
     for tail in 1...min(2, words.count - 1) {
       let guess = words.dropLast(tail).joined(separator: " ") + ", " + words.suffix(tail).joined(separator: " ")
       var ignored = 0
-      if case .one(let f) = try names.resolve(guess, sharing: &ignored), !out.contains(f) { out.append(f) }
+      if case .one(let f) = try exact.resolve(guess, sharing: &ignored), !out.contains(f) { out.append(f) }
     }
     return out
   }

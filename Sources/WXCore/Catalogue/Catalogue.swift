@@ -244,16 +244,18 @@ package final class Catalogue {
 
   /// Cities whose name, or a later word of it, starts with `query` (folded). A query that
   /// matches nothing as typed is tried with spaces left out (``Resolver/keys(_:insertions:)``): an
-  /// apostrophe or hyphen typed as a space (`val d is` finds Val-d'Isère).
-  package func search(_ query: String, offset: Int, limit: Int) throws(StoreError) -> SearchPage {
+  /// apostrophe or hyphen typed as a space (`val d is` finds Val-d'Isère); not with `variants`
+  /// false (the ``Resolver``, which tries them itself).
+  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> SearchPage {
     let q = fold(query)
     guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
     let reader = CityIndexReader(database: db)
     var match = CityIndex.Match.none
     var key = q
-    for k in Resolver<CatalogueNames>.keys(q) {
+    var keys = Resolver<CatalogueNames>.keys(q)
+    while let k = keys.next() {
       (match, key) = (try reader.match(k), k)
-      if match.total > 0 { break }
+      if match.total > 0 || !variants { break }
     }
     let refs = try reader.page(match, queryLength: key.count, offset: offset, limit: limit)
     return SearchPage(total: match.total, cities: try cities(refs))

@@ -69,7 +69,8 @@ package struct WorldNames: NameSource {
       for e in all.places { out.append(Found(city: try catalogue.city(e.ref), place: nil)) }
       return (all.total, out)
     }
-    let page = try finder.search(String(decoding: key, as: UTF8.self), offset: 0, limit: limit)
+    // The spellings of `key` are the resolver's to try, one by one, not each search's again.
+    let page = try finder.search(String(decoding: key, as: UTF8.self), offset: 0, limit: limit, variants: false)
     return (page.total, page.items)
   }
 

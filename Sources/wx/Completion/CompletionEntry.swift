@@ -97,7 +97,11 @@ enum CompletionEntry {
       guard c.isName, !key.isEmpty, !c.word.lowercased().contains(typed) else { return c.word }
       let (folded, starts) = Fold.keyAndWordStarts(c.word)
       let described = c.word + "\t" + String(decoding: folded, as: UTF8.self)
-      guard ([0] + starts).contains(where: { folded[$0...].starts(with: key) }) else {
+      // By its own name, the word as typed or as wx also reads it (`o fal`: O'Fallon).
+      let byItsName = Resolver<CatalogueNames>.keys(key).contains { k in
+        ([0] + starts).contains(where: { folded[$0...].starts(with: k) })
+      }
+      guard byItsName else {
         // Not by its own name: fish still matches `us` to United States (its letters in
         // order), but nothing to `kiev` in Kyiv.
         return isSubsequence(typed, of: c.word.lowercased()) || !Completer.isPrintable(current)

@@ -90,7 +90,6 @@ enum PlaceText {
     return name.trimmingSpaces.isEmpty ? argument.trimmingSpaces : name.trimmingSpaces
   }
 
-  /// `2,138,551`.
   /// `n` with a comma every three digits (`3,644,826`), built on its ASCII bytes (as an
   /// array of Characters it cost 19 k instructions, a tenth of what the atlas adds to `show`).
   static func people(_ n: Int) -> String {

@@ -80,6 +80,17 @@ import Testing
 
   /// A name's places (`p` records) are the data's: every place whose own or alternate name
   /// folds to it, largest first, each once and the same as its place block holds; for one
+  /// A name's qualifier in parentheses is left out only at its end, after a space, and only
+  /// when something is left.
+  @Test func aQualifierInParenthesesIsLeftOutOnlyAtTheEnd() {
+    #expect(AtlasWriter.unqualified("Halle (Saale)") == Fold.key("Halle"))
+    #expect(AtlasWriter.unqualified("Zürich (Kreis 11)") == Fold.key("Zurich"))
+    #expect(AtlasWriter.unqualified("A (b (c))") != nil)
+    for name in ["Halle", ")", "()", "(x)", " (x)", "Foo(Bar)", "' (x)", "Paris (", "(Saale) Halle"] {
+      #expect(AtlasWriter.unqualified(name) == nil, "\(name)")
+    }
+  }
+
   /// name in 40 of the data's, and the names people share most.
   @Test func namedPlacesMatchTheData() throws {
     let a = try atlas()
@@ -94,7 +105,7 @@ import Testing
         if named[Fold.key(alt)]?.last != e.place.position { named[Fold.key(alt), default: []].append(e.place.position) }
       }
     }
-    for (key, position) in unqualifiedNames(all) { named[key, default: []].append(position) }
+    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown) { named[key, default: []].append(position) }
     let keys = named.keys.sorted { $0.lexicographicallyPrecedes($1) }
     var checked = 0
     for (k, key) in keys.enumerated() where k % 40 == 0 || (named[key]?.count ?? 0) >= 20 {

@@ -160,7 +160,7 @@ import Testing
       all.append(e.place)
       if rng.next() % 400 == 0 || e.place.name == "Springfield" || e.place.name == "Paris" { sample.append(e.place) }
     }
-    for (key, position) in unqualifiedNames(all) where !(byName[key] ?? []).contains(where: { $0.position == position }) {
+    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown) where !(byName[key] ?? []).contains(where: { $0.position == position }) {
       byName[key, default: []].append(all[position])
     }
     #expect(sample.count > 300)
@@ -168,7 +168,15 @@ import Testing
       // The rule, the slow way: the one place of the name; else the largest when it has ten
       // times the next; else the one spelled as typed; else the largest of those spelled so
       // when it has ten times the next of them; else the candidates.
-      let all = byName[Fold.key(p.name)]!.sorted { $0.population > $1.population }
+      // With the places of its name's St/Saint (Mt/Mount, Ft/Fort) spelling.
+      let key = Fold.key(p.name)
+      var named = byName[key]!
+      let pairs = ["st": "saint", "saint": "st", "ste": "sainte", "sainte": "ste", "mt": "mount", "mount": "mt", "ft": "fort", "fort": "ft"]
+      let other = Array(
+        String(decoding: key, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
+          .map { pairs[String($0)] ?? String($0) }.joined(separator: " ").utf8)
+      if other != key { named += (byName[other] ?? []).filter { o in !named.contains { $0.position == o.position } } }
+      let all = named.sorted { $0.population > $1.population }
       let literal = all.filter { $0.name.lowercased() == p.name.lowercased() }
       func dominates(_ list: [Place]) -> Bool { list.count > 1 && list[0].population >= 10 * max(list[1].population, 1) }
       let expected: (place: Place, sharing: Int)? =

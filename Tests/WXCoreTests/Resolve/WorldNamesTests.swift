@@ -160,7 +160,8 @@ import Testing
       all.append(e.place)
       if rng.next() % 400 == 0 || e.place.name == "Springfield" || e.place.name == "Paris" { sample.append(e.place) }
     }
-    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown) where !(byName[key] ?? []).contains(where: { $0.position == position }) {
+    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown)
+    where !(byName[key] ?? []).contains(where: { $0.position == position }) {
       byName[key, default: []].append(all[position])
     }
     #expect(sample.count > 300)
@@ -171,7 +172,9 @@ import Testing
       // With the places of its name's St/Saint (Mt/Mount, Ft/Fort) spelling.
       let key = Fold.key(p.name)
       var named = byName[key]!
-      let pairs = ["st": "saint", "saint": "st", "ste": "sainte", "sainte": "ste", "mt": "mount", "mount": "mt", "ft": "fort", "fort": "ft"]
+      let pairs = [
+        "st": "saint", "saint": "st", "ste": "sainte", "sainte": "ste", "mt": "mount", "mount": "mt", "ft": "fort", "fort": "ft",
+      ]
       let other = Array(
         String(decoding: key, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
           .map { pairs[String($0)] ?? String($0) }.joined(separator: " ").utf8)

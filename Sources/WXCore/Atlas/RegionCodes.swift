@@ -7,23 +7,29 @@ package enum RegionCodes {
   package static func code(of place: Place) -> String? {
     if let state = place.stateCode { return state }
     guard let region = place.region else { return nil }
+    let table: [(region: String, code: String)]
     switch place.countryCode {
-    case "CA": return canada[region]
-    case "AU": return australia[region]
+    case "CA": table = canada
+    case "AU": table = australia
     default: return nil
     }
+    return table.first { $0.region == region }?.code
   }
 
+  // Arrays, not Dictionaries: a Dictionary's first use looks its key's Hashable conformance up
+  // at run time, 0.26 M instructions (`show "Springfield, Illinois"` paid them for the
+  // Springfield of Queensland).
+
   /// Canada Post's province and territory symbols.
-  static let canada: [String: String] = [
-    "Alberta": "AB", "British Columbia": "BC", "Manitoba": "MB", "New Brunswick": "NB",
-    "Newfoundland and Labrador": "NL", "Nova Scotia": "NS", "Ontario": "ON", "Prince Edward Island": "PE",
-    "Quebec": "QC", "Saskatchewan": "SK", "Northwest Territories": "NT", "Nunavut": "NU", "Yukon": "YT",
+  static let canada: [(region: String, code: String)] = [
+    ("Alberta", "AB"), ("British Columbia", "BC"), ("Manitoba", "MB"), ("New Brunswick", "NB"),
+    ("Newfoundland and Labrador", "NL"), ("Nova Scotia", "NS"), ("Ontario", "ON"), ("Prince Edward Island", "PE"),
+    ("Quebec", "QC"), ("Saskatchewan", "SK"), ("Northwest Territories", "NT"), ("Nunavut", "NU"), ("Yukon", "YT"),
   ]
 
   /// Australia Post's state and territory abbreviations.
-  static let australia: [String: String] = [
-    "New South Wales": "NSW", "Victoria": "VIC", "Queensland": "QLD", "Western Australia": "WA",
-    "South Australia": "SA", "Tasmania": "TAS", "Australian Capital Territory": "ACT", "Northern Territory": "NT",
+  static let australia: [(region: String, code: String)] = [
+    ("New South Wales", "NSW"), ("Victoria", "VIC"), ("Queensland", "QLD"), ("Western Australia", "WA"),
+    ("South Australia", "SA"), ("Tasmania", "TAS"), ("Australian Capital Territory", "ACT"), ("Northern Territory", "NT"),
   ]
 }

@@ -18,5 +18,10 @@ import WXCore
     let after = Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? [])
     #expect(after.subtracting(before).filter { $0.hasPrefix("wx-sample-") }.isEmpty, "the temporary copy is gone")
     #expect(try home.wx("show", "Oslo").status == 0)
+    // With the atlas: it cannot be built there, and a second warning says so (the folder's
+    // first one hid it: the atlas went silently missing).
+    let atlas = try home.wx("search", "ljub", env: ["WX_ATLAS": "on"])
+    #expect(atlas.stderr.contains("showing the bundled sample without saving it"), "\(atlas)")
+    #expect(atlas.stderr.contains("/atlas.gdbm;") && atlas.stderr.contains("using the catalogue without the atlas"), "\(atlas)")
   }
 }

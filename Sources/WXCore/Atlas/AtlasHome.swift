@@ -33,16 +33,24 @@ extension Home {
       guard case .missing = error else { throw error }
     }
     guard data != nil else { return nil }
-    try prepare()
-    let lock = try writers.acquire()
-    defer { lock.release() }
-    // Another wx may have built it meanwhile.
-    if let atlas = try? Atlas(path: atlasPath) {
-      if current(atlas) { return atlas }
-      atlas.close()
+    do {
+      try prepare()
+      let lock = try writers.acquire()
+      defer { lock.release() }
+      // Another wx may have built it meanwhile.
+      if let atlas = try? Atlas(path: atlasPath) {
+        if current(atlas) { return atlas }
+        atlas.close()
+      }
+      try buildAtlas(holding: lock)
+      return try Atlas(path: atlasPath)
+    } catch let error as StoreError where error.isUnwritable {
+      // Said of the atlas: the folder's own warning (the catalogue's) is another matter.
+      switch error {
+      case .io(_, _, let e): throw StoreError.io(path: atlasPath, operation: "building", errno: e)
+      default: throw StoreError.permission(path: atlasPath)
+      }
     }
-    try buildAtlas(holding: lock)
-    return try Atlas(path: atlasPath)
   }
 
   /// Builds the atlas from the shipped data and publishes it, under `lock`.

@@ -58,9 +58,9 @@ package struct Home: Sendable {
 
   /// Opens the catalogue. With no catalogue yet, seeds it from the bundled sample and
   /// reports that it did (`seeded == true`).
-  package func openCatalogue(seed: Bool = true) throws -> (catalogue: Catalogue, seeded: Bool) {
+  package func openCatalogue(seed: Bool = true) throws -> (catalogue: Catalogue, seeded: Bool, unwritable: StoreError?) {
     do throws(StoreError) {
-      return (try Catalogue(path: cataloguePath), false)
+      return (try Catalogue(path: cataloguePath), false, nil)
     } catch {
       guard case .missing = error, seed else { throw error }
     }
@@ -71,12 +71,20 @@ package struct Home: Sendable {
       if !FileSystem.exists(cataloguePath) {  // another wx may have seeded it meanwhile
         try seedFromSample(holding: lock)
       }
-      return (try Catalogue(path: cataloguePath), true)
+      return (try Catalogue(path: cataloguePath), true, nil)
     } catch let error as StoreError where error.isUnwritable {
       // A state folder that cannot be written (read-only, immutable, not ours) must not stop
       // a read: the sample is seeded into a private temporary folder instead, opened, and
       // its files removed at once (the open handle keeps them readable until it closes).
-      return (try openSampleElsewhere(), true)
+      // `unwritable` says why of the folder (a read-only file system is no matter of owner
+      // and mode).
+      let why: StoreError
+      if case .io(_, let operation, let e) = error {
+        why = .io(path: directory, operation: operation, errno: e)
+      } else {
+        why = .permission(path: directory)
+      }
+      return (try openSampleElsewhere(), true, why)
     }
   }
 

@@ -13,7 +13,7 @@ enum CompletionData {
 
   /// Catalogue cities and atlas places completing `current` after the words `before` it.
   static func cities(_ current: String, after before: [String], whole: Bool) -> [String] {
-    guard let ctx = context(), let (catalogue, _) = try? ctx.home.openCatalogue() else { return [] }
+    guard let ctx = context(), let (catalogue, _, _) = try? ctx.home.openCatalogue() else { return [] }
     defer { catalogue.close() }
     guard let finder = try? ctx.finder(catalogue) else { return [] }
     defer { finder.atlas?.close() }

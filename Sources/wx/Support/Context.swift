@@ -157,10 +157,9 @@ struct Context {
 
   /// The catalogue, seeded from the sample on first use (with a note on stderr).
   func catalogue() throws -> Catalogue {
-    let (catalogue, seeded) = try home.openCatalogue()
-    if seeded && catalogue.path != home.cataloguePath {
-      console.warn(
-        StoreError.permission(path: home.directory), "showing the bundled sample without saving it (run `wx doctor`)")
+    let (catalogue, seeded, unwritable) = try home.openCatalogue()
+    if let unwritable {
+      console.warn(unwritable, "showing the bundled sample without saving it (run `wx doctor`)")
     } else if seeded {
       console.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }

@@ -430,6 +430,13 @@ import WXCore
       #expect(text.stdout.contains("--city \(id)"), "\(text)")
     }
     #expect(try h.wx("show", "999999999", env: Self.on).status == 66)
+    // The last place shown is that very place: a bare `wx show` after the second Halle is the
+    // second Halle, not the first of its name and country.
+    for id in ids.reversed() {
+      #expect(try h.wx("show", String(id), env: Self.on).status == 0)
+      let again = try h.wx("show", "--json", env: Self.on)
+      #expect(try again.json()["geonameid"] as? Int == id, "\(again)")
+    }
     // Favourites keep one place of a name and country: the second Halle is not added, and
     // the line says which is kept (it said the second was "already a favourite").
     let fav = try h.wx("fav", "add", String(ids[0]), String(ids[1]), env: Self.on)

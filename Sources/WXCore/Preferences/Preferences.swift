@@ -4,16 +4,21 @@ package struct Preferences: Equatable, Sendable {
   package var unit: TemperatureUnit = .celsius
   package var wind: WindUnit?
   package var lastCity: CityIdentity?
+  /// The GeoNames id of the last place shown, when it was an atlas place: two places of one
+  /// name and country (two Halles of Flanders) are told apart by it.
+  package var lastPlace: Int?
 
-  package init(unit: TemperatureUnit = .celsius, wind: WindUnit? = nil, lastCity: CityIdentity? = nil) {
+  package init(unit: TemperatureUnit = .celsius, wind: WindUnit? = nil, lastCity: CityIdentity? = nil, lastPlace: Int? = nil) {
     self.unit = unit
     self.wind = wind
     self.lastCity = lastCity
+    self.lastPlace = lastPlace
   }
 }
 
 /// Preferences in `prefs.gdbm`: key `unit` → `celsius`/`fahrenheit`, key `wind` → a
-/// ``WindUnit`` name (absent: wind follows the unit), key `last` → name and country.
+/// ``WindUnit`` name (absent: wind follows the unit), key `last` → name and country, then the
+/// place's GeoNames id when it is an atlas place (a varint an older wx does not read).
 package struct PreferencesStore: Sendable {
   package let store: SmallStore
   package let writers: WriterLock.Policy
@@ -32,8 +37,9 @@ package struct PreferencesStore: Sendable {
     if TemperatureUnit(rawValue: String(decoding: payload, as: UTF8.self)) != nil { return unitKey }
     if WindUnit(rawValue: String(decoding: payload, as: UTF8.self)) != nil { return windKey }
     var r = ByteReader(payload)
-    guard let name = try? r.string(), (try? r.string()) != nil, r.isAtEnd, !name.isEmpty else { return nil }
-    return lastKey
+    guard let name = try? r.string(), (try? r.string()) != nil, !name.isEmpty else { return nil }
+    if !r.isAtEnd { _ = try? r.varint() }
+    return r.isAtEnd ? lastKey : nil
   }
 
   /// Reads the settings directly (no whole-store read on the read path).
@@ -56,6 +62,7 @@ package struct PreferencesStore: Sendable {
       var r = ByteReader(raw)
       if let name = try? r.string(), let country = try? r.string(), !name.isEmpty {
         prefs.lastCity = CityIdentity(name: name, country: country)
+        if !r.isAtEnd, let id = try? r.varint(), id > 0, id < 1 << 40 { prefs.lastPlace = Int(id) }
       }
     }
     return prefs
@@ -72,6 +79,7 @@ package struct PreferencesStore: Sendable {
         var w = ByteWriter()
         w.string(last.name)
         w.string(last.country)
+        if let id = prefs.lastPlace { w.varint(UInt64(id)) }
         map[Self.lastKey] = w.bytes
       }
     }

@@ -50,8 +50,14 @@ extension Context {
       if sharing > 0 { noteShared(argument, f, sharing) }
       found = f
     } else {
-      guard let last = savedPreferences().lastCity else { throw LookupError.noLastCity }
-      if let city = try finder.catalogue.find(last)?.city {
+      let saved = savedPreferences()
+      guard let last = saved.lastCity else { throw LookupError.noLastCity }
+      if let id = saved.lastPlace, let place = try finder.atlas?.place(geonameID: id),
+        Fold.key(place.name) == Fold.key(last.name)
+      {
+        // The very place last shown (not the other Halle of Flanders).
+        found = try finder.found(place)
+      } else if let city = try finder.catalogue.find(last)?.city {
         found = try finder.found(city)
       } else if let place = try finder.atlas?.named(last.name).first(where: { finder.sameCountry($0, last.country) }) {
         found = Found(city: nil, place: place)
@@ -59,7 +65,7 @@ extension Context {
         throw LookupError.notFound(query: "\(last.name), \(last.country)", suggestions: [])
       }
     }
-    if remembering { remember(found.asCity) }
+    if remembering { remember(found.asCity, place: found.place?.geonameID) }
     return found
   }
 

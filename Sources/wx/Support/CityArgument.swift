@@ -49,18 +49,24 @@ extension Context {
   /// command must not fail because its state folder is read-only, damaged or busy: a failure
   /// to save is a warning, once. Nor may it wait: while another wx process writes (a sync
   /// publishing), the city is not saved this time, and the warning says so.
-  func remember(_ city: City) {
+  /// `place`: the GeoNames id of the atlas place it is, if any.
+  func remember(_ city: City, place: Int? = nil) {
     var writers = home.writers
     writers.deadline = 0
     let prefs = PreferencesStore(path: home.preferencesPath, writers: writers)
     do {
-      if try prefs.load().lastCity == city.identity { return }
+      let saved = try prefs.load()
+      // A command that knows no place (the catalogue's alone) keeps the place saved for it.
+      if saved.lastCity == city.identity && (place == nil || saved.lastPlace == place) { return }
     } catch {
       console.warn(error, Self.usingDefaults)  // a damaged file: not rewritten here
       return
     }
     do {
-      try prefs.modify { $0.lastCity = city.identity }
+      try prefs.modify {
+        $0.lastCity = city.identity
+        $0.lastPlace = place
+      }
     } catch {
       console.warn(error, "the last city was not saved")
     }

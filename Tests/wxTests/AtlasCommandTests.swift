@@ -246,12 +246,24 @@ import WXCore
   /// `van` is Van, Turkey, not the sample's Vancouver (which `vanc` still finds).
   @Test func anExactPlaceNameBeatsACatalogueCityTheWordBegins() throws {
     let h = try home()
-    for (typed, city, country) in [("Van", "Van", "Turkey"), ("Ho", "Ho", "Ghana"), ("man", "Man", "Ivory Coast")] {
+    for (typed, city, country) in [
+      ("Van", "Van", "Turkey"), ("man", "Man", "Ivory Coast"), ("Ho", "Ho Chi Minh City", "Vietnam"),
+    ] {
       let r = try h.wx("show", typed, "--json", env: Self.on)
       let json = try r.json()
       #expect(r.status == 0 && json["city"] as? String == city && json["country"] as? String == country, "\(typed): \(r)")
     }
     #expect(try h.wx("show", "vanc", "--json", env: Self.on).json()["city"] as? String == "Vancouver")
+    // Not a village the catalogue city is ten times larger than (`ho`: Ho Chi Minh City, 68
+    // times Ho, Ghana), nor one a place the word begins dwarfs: `lo` (Lo, Belgium: 1,179
+    // people; London), `du` (Đu, Vietnam; Dubai) list the candidates, London first.
+    for typed in ["lo", "du", "par"] {
+      let r = try h.wx("show", typed, env: Self.on)
+      #expect(r.status == 64 && r.stderr.contains("matches several places"), "\(typed): \(r)")
+    }
+    // Spelled as typed does not pick a place another candidate has ten times the people of.
+    let stPaul = try h.wx("show", "St. Paul", env: Self.on)
+    #expect(stPaul.status == 64 && stPaul.stderr.contains("Saint Paul, Minnesota"), "\(stPaul)")
     // The catalogue's one city of a name is taken, and when a larger place shares the name wx
     // says so, as when the atlas picks one of several (Salem, Tamil Nadu; no note for Berlin).
     let salem = try h.wx("show", "Salem", env: Self.on)

@@ -275,12 +275,22 @@ package struct PlaceFinder {
       // Not when it picked one of several cities of that name by their spelling: with the
       // atlas their sizes decide first (`zurich` is Zürich, Switzerland, not Zurich, Canada).
       let named = text.contains(",") ? [] : try first.named(text)
-      // Nor when the catalogue fits only a longer name and the atlas has places of exactly
-      // this one: an exact name beats a prefix (`van` is Van, Turkey, not Vancouver).
-      var longer = false
-      if named.isEmpty && !text.contains(",") { longer = !(try atlas.named(text)).isEmpty }
-      if named.count <= 1, !longer, case .one(let e) = try first.resolve(text) {
+      if named.count <= 1, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
+        // Nor when the catalogue fits only a longer name and the atlas has a place of exactly
+        // this one as its own that the city is not ten times larger than: an exact name
+        // beats a prefix (`van` is Van, Turkey, not Vancouver), a village does not (`lo` is
+        // London, not Lo, Belgium), nor does an alternate name (`pa` is no name of Chongqing's
+        // for this).
+        if named.isEmpty && !text.contains(",") {
+          let key = atlas.fold(text)
+          let exact = try atlas.named(text).filter { atlas.fold($0.name) == key }
+          if let largest = exact.first,
+            (city.place?.population ?? 0) < Resolver<WorldNames>.dominance * max(largest.population, 1)
+          {
+            return try resolveAll(text)
+          }
+        }
         // A prefix the catalogue alone fits once still loses to a typo of a place ten
         // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).
         if !text.contains(","), named.isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
@@ -300,9 +310,17 @@ package struct PlaceFinder {
         return .found(city, sharing: sharing)
       }
     }
+    return try resolveAll(text)
+  }
+
+  /// ``resolve(_:)`` by the one resolver over the catalogue and the atlas together.
+  private func resolveAll(_ text: String) throws(StoreError) -> PlaceResolution {
     var sharing = 0
     switch try names.resolve(text, sharing: &sharing) {
-    case .one(let f): return .found(f, sharing: sharing)
+    case .one(let f):
+      // A place found by a prefix (`new york c`) is the catalogue city it is, if any.
+      if f.city == nil, let place = f.place { return .found(try found(place), sharing: sharing) }
+      return .found(f, sharing: sharing)
     case .several(let fs): return .ambiguous(Self.unique(fs))
     case .none(let fs):
       let all = Self.unique(try commaLeftOut(text) + fs)

@@ -177,6 +177,7 @@ package struct Resolver<Source: NameSource> {
     // A name with a comma in it, as typed (the qualifier's rule below tries the name's
     // spellings).
     let exact = try named(query, insertions: !query.contains(","))
+    if !exact.isEmpty, !query.contains(","), let listed = try dwarfed(query, exact) { return .several(listed) }
     if exact.count == 1 { return .one(exact[0]) }
     if exact.count > 1 {
       // The largest first, when it dwarfs the others (`moskva` is Moscow, not the village of
@@ -185,11 +186,17 @@ package struct Resolver<Source: NameSource> {
         sharing = exact.count - 1
         return .one(p)
       }
-      // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich".
+      // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich";
+      // unless another has ten times its people (`St. Paul` is not St. Paul, Alberta alone,
+      // beside Saint Paul, Minnesota).
       let typed = query.lowercased()
       var literal: [Source.Place] = []
       for p in exact where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
-      if literal.count == 1 { return .one(literal[0]) }
+      if literal.count == 1 {
+        guard let own = try source.population(of: literal[0]) else { return .one(literal[0]) }
+        for p in exact where try (source.population(of: p) ?? 0) >= Self.dominance * max(own, 1) { return .several(exact) }
+        return .one(literal[0])
+      }
       if let p = try largest(literal) {
         sharing = exact.count - 1
         return .one(p)
@@ -232,6 +239,27 @@ package struct Resolver<Source: NameSource> {
     sizes.sort { $0.people > $1.people }
     return sizes[0].people >= Self.dominance * max(sizes[1].people, 1) ? sizes[0].place : nil
   }
+
+  /// When only small places (under ``smallPlace`` people) have exactly the name `query`, and
+  /// a place the word begins has ``dominance`` times the people of each of them: the places
+  /// the word begins, largest first, then those of the name, for the user to pick (`lo` is no
+  /// answer by Lo, Belgium, 1,179 people, while London begins so). nil otherwise, or where
+  /// the source knows no sizes.
+  func dwarfed(_ query: String, _ exact: [Source.Place]) throws(StoreError) -> [Source.Place]? {
+    var exactLargest = 0
+    for p in exact {
+      guard let people = try source.population(of: p), people < Self.smallPlace else { return nil }
+      exactLargest = max(exactLargest, people)
+    }
+    let prefixed = try source.places(startingWith: fold(query), limit: 6).places
+    var largest = 0
+    for p in prefixed { largest = max(largest, try source.population(of: p) ?? 0) }
+    guard largest >= Self.dominance * max(exactLargest, 1) else { return nil }
+    return prefixed + exact
+  }
+
+  /// Fewer people than this, and an exact name may be dwarfed by a place the word begins.
+  package static var smallPlace: Int { 100_000 }
 
   /// The places of a name one edit from `query` (as ``closest(_:)`` measures) that have
   /// ``dominance`` times the people of every place `query` is a prefix of, nearest then

@@ -172,6 +172,10 @@ import WXCore
       let got = try r.json()["region"] as? String
       #expect(r.status == 0 && got == region, "\(typed): \(r)")
     }
+    // Two letters are a code, never the start of a region's name: `Victoria, SA` was
+    // Victoria in Saint Mark Parish, Grenada.
+    #expect(try h.wx("show", "Victoria, SA", env: Self.on).status == 66)
+    #expect(try h.wx("show", "Adelaide, SA", "--json", env: Self.on).json()["region"] as? String == "South Australia")
     let r = try h.wx("show", "Springfield Illinois", env: Self.on)
     #expect(r.status == 66)
     #expect(r.stderr.contains("closest: Springfield, Illinois, United States (114,394);"), "\(r)")

@@ -324,7 +324,9 @@ package struct Resolver<Source: NameSource> {
   func fit(_ typed: [UInt8], _ q: Qualifiers, lines: [Int]) -> Countries.Fit {
     var fit = Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
     if let region = q.region.map(fold), fit != .exact, !typed.isEmpty {
-      if region == typed { fit = .exact } else if region.starts(with: typed) { fit = max(fit, .prefix) }
+      // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
+      // never Saint Mark Parish).
+      if region == typed { fit = .exact } else if typed.count > 2 && region.starts(with: typed) { fit = max(fit, .prefix) }
     }
     if fit != .exact, let code = q.regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
     return fit

@@ -172,6 +172,16 @@ import WXCore
       let got = try r.json()["region"] as? String
       #expect(r.status == 0 && got == region, "\(typed): \(r)")
     }
+    // "Name, Region, Country", as wx writes a place, names it (it exited 66, its closest name
+    // being exactly what was typed).
+    for (typed, region) in [
+      ("Halle (Saale), Saxony-Anhalt, Germany", "Saxony-Anhalt"), ("Springfield, Illinois, US", "Illinois"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let got = try r.json()["region"] as? String
+      #expect(r.status == 0 && got == region, "\(typed): \(r)")
+    }
+    #expect(try h.wx("show", "Portland, Oregon, Canada", env: Self.on).status == 66)
     // Two letters are a code, never the start of a region's name: `Victoria, SA` was
     // Victoria in Saint Mark Parish, Grenada.
     #expect(try h.wx("show", "Victoria, SA", env: Self.on).status == 66)

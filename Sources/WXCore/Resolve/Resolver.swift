@@ -209,7 +209,18 @@ package struct Resolver<Source: NameSource> {
       if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) {
         return try resolve(String(query[..<comma]), sharing: &sharing)
       }
-      let (fitting, named) = try qualified(String(query[..<comma]), qualifier)
+      // "Name, Region, Country", as wx writes a place (`Halle (Saale), Saxony-Anhalt, Germany`).
+      let head = String(query[..<comma])
+      if let inner = head.lastIndex(of: ",") {
+        let (inRegion, _) = try qualified(String(head[..<inner]), String(head[head.index(after: inner)...]))
+        let typed = fold(qualifier.trimmingSpaces)
+        let lines = Countries.lines(naming: typed, version: source.foldVersion)
+        var inCountry: [Source.Place] = []
+        for p in inRegion where fit(typed, try source.qualifiers(of: p), lines: lines) == .exact { inCountry.append(p) }
+        if inCountry.count == 1 { return .one(inCountry[0]) }
+        if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
+      }
+      let (fitting, named) = try qualified(head, qualifier)
       if fitting.count == 1 { return .one(fitting[0]) }
       if let p = try largest(fitting) {
         sharing = fitting.count - 1

@@ -271,7 +271,10 @@ import WXCore
     // Not a village the catalogue city is ten times larger than (`ho`: Ho Chi Minh City, 68
     // times Ho, Ghana), nor one a place the word begins dwarfs: `lo` (Lo, Belgium: 1,179
     // people; London), `du` (Đu, Vietnam; Dubai) list the candidates, London first.
-    for typed in ["lo", "du", "par"] {
+    // Nor an alternate name of two letters (`pa` was Chongqing, an old name of it).
+    let pa = try items(try h.wx("search", "pa", "--json", env: Self.on)).compactMap { $0["city"] as? String }
+    #expect(pa.first == "Paris" && !pa.contains("Chongqing"), "\(pa)")
+    for typed in ["lo", "du", "par", "pa"] {
       let r = try h.wx("show", typed, env: Self.on)
       #expect(r.status == 64 && r.stderr.contains("matches several places"), "\(typed): \(r)")
     }

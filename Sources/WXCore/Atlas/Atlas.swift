@@ -259,8 +259,12 @@ package final class Atlas {
   /// The places of which `key` (folded) may be an alternate name, largest first: its `p`
   /// record's (a place named so by its own name is among them, and begins with `key`).
   func alternates(_ key: [UInt8]) throws(StoreError) -> [Place] {
-    try record(key) ?? []
+    key.count < Self.shortestAlternate ? [] : try record(key) ?? []
   }
+
+  /// An alternate name shorter than this (folded) finds no place: `pa`, an old name of
+  /// Chongqing, is the start of Paris to whoever types it.
+  package static let shortestAlternate = 3
 
   /// Places whose own name, or a later word of it, starts with `query`, or of which `query` is
   /// an alternate name: ranks

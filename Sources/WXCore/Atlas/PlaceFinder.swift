@@ -244,7 +244,7 @@ package struct PlaceFinder {
     var out: [Found] = []
     var taken = Set<Int>()
     if let atlas {
-      for p in try atlas.namedPlaces(key) {
+      for p in try atlas.namedPlaces(key) where key.count >= Atlas.shortestAlternate || catalogue.fold(p.name) == key {
         var best: (k: Int, km: Double)? = nil
         for (k, c) in cities.enumerated() where !taken.contains(k) && sameCountry(p, c.country) {
           let km = Place.distance(p.latitude, p.longitude, c.latitude, c.longitude)

@@ -65,7 +65,9 @@ import Testing
     ]
     for q in queries {
       let key = Fold.key(q)
-      let byName = Set(names.filter { $0.key.starts(with: key) }.flatMap(\.value) + (alternates[key] ?? []))
+      let byName = Set(
+        names.filter { $0.key.starts(with: key) }.flatMap(\.value)
+          + (key.count >= Atlas.shortestAlternate ? alternates[key] ?? [] : []))
       let byWord = Set(words.filter { $0.0.starts(with: key) }.map(\.1)).subtracting(byName)
       let expected = byName.sorted() + byWord.sorted()
       for (offset, limit) in [(0, 20), (80, 40), (200, 20)] {

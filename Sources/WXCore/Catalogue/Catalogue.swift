@@ -84,8 +84,10 @@ package final class Catalogue {
     }
     do throws(MalformedValue) {
       var r = ByteReader(Array(records[index - b * per]))
-      let city = try City(decoding: &r, version: version)
+      var city = try City(decoding: &r, version: version)
       guard r.isAtEnd else { throw MalformedValue() }
+      // A record of version 3 or before has no provenance of its own: the header's.
+      if city.provenance == nil { city.provenance = .legacy(city, meta) }
       return city
     } catch {
       throw .damaged(path: path, detail: "record \(index) is unreadable")

@@ -21,6 +21,13 @@ package struct Home: Sendable {
   }
 
   package var cataloguePath: String { directory + "/" + FileSystem.StateFileName.catalogue }
+
+  /// The catalogue's header, when there is a readable catalogue (nothing is seeded).
+  package func catalogueMeta() -> CatalogueMeta? {
+    guard FileSystem.exists(cataloguePath), let c = try? Catalogue(path: cataloguePath) else { return nil }
+    defer { c.close() }
+    return c.meta
+  }
   package var preferencesPath: String { directory + "/" + FileSystem.StateFileName.preferences }
   package var favouritesPath: String { directory + "/" + FileSystem.StateFileName.favourites }
   package var aqiPath: String { directory + "/" + FileSystem.StateFileName.aqi }
@@ -121,7 +128,11 @@ package struct Home: Sendable {
     guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
     let cities: [City]
     do {
-      cities = try FreeTestAPIDecoder.decode(try FileSystem.read(sample))
+      cities = try FreeTestAPIDecoder.decode(try FileSystem.read(sample)).map {
+        var city = $0
+        city.provenance = .sample
+        return city
+      }
     } catch let error as PayloadError {
       throw HomeError.badSample(path: sample, reason: error.reason)
     }

@@ -33,6 +33,9 @@ package struct City: Equatable, Sendable {
   /// The next hours from the observation's hour on (at most ``ForecastHour/maxHours``), in
   /// time order; empty when the provider sends none (freetestapi, AccuWeather).
   package var hourly: [ForecastHour] = []
+  /// Where the weather came from and when it was observed (``Provenance``); stored with
+  /// records of version 4, filled in by the catalogue for older ones (``origin`` reads it).
+  package var provenance: Provenance? = nil
 
   package init(
     id: Int, name: String, country: String, latitude: Double, longitude: Double, temperatureC: Double?,
@@ -90,6 +93,8 @@ package struct ForecastDay: Equatable, Sendable {
   }
   /// The day's temperature (Open-Meteo: its maximum), °C; nil when unknown.
   package var temperatureC: Double?
+  /// The day's minimum, °C (Open-Meteo only; nil when unknown).
+  package var temperatureMinC: Double? = nil
   package var description: String
   package var humidity: Double?
   /// The day's wind (Open-Meteo: its maximum), km/h.

@@ -5,6 +5,7 @@
 /// | 1 | id, name, country, lat, lon, temp, description, humidity, wind, days (date, temp, description, humidity, wind) |
 /// | 2 | as 1, but temp, humidity and wind each a presence byte and a double when present; then an observation (presence byte, local time, UTC offset, source) |
 /// | 3 | as 2, each day followed by sunrise, sunset, UV maximum, precipitation sum, chance and dominant wind direction; after the observation feels-like, wind direction, gusts and precipitation now, then the hours (count; when any, the first hour's local time, then per hour the minutes since the one before and its ten values) |
+/// | 4 | as 3, then the provenance (source byte, 0 for none; observed-at as a varint, 0 for none, else seconds since the epoch + 1) and each day's minimum temperature (0.1 °C, scaled) |
 ///
 /// Version 3's new values are stored at the API's own resolution as one varint each
 /// (``ByteWriter/scaled(_:_:)``: 0 for unknown, else the zigzag of the value × scale, plus 1):
@@ -15,8 +16,8 @@
 /// read: what they lack is unknown.
 package enum CityRecord {
   /// The version written; ``readable`` are read.
-  package static let version: UInt8 = 3
-  package static let readable: ClosedRange<UInt8> = 1...3
+  package static let version: UInt8 = 4
+  package static let readable: ClosedRange<UInt8> = 1...4
 }
 
 extension City {
@@ -68,6 +69,9 @@ extension City {
       previous = h.minutes
       last.write(h, &w)
     }
+    w.u8(provenance?.source.byte ?? 0)
+    w.varint(provenance?.observedAt.map { UInt64(bitPattern: $0) &+ 1 } ?? 0)
+    for day in forecast { w.scaled(day.temperatureMinC, 10) }
     return w.bytes
   }
 
@@ -123,6 +127,15 @@ extension City {
           hourly.append(try last.read(minutes: minutes, &r))
         }
       }
+    }
+    if version >= 4 {
+      let byte = try r.u8()
+      let at = try r.varint()
+      if byte != 0 {
+        guard let source = WeatherSource(byte: byte) else { throw MalformedValue() }
+        provenance = Provenance(source: source, observedAt: at == 0 ? nil : Int64(bitPattern: at &- 1))
+      }
+      for k in forecast.indices { forecast[k].temperatureMinC = try r.scaled(10) }
     }
     let values = [temperatureC, humidity, windKmh].compactMap { $0 }
     guard !name.isEmpty, values.allSatisfy(\.isFinite) else { throw MalformedValue() }

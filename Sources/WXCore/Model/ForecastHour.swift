@@ -165,7 +165,7 @@ extension City {
 
 extension Int64 {
   /// Division rounding towards negative infinity.
-  static func floorDivide(_ a: Int64, by b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+  package static func floorDivide(_ a: Int64, by b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
 }
 
 /// The WHO's UV index categories.

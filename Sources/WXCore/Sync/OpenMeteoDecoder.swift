@@ -15,7 +15,7 @@ package enum OpenMeteoDecoder {
   ]
   /// The `daily` variables.
   package static let daily = [
-    "weather_code", "temperature_2m_max", "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max",
+    "weather_code", "temperature_2m_max", "temperature_2m_min", "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max",
     "precipitation_sum", "precipitation_probability_max", "wind_direction_10m_dominant",
   ]
   /// The `hourly` variables.
@@ -31,7 +31,51 @@ package enum OpenMeteoDecoder {
     ("current", .object([("time", .scalar)] + current.map { ($0, .scalar) })),
     ("daily", .object([("time", .list)] + daily.map { ($0, .list) })),
     ("hourly", .object([("time", .list)] + hourly.map { ($0, .list) })),
+    ("current_units", .object(current.map { ($0, .scalar) })),
+    ("daily_units", .object(daily.map { ($0, .scalar) })),
+    ("hourly_units", .object(hourly.map { ($0, .scalar) })),
   ])
+
+  /// How a value in the unit an answer names becomes the unit wx stores (°C, km/h, mm).
+  /// Open-Meteo's units follow the request (`temperature_unit=fahrenheit` in a configured URL
+  /// gives `°F`): every block's units are read, and a unit wx does not know for a variable it
+  /// converts is refused (bad data, exit 65), never stored as another unit.
+  package struct UnitsBlock {
+    var block: JSON?
+    var name: String
+    var label: String
+
+    /// The conversion of `key`'s values to wx's unit.
+    func convert(_ key: String) throws(PayloadError) -> (Double) -> Double {
+      guard case .string(let unit)? = block?[key] else { return { $0 } }
+      let kind = UnitsBlock.kind(key)
+      if let f = UnitsBlock.conversion(unit, kind) { return f }
+      throw PayloadError(
+        "\(label) \(name) \(key) is in \(OpenMeteoDecoder.quoted(unit)), not a unit of \(kind.rawValue) wx reads")
+    }
+
+    enum Kind: String { case temperature, speed, precipitation, other }
+
+    static func kind(_ key: String) -> Kind {
+      if key.contains("temperature") { return .temperature }
+      if key.hasPrefix("wind_speed") || key.hasPrefix("wind_gusts") { return .speed }
+      if key == "precipitation" || key == "precipitation_sum" { return .precipitation }
+      return .other
+    }
+
+    /// The conversion from `unit`, or nil for a unit wx does not read.
+    static func conversion(_ unit: String, _ kind: Kind) -> ((Double) -> Double)? {
+      switch (kind, unit) {
+      case (.temperature, "°C"), (.speed, "km/h"), (.precipitation, "mm"), (.other, _): return { $0 }
+      case (.temperature, "°F"): return { (($0 - 32) * 5 / 9 * 100).rounded() / 100 }
+      case (.speed, "m/s"): return { ($0 * 3.6 * 100).rounded() / 100 }
+      case (.speed, "mp/h"), (.speed, "mph"): return { ($0 * 1.609344 * 100).rounded() / 100 }
+      case (.speed, "kn"): return { ($0 * 1.852 * 100).rounded() / 100 }
+      case (.precipitation, "inch"): return { ($0 * 25.4 * 100).rounded() / 100 }
+      default: return nil
+      }
+    }
+  }
 
   /// The objects of an answer for `count` locations, in order, each holding only the members
   /// of `shape`, from a body in hand fed `chunk` bytes at a time (tests and the fuzzer; syncs
@@ -65,23 +109,36 @@ package enum OpenMeteoDecoder {
       throw PayloadError("\(label) has no \"current\" object")
     }
     var out = city
-    out.temperatureC = try number(current["temperature_2m"], "\(label) temperature_2m", -100...70)
-    out.humidity = try number(current["relative_humidity_2m"], "\(label) relative_humidity_2m", 0...100)
-    out.windKmh = try number(current["wind_speed_10m"], "\(label) wind_speed_10m", 0...500)
+    let units = UnitsBlock(block: item["current_units"], name: "current", label: label)
+    func value(_ key: String, _ range: ClosedRange<Double>) throws(PayloadError) -> Double? {
+      try number(current[key], "\(label) \(key)", range, try units.convert(key))
+    }
+    out.temperatureC = try value("temperature_2m", -100...70)
+    out.humidity = try value("relative_humidity_2m", 0...100)
+    out.windKmh = try value("wind_speed_10m", 0...500)
     out.description = try code(current["weather_code"], "\(label) weather_code")
-    out.feelsLikeC = try number(current["apparent_temperature"], "\(label) apparent_temperature", -100...70)
-    out.windDirection = try number(current["wind_direction_10m"], "\(label) wind_direction_10m", 0...360)
-    out.gustsKmh = try number(current["wind_gusts_10m"], "\(label) wind_gusts_10m", 0...500)
-    out.precipitationMm = try number(current["precipitation"], "\(label) precipitation", 0...2000)
+    out.feelsLikeC = try value("apparent_temperature", -100...70)
+    out.windDirection = try value("wind_direction_10m", 0...360)
+    out.gustsKmh = try value("wind_gusts_10m", 0...500)
+    out.precipitationMm = try value("precipitation", 0...2000)
     guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
     guard LocalTime.minutes(time) != nil else {
       throw PayloadError("\(label) current time \(quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")
     }
     var offset = 0
-    if case .number(let s, true)? = item["utc_offset_seconds"], abs(s) <= 18 * 3600 { offset = Int(s) }
+    switch item["utc_offset_seconds"] {
+    case nil, .null?: break
+    case .number(let s, true)? where abs(s) <= 18 * 3600: offset = Int(s)
+    case let other?:
+      let shown = if case .number(let d, _) = other { JSONWriter.number(d) } else { other.typeName }
+      throw PayloadError("\(label) utc_offset_seconds \(shown) is not a whole number of seconds within ±18 h")
+    }
     out.observation = Observation(localTime: time, utcOffsetSeconds: offset, source: source)
-    out.forecast = try forecast(item["daily"], label: label, days: days)
-    out.hourly = try hours(item["hourly"], label: label)
+    out.provenance = Provenance(source: .openMeteo, observedAt: out.observation?.epochSeconds)
+    out.forecast = try forecast(
+      item["daily"], label: label, days: days, units: UnitsBlock(block: item["daily_units"], name: "daily", label: label))
+    out.hourly = try hours(
+      item["hourly"], label: label, units: UnitsBlock(block: item["hourly_units"], name: "hourly", label: label))
     return out
   }
 
@@ -108,10 +165,15 @@ package enum OpenMeteoDecoder {
     )
   }
 
-  static func forecast(_ daily: JSON?, label: String, days: Int) throws(PayloadError) -> [ForecastDay] {
+  static func forecast(
+    _ daily: JSON?, label: String, days: Int, units: UnitsBlock? = nil
+  ) throws(PayloadError) -> [ForecastDay] {
+    let units = units ?? UnitsBlock(block: nil, name: "daily", label: label)
     let (dates, list) = try lists(daily, "daily", label: label)
     let codes = try list("weather_code")
-    let highs = try list("temperature_2m_max")
+    let highs = try list("temperature_2m_max"), lows = try list("temperature_2m_min")
+    let (toHigh, toLow) = (try units.convert("temperature_2m_max"), try units.convert("temperature_2m_min"))
+    let (toWind, toRain) = (try units.convert("wind_speed_10m_max"), try units.convert("precipitation_sum"))
     let winds = try list("wind_speed_10m_max")
     let (rises, sets) = (try list("sunrise"), try list("sunset"))
     let uv = try list("uv_index_max")
@@ -127,13 +189,14 @@ package enum OpenMeteoDecoder {
         throw PayloadError("\(what): \(quoted(date)) is not a date (YYYY-MM-DD)")
       }
       var day = ForecastDay(
-        date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70),
+        date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70, toHigh),
         description: try code(codes[k], "\(what) weather_code"), humidity: nil,
-        windKmh: try number(winds[k], "\(what) wind_speed_10m_max", 0...500))
+        windKmh: try number(winds[k], "\(what) wind_speed_10m_max", 0...500, toWind))
+      day.temperatureMinC = try number(lows[k], "\(what) temperature_2m_min", -100...70, toLow)
       day.sunrise = try clock(rises[k], "\(what) sunrise")
       day.sunset = try clock(sets[k], "\(what) sunset")
       day.uvIndexMax = try number(uv[k], "\(what) uv_index_max", 0...30)
-      day.precipitationMm = try number(rain[k], "\(what) precipitation_sum", 0...2000)
+      day.precipitationMm = try number(rain[k], "\(what) precipitation_sum", 0...2000, toRain)
       day.precipitationProbability = try number(chance[k], "\(what) precipitation_probability_max", 0...100)
       day.windDirection = try number(direction[k], "\(what) wind_direction_10m_dominant", 0...360)
       out.append(day)
@@ -143,7 +206,8 @@ package enum OpenMeteoDecoder {
 
   /// The first ``ForecastHour/maxHours`` hours, in strictly increasing local times; none when
   /// the answer has no `hourly` object.
-  static func hours(_ hourly: JSON?, label: String) throws(PayloadError) -> [ForecastHour] {
+  static func hours(_ hourly: JSON?, label: String, units: UnitsBlock? = nil) throws(PayloadError) -> [ForecastHour] {
+    let units = units ?? UnitsBlock(block: nil, name: "hourly", label: label)
     switch hourly {
     case nil, .null?: return []
     default: break
@@ -154,6 +218,10 @@ package enum OpenMeteoDecoder {
     let codes = try list("weather_code"), winds = try list("wind_speed_10m")
     let directions = try list("wind_direction_10m"), gusts = try list("wind_gusts_10m")
     let uv = try list("uv_index"), day = try list("is_day")
+    let (toTemp, toFeels) = (try units.convert("temperature_2m"), try units.convert("apparent_temperature"))
+    let (toRain, toWind, toGusts) = (
+      try units.convert("precipitation"), try units.convert("wind_speed_10m"), try units.convert("wind_gusts_10m")
+    )
     var out: [ForecastHour] = []
     var previous: Int64?
     for k in 0..<min(ForecastHour.maxHours, times.count) {
@@ -169,14 +237,14 @@ package enum OpenMeteoDecoder {
       let isDay = try number(day[k], "\(what) is_day", 0...1)
       out.append(
         ForecastHour(
-          minutes: minutes, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70),
-          feelsLikeC: try number(feels[k], "\(what) apparent_temperature", -100...70),
+          minutes: minutes, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70, toTemp),
+          feelsLikeC: try number(feels[k], "\(what) apparent_temperature", -100...70, toFeels),
           precipitationProbability: try number(chance[k], "\(what) precipitation_probability", 0...100),
-          precipitationMm: try number(rain[k], "\(what) precipitation", 0...2000),
+          precipitationMm: try number(rain[k], "\(what) precipitation", 0...2000, toRain),
           weatherCode: try wmo(codes[k], "\(what) weather_code"),
-          windKmh: try number(winds[k], "\(what) wind_speed_10m", 0...500),
+          windKmh: try number(winds[k], "\(what) wind_speed_10m", 0...500, toWind),
           windDirection: try number(directions[k], "\(what) wind_direction_10m", 0...360),
-          gustsKmh: try number(gusts[k], "\(what) wind_gusts_10m", 0...500),
+          gustsKmh: try number(gusts[k], "\(what) wind_gusts_10m", 0...500, toGusts),
           uvIndex: try number(uv[k], "\(what) uv_index", 0...30), isDay: isDay.map { $0 != 0 }))
     }
     return out
@@ -195,12 +263,13 @@ package enum OpenMeteoDecoder {
     }
   }
 
-  static func number(_ v: JSON?, _ what: @autoclosure () -> String, _ range: ClosedRange<Double>) throws(PayloadError)
-    -> Double?
-  {
+  /// A number in `range` once converted to wx's unit (`convert`); nil for null.
+  static func number(
+    _ v: JSON?, _ what: @autoclosure () -> String, _ range: ClosedRange<Double>, _ convert: (Double) -> Double = { $0 }
+  ) throws(PayloadError) -> Double? {
     switch v {
     case nil, .null?: return nil
-    case .number(let d, _)? where range.contains(d): return d
+    case .number(let raw, _)? where range.contains(convert(raw)): return convert(raw)
     case .number(let d, _)?:
       throw PayloadError("\(what()) is \(JSONWriter.number(d)), outside \(Int(range.lowerBound))…\(Int(range.upperBound))")
     case let other?: throw PayloadError("\(what()) must be a number, found \(other.typeName)")

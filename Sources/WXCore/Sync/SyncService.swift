@@ -56,8 +56,14 @@ package struct SyncFailure: Error, Sendable {
 /// (``SyncFailure``). A failed sync leaves every store byte-identical.
 package struct SyncService: Sendable {
   package let home: Home
+  /// The time the sync runs at (seconds since the epoch), from the caller's one clock: the
+  /// header's sync time, and the time freetestapi's records were served.
+  package let now: Int64
 
-  package init(home: Home) { self.home = home }
+  package init(home: Home, now: Int64) {
+    self.home = home
+    self.now = now
+  }
 
   /// A new catalogue from `provider` (freetestapi, AccuWeather): every city it sends.
   package func replace(from provider: any WeatherProvider, source: String, allowShrink: Bool = false) async throws
@@ -86,7 +92,7 @@ package struct SyncService: Sendable {
       throw SyncFailure(cause: .download(error), store: .airQuality)
     }
     try home.prepare()
-    try home.aqi.record(readings, at: Clock.now())
+    try home.aqi.record(readings, at: now)
     return SyncReport(
       store: .airQuality, records: readings.count, refreshed: plan.chosen.count, skipped: plan.skipped,
       source: Redact.url(config.url))
@@ -138,8 +144,14 @@ package struct SyncService: Sendable {
     let writer = CatalogueWriter(into: builder.database)
     // Records are stored on a second thread while the next ones are read off the network:
     // at most 256 records or 256 KiB of them a batch, four batches waiting.
+    // A record the provider gives no provenance (freetestapi, which says nothing of when it
+    // observed its values) was served now.
+    let served = Provenance(source: WeatherSource(provider: provider.name) ?? .freetestapi, observedAt: now)
     let handoff = Handoff<City>(batchWeight: 256 << 10, weight: Self.approximateSize) { batch in
-      for city in batch { try writer.add(city) }
+      for var city in batch {
+        if city.provenance == nil { city.provenance = served }
+        try writer.add(city)
+      }
     }
     do {
       _ = try await provider.stream { try handoff.send($0) }
@@ -161,7 +173,7 @@ package struct SyncService: Sendable {
     }
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: Redact.url(source), provider: provider.name,
-      syncedAt: Clock.now(), count: writer.count, isSample: false, listProvider: basis?.listProvider,
+      syncedAt: now, count: writer.count, isSample: false, listProvider: basis?.listProvider,
       listSyncedAt: basis?.listSyncedAt, refreshed: refreshed)
     let written = try writer.finish(meta: meta)
     try builder.publish()

@@ -54,7 +54,7 @@ struct ForecastRequest: CatalogueRequest {
     }
     return ForecastView(
       city: found, forecast: forecast, days: days, hottest: hottest, unit: ctx.unit(output.display),
-      freshness: ctx.freshness(catalogue.meta))
+      freshness: ctx.freshness(catalogue.meta), now: ctx.now)
   }
 }
 
@@ -68,25 +68,28 @@ struct ForecastView: View {
   var hottest: Bool
   var unit: Units
   var freshness: String
+  /// The time now: the data's age.
+  var now: Int64 = 0
 
   func json() -> JSON {
     .object(
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
-      ] + CityView.forecastJSON(forecast, unit, key: "days", days: days))
+      ] + Ages.json(city, now) + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
   func text(_ term: Terminal) -> String {
     var out = term.bold("\(city.name.visible), \(city.country.visible)")
     out += (hottest ? " · rain-free days, hottest first" : "") + "\n"
     if forecast.isWhollyPast {
-      out += CityView.wordsForPast(forecast, term)
+      out += CityView.wordsForPast(forecast, term, source: city.origin.source)
     } else {
       out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, term)
-      out += CityView.wordsForPast(forecast, term)
+      out += CityView.wordsForPast(forecast, term, source: city.origin.source)
     }
-    return out + term.dim(freshness)
+    let stale = city.origin.isOlder(than: Staleness.rowLimit, at: now)
+    return out + CityView.ageLine(Ages.sentence(city, now), stale: stale, term) + "\n" + term.dim(freshness)
   }
 }
 

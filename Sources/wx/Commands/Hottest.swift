@@ -14,7 +14,7 @@ struct HottestRequest: PagedRequest {
     return CityPage(
       paging: paging, cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
       one: "rain-free city", many: "rain-free cities",
-      empty: "No rain-free cities in the catalogue: it is raining everywhere.")
+      empty: "No rain-free cities in the catalogue: it is raining everywhere.", now: ctx.now)
   }
 }
 

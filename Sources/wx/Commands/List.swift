@@ -12,7 +12,8 @@ struct ListRequest: PagedRequest {
     let paging = Paging(pages, total: catalogue.meta.count)
     try paging.check()
     let cities = try catalogue.page(order: sort, offset: paging.offset, limit: paging.perPage)
-    return CityPage(paging: paging, cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    return CityPage(
+      paging: paging, cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
   }
 }
 

@@ -28,8 +28,8 @@ struct SearchRequest: PagedRequest {
     // Without the atlas (WX_ATLAS=off, not installed, damaged), the catalogue's page as before.
     let view: any View =
       finder.atlas == nil
-      ? CityPage(paging: paging, cities: result.items.map(\.asCity), unit: unit, freshness: freshness, query: query)
-      : PlacePage(paging: paging, items: result.items, unit: unit, freshness: freshness, query: query)
+      ? CityPage(paging: paging, cities: result.items.map(\.asCity), unit: unit, freshness: freshness, query: query, now: ctx.now)
+      : PlacePage(paging: paging, items: result.items, unit: unit, freshness: freshness, query: query, now: ctx.now)
     guard result.total > 0 else {
       // Like grep: nothing found is exit 1, with an empty page for scripts.
       if output.json { Runner.show(view, json: true, ctx) }

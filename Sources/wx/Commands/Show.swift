@@ -3,7 +3,9 @@ import WXCore
 
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
 struct ShowRequest: CatalogueRequest {
-  static var options: [RequestOption<Self>] { [.parsed("format", \.format, { $0 })] + outputOptions }
+  static var options: [RequestOption<Self>] {
+    [.parsed("format", \.format, { $0 }), .parsed("max-age", \.maxAge, { $0 })] + outputOptions
+  }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
@@ -15,25 +17,52 @@ struct ShowRequest: CatalogueRequest {
       if output.json { throw UsageError("--format and --json cannot be combined") }
       try FormatLine.check(format)
     }
+    if let maxAge, DurationText.seconds(maxAge) == nil {
+      throw UsageError("--max-age \(maxAge.quoted(limit: 20)) is not a duration (90m, 3h, 2d, 1h30m)")
+    }
   }
+  /// `--max-age`: values older than this (or invented) are stale: `--format` prints `?` for
+  /// them, and wx exits 1.
+  var maxAge: String?
+
+  /// Opens the catalogue (notes muted for `--format`: a status bar reads the line alone),
+  /// shows the view, then exits 1 when `--max-age` finds the values stale.
+  func show(in ctx: Context) throws {
+    if format != nil { ctx.console.notesMuted = true }
+    let catalogue = try ctx.catalogue()
+    defer { catalogue.close() }
+    let (view, city) = try resolved(ctx, catalogue)
+    Runner.show(view, json: output.json, ctx)
+    if let limit = maxAge.flatMap(DurationText.seconds), city?.origin.isOlder(than: limit, at: ctx.now) ?? true {
+      throw NoMatch()
+    }
+  }
+
+  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View { try resolved(ctx, catalogue).view }
   /// One line of wttr.in's specifiers instead of the view (status bars: the last city shown
   /// is not changed by it).
   var format: String?
   var output = Output()
 
-  func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
+  /// The view and the city whose weather it shows (nil for an atlas place without weather).
+  func resolved(_ ctx: Context, _ catalogue: Catalogue) throws -> (view: any View, city: City?) {
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
     let found = try ctx.resolvePlace(city, in: finder, remembering: format == nil)
+    let limit = maxAge.flatMap(DurationText.seconds)
+    let unit = ctx.unit(output.display)
     guard let weather = found.city else {
       // An atlas place wx has no weather for: what it knows, and how to get its weather.
-      if let format { return FormatLine(city: found.asCity, unit: ctx.unit(output.display), format: format) }
-      return PlaceView(found, finder, unit: ctx.unit(output.display), now: ctx.now)
+      if let format { return (FormatLine(city: found.asCity, unit: unit, format: format, now: ctx.now, stale: true), nil) }
+      return (PlaceView(found, finder, unit: unit, now: ctx.now), nil)
     }
-    if let format { return FormatLine(city: weather, unit: ctx.unit(output.display), format: format) }
-    return CityView(
-      city: weather, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now,
-      place: found.place)
+    if let format {
+      let stale = limit.map { weather.origin.isOlder(than: $0, at: ctx.now) } ?? false
+      return (FormatLine(city: weather, unit: unit, format: format, now: ctx.now, stale: stale), weather)
+    }
+    let view = CityView(
+      city: weather, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now, place: found.place)
+    return (view, weather)
   }
 }
 
@@ -57,11 +86,17 @@ extension WX {
       help: "City name, \"Name, Country\" or id (the words of an unquoted name are joined).",
       completion: .custom(cityCompletions))
     var city: [String] = []
-    @Option(parsing: .unconditional, help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %% (see wx(1)).")
+    @Option(
+      parsing: .unconditional,
+      help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s, and %a the age, %% (see wx(1)).")
     var format: String?
+    @Option(
+      name: .customLong("max-age"),
+      help: "Values older than DURATION (90m, 3h, 2d) are stale: --format prints ? for them, and wx exits 1.")
+    var maxAge: String?
     @OptionGroup var output: OutputOptions
 
-    var request: ShowRequest { ShowRequest(city: city.joinedName, format: format, output: output.value) }
+    var request: ShowRequest { ShowRequest(city: city.joinedName, maxAge: maxAge, format: format, output: output.value) }
     func validate() throws { try check(request) }
     func execute(_ console: Console) async throws { try request.perform(console) }
   }

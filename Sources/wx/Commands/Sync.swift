@@ -18,7 +18,16 @@ extension WX {
 
     @Option(help: "API URL (default: the provider's environment variable, else its public API).") var url: String?
     @Option(name: .customLong("per-page"), help: "Records per request (1–100000).") var perPage = 1000
-    @Option(help: "Provider: freetestapi, accuweather or open-meteo.") var provider: ProviderName = .freetestapi
+    @Option(
+      help: """
+        Provider: freetestapi, accuweather or open-meteo (default: the one the catalogue's weather last came from; \
+        open-meteo when --favourites, --city, --max-cities or --days is given; freetestapi for the sample).
+        """)
+    var provider: ProviderName?
+    @Option(
+      name: .customLong("if-older"),
+      help: "Fetch only when the catalogue was synced longer ago than DURATION (25m, 3h, 1d); else do nothing, offline.")
+    var ifOlder: String?
     @Option(name: .customLong("api-key"), help: "AccuWeather API key (default: $WX_ACCUWEATHER_KEY). Never printed.")
     var apiKey: String?
     @Option(help: "AccuWeather: how many top cities to keep (1–50; default 5).") var count: Int?
@@ -43,21 +52,34 @@ extension WX {
     func validate() throws {
       if perPage < 1 || perPage > 100_000 { throw ValidationError("--per-page must be between 1 and 100000") }
       if let count, count < 1 || count > 50 { throw ValidationError("--count must be between 1 and 50") }
+      if let ifOlder, DurationText.seconds(ifOlder) == nil {
+        throw ValidationError("--if-older \(ifOlder.quoted(limit: 20)) is not a duration (25m, 3h, 1d, 1h30m)")
+      }
       if provider != .accuweather && (count != nil || apiKey != nil) {
         throw ValidationError("--api-key and --count apply to --provider accuweather only")
       }
       if !OpenMeteoProvider.days.contains(days) { throw ValidationError("--days must be between 1 and 16") }
       do { try selection.validate() } catch { throw ValidationError(error.message) }
-      if provider != .openMeteo && (favourites || maxCities != nil || city != nil || days != ProviderConfig.defaultDays) {
+      if provider != nil && provider != .openMeteo && openMeteoOnly {
         throw ValidationError("--favourites, --max-cities, --city and --days apply to --provider open-meteo only")
       }
     }
 
+    /// An option only an Open-Meteo refresh takes was given.
+    var openMeteoOnly: Bool { favourites || maxCities != nil || city != nil || days != ProviderConfig.defaultDays }
+
     func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make(console)
+      let plan = try SyncPlan.make(ctx, provider: provider, openMeteoOnly: openMeteoOnly, ifOlder: ifOlder)
+      guard let provider = plan.provider else {
+        if !quiet { console.err("wx: " + plan.skipped!) }
+        return
+      }
       let progress = SyncProgress(console, ctx.terminal, step: provider == .openMeteo ? "batch" : "page", quiet: quiet)
-      let report = try await provider.sync(try config(progress), ctx: ctx, selection: selection, allowShrink: allowShrink)
+      let config = try config(progress, provider)
+      let selection = plan.favourites ? OpenMeteoSelection(favourites: true, maxCities: nil, city: nil) : self.selection
+      let report = try await provider.sync(config, ctx: ctx, selection: selection, allowShrink: allowShrink)
       progress.finish()
       if quiet { return }
       SyncSummary(report: report, seconds: progress.elapsed).show(console)
@@ -65,11 +87,41 @@ extension WX {
       if let city { try ShowRequest(city: city).perform(console) }
     }
 
-    func config(_ progress: SyncProgress) throws -> ProviderConfig {
+    func config(_ progress: SyncProgress, _ provider: ProviderName) throws -> ProviderConfig {
       ProviderConfig(
         url: url ?? provider.defaultURL, timeout: try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false),
         progress: progress.report, perPage: perPage, apiKey: provider == .accuweather ? accuWeatherKey : nil,
         count: count ?? 5, days: days)
     }
+  }
+}
+
+/// What a `wx sync` without `--provider` does: the provider the catalogue's weather last came
+/// from (so every "run `wx sync`" brings newer data), Open-Meteo when an option only it takes is
+/// given, freetestapi for the sample; nothing at all when `--if-older` finds the catalogue young.
+struct SyncPlan {
+  /// The provider to sync from; nil when nothing is to be fetched (``skipped`` says why).
+  var provider: ProviderName?
+  /// A refresh of the favourites (the last Open-Meteo refresh of a catalogue too large for all).
+  var favourites = false
+  var skipped: String?
+
+  static func make(_ ctx: Context, provider asked: ProviderName?, openMeteoOnly: Bool, ifOlder: String?) throws -> SyncPlan {
+    // The header alone: no catalogue yet is a first sync (the sample is not seeded for it).
+    let meta = ctx.home.catalogueMeta()
+    if let ifOlder, let limit = DurationText.seconds(ifOlder), let meta, !meta.isSample {
+      let age = ctx.now - meta.syncedAt
+      if age >= 0 && age < limit {
+        return SyncPlan(
+          provider: nil,
+          skipped: "the catalogue was synced \(Clock.ago(age)), within --if-older \(ifOlder.visible): nothing fetched")
+      }
+    }
+    if let asked { return SyncPlan(provider: asked) }
+    if openMeteoOnly { return SyncPlan(provider: .openMeteo) }
+    guard let meta, let last = ProviderName(rawValue: meta.provider) else { return SyncPlan(provider: .freetestapi) }
+    // An Open-Meteo refresh again: of every city when it may, else of the favourites.
+    if last == .openMeteo { return SyncPlan(provider: .openMeteo, favourites: meta.count > RefreshPlan.cap) }
+    return SyncPlan(provider: last)
   }
 }

@@ -20,7 +20,7 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
   func sync(_ config: ProviderConfig, ctx: Context, selection: OpenMeteoSelection, allowShrink: Bool) async throws
     -> SyncReport
   {
-    let service = SyncService(home: ctx.home)
+    let service = SyncService(home: ctx.home, now: ctx.currentTime())
     switch self {
     case .freetestapi:
       return try await service.replace(from: FreeTestAPIProvider(config: config), source: config.url, allowShrink: allowShrink)

@@ -14,7 +14,7 @@ struct TopRequest: CatalogueRequest {
 
   func view(_ ctx: Context, _ catalogue: Catalogue) throws -> any View {
     let cities = try catalogue.page(order: .catalogue, offset: 0, limit: count)
-    return TopView(cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    return TopView(cities: cities, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
   }
 }
 
@@ -23,6 +23,8 @@ struct TopView: View {
   var cities: [City]
   var unit: Units
   var freshness: String
+  /// The time now: each row's age.
+  var now: Int64 = 0
 
   func json() -> JSON {
     .object([
@@ -31,21 +33,25 @@ struct TopView: View {
         "items",
         .array(
           cities.map {
-            .object([
-              ("id", .int($0.id)), ("city", .string($0.name)), ("country", .string($0.country)),
-              ("temperature", Fields.temperature($0.temperatureC, unit)),
-            ])
+            .object(
+              [
+                ("id", .int($0.id)), ("city", .string($0.name)), ("country", .string($0.country)),
+                ("temperature", Fields.temperature($0.current(at: now).city.temperatureC, unit)),
+              ] + Ages.json($0, now, from: $0.current(at: now).source))
           })
       ),
     ])
   }
 
   func text(_ term: Terminal) -> String {
-    var t = Table(headers: ["City", "Temperature"])
-    t.rightAligned = [1]
+    var t = Table(headers: ["City", "Temperature", "Age"])
+    t.rightAligned = [1, 2]
     t.minWidths = [(0, 10)]
-    t.fitting = [.shrink]
-    for c in cities { t.rows.append([c.name.visible, term.temperature(c.temperatureC, unit)]) }
+    t.fitting = [.shrink, .narrow(0, 4)]
+    if !Ages.anyMarked(cities, now) { t.hide(2) }
+    for c in cities {
+      t.rows.append([c.name.visible, term.temperature(c.current(at: now).city.temperatureC, unit), Ages.cell(c, now)])
+    }
     return term.bold("Weather") + "\n" + t.render(term) + term.dim(freshness)
   }
 }

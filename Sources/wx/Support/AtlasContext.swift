@@ -74,7 +74,7 @@ extension Context {
   func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
     let people = f.population.map { " (\(PlaceText.people($0)) people)" } ?? ""
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
-    console.err(
+    console.note(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
         + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(argument)))` lists them")
   }

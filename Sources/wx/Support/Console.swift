@@ -27,6 +27,9 @@ final class Console: @unchecked Sendable {
   private var captured: (out: [UInt8], err: [UInt8])?
   private var warned: [String] = []
   private var heldWarnings: [String]?
+  /// Notes and warnings are not written (`wx show --format`: a status bar's standard error
+  /// is often its log, or its screen); errors still are.
+  var notesMuted = false
 
   private init(outputClosed: Bool, capturing: Bool) {
     self.outputClosed = outputClosed
@@ -86,9 +89,12 @@ final class Console: @unchecked Sendable {
 
   /// `wx: warning: <what is wrong>; <consequence>` on stderr, once per file (or message) a
   /// run; kept instead while warnings are held.
+  /// A note on standard error (``err(_:newline:)``), unless notes are muted.
+  func note(_ text: String) { if !notesMuted { err(text) } }
+
   func warn(_ error: any Error, _ consequence: String) {
     let key = (error as? StoreError)?.path ?? "\(error)"
-    guard !warned.contains(key) else { return }
+    guard !warned.contains(key), !notesMuted else { return }
     warned.append(key)
     let message = "warning: \(ExitStatus.of(error).1); \(consequence)"
     if heldWarnings != nil { heldWarnings?.append(message) } else { err("wx: " + message) }

@@ -161,7 +161,7 @@ struct Context {
     if let unwritable {
       console.warn(unwritable, "showing the bundled sample without saving it (run `wx doctor`)")
     } else if seeded {
-      console.err("wx: showing sample data; run `wx sync`")  // fits 40 columns
+      console.note("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }
     ProcessLifetime.keep(catalogue)
     return catalogue

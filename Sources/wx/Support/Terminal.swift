@@ -213,7 +213,15 @@ struct Table {
   enum Fit {
     case drop(Int)
     case shrink
+    /// The column shortened further, to at most this width (after every drop before it).
+    case narrow(Int, Int)
   }
+
+  /// Columns never shown (a column no row needs: the Age column when every value is fresh).
+  var hidden: [Int] = []
+
+  /// Leaves `column` out whatever the width.
+  mutating func hide(_ column: Int) { hidden.append(column) }
 
   func render(_ term: Terminal) -> String {
     // On a screen, long names are cut to `maxWidths`; a pipe gets them whole.
@@ -234,7 +242,8 @@ struct Table {
     for row in cells {
       for (i, c) in row.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) }
     }
-    var shown = Array(headers.indices)
+    var shown = headers.indices.filter { !hidden.contains($0) }
+    var narrowed: [Int] = []
     if let limit = term.width {
       func total() -> Int { shown.reduce(0) { $0 + widths[$1] } + 2 * max(0, shown.count - 1) }
       for step in fitting where total() > limit {
@@ -246,9 +255,12 @@ struct Table {
             guard let widest = spare.max(by: { widths[$0.column] - $0.width < widths[$1.column] - $1.width }) else { break }
             widths[widest.column] -= 1
           }
+        case .narrow(let column, let width):
+          while total() > limit && widths[column] > width { widths[column] -= 1 }
+          narrowed.append(column)
         }
       }
-      for (column, _) in minWidths {
+      for column in minWidths.map(\.column) + narrowed.filter({ c in !minWidths.contains { $0.column == c } }) {
         heads[column] = DisplayWidth.truncate(heads[column], to: widths[column], ellipsis: term.ellipsis)
         for r in cells.indices {
           cells[r][column] = DisplayWidth.truncate(cells[r][column], to: widths[column], ellipsis: term.ellipsis)

@@ -13,28 +13,33 @@ struct CityPage: View {
   var many = "cities"
   /// Said instead of an empty table (JSON stays a page with no items).
   var empty: String? = nil
+  /// The time now (seconds since the epoch): each row's age.
+  var now: Int64 = 0
 
   func json() -> JSON {
     var members: [(String, JSON)] = []
     if let query { members.append(("query", .string(query))) }
     members += [
       ("page", .int(paging.page)), ("per_page", .int(paging.perPage)), ("pages", .int(paging.pages)),
-      ("total", .int(paging.total)), ("items", .array(cities.map { Self.item($0, unit) })),
+      ("total", .int(paging.total)), ("items", .array(cities.map { Self.item($0, unit, now) })),
     ]
     return .object(members)
   }
 
-  /// The item object shared by `list`, `search` and `hottest` JSON.
-  static func item(_ c: City, _ unit: Units) -> JSON {
-    .object(
+  /// The item object shared by `list`, `search` and `hottest` JSON, with the city's
+  /// provenance (``Ages/json(_:_:from:)``).
+  static func item(_ c: City, _ unit: Units, _ now: Int64) -> JSON {
+    let (shown, from, _) = c.current(at: now)
+    return .object(
       [
         ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
-      ] + Fields.weather(c.temperatureC, c.description, c.humidity, c.windKmh, unit))
+      ] + Fields.weather(shown.temperatureC, shown.description, shown.humidity, shown.windKmh, unit)
+        + Ages.json(c, now, from: from))
   }
 
   func text(_ term: Terminal) -> String {
     if cities.isEmpty, let empty { return empty + "\n" + term.dim(freshness) }
-    return Self.table(cities, first: paging.offset + 1, unit, term) + term.dim(footer)
+    return Self.table(cities, first: paging.offset + 1, unit, now, term) + term.dim(footer)
   }
 
   /// `page 2 of 3 · 51 cities · synced …`.
@@ -42,18 +47,22 @@ struct CityPage: View {
     "page \(paging.page) of \(paging.pages) · \(paging.total) \(paging.total == 1 ? one : many) · \(freshness)"
   }
 
-  /// City · Country · Temp · Conditions · Humidity · Wind rows, numbered from `first`.
-  /// On a narrow screen Humidity, Wind and # go first, then City, Country and Conditions are
-  /// shortened (to 10, 8 and 8 columns), then Conditions and Country go.
-  static func table(_ cities: [City], first: Int, _ unit: Units, _ term: Terminal) -> String {
-    var t = Table(headers: ["#", "City", "Country", "Temp", "Conditions", "Humidity", "Wind"])
-    t.rightAligned = [0, 3, 5, 6]
-    t.maxWidths = [(1, 28), (2, 24), (4, 20)]
-    t.minWidths = [(1, 10), (2, 8), (4, 8)]
-    t.fitting = [.drop(5), .drop(6), .drop(0), .shrink, .drop(4), .drop(2)]
-    for (k, c) in cities.enumerated() {
+  /// City · Country · Temp · Age · Conditions · Humidity · Wind rows, numbered from `first`;
+  /// Age (``Ages/cell(_:_:)``: `5h`, `2d`, `sample`) only when a row's values are over three
+  /// hours old or invented. On a narrow screen Humidity, Wind and # go first, then City,
+  /// Country and Conditions are shortened (to 10, 8 and 8 columns), then Conditions and
+  /// Country go, then City is shortened further: the age is the last thing cut.
+  static func table(_ cities: [City], first: Int, _ unit: Units, _ now: Int64, _ term: Terminal) -> String {
+    var t = Table(headers: ["#", "City", "Country", "Temp", "Age", "Conditions", "Humidity", "Wind"])
+    t.rightAligned = [0, 3, 4, 6, 7]
+    t.maxWidths = [(1, 28), (2, 24), (5, 20)]
+    t.minWidths = [(1, 10), (2, 8), (5, 8)]
+    t.fitting = [.drop(6), .drop(7), .drop(0), .shrink, .drop(5), .drop(2), .narrow(1, 4)]
+    if !Ages.anyMarked(cities, now) { t.hide(4) }
+    for (k, city) in cities.enumerated() {
+      let c = city.current(at: now).city
       t.rows.append([
-        String(first + k), c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit),
+        String(first + k), c.name.visible, c.country.visible, term.temperature(c.temperatureC, unit), Ages.cell(c, now),
         c.description.visible, Fields.humidity(c.humidity), Fields.wind(c.windKmh, unit),
       ])
     }

@@ -13,7 +13,7 @@ struct CityView: View {
   var place: Place? = nil
 
   func json() -> JSON {
-    let c = city
+    let (c, from, _) = city.current(at: now)
     let hour = c.observedHour, day = c.observedDay
     let head: [(String, JSON)] = [
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
@@ -27,12 +27,12 @@ struct CityView: View {
       ("uv_index", Fields.number(hour?.uvIndex)), ("precipitation_probability", Fields.number(hour?.precipitationProbability)),
       ("precipitation", Fields.precipitation(c.precipitationMm, unit)),
       ("sunrise", Fields.clock(day?.sunrise)), ("sunset", Fields.clock(day?.sunset)),
-      ("observed_at", c.observation.map { .string($0.iso8601) } ?? .null),
-      ("source", c.observation.map { .string($0.source) } ?? .null),
       ("hourly", .array(hours)),
     ]
+    let provenance = Ages.json(city, now, from: from)
     return .object(
-      head + weather + full + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast") + AtlasFields.of(place))
+      head + weather + full + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
+        + AtlasFields.of(place))
   }
 
   /// The forecast from the city's today on (`key`), its date today and the days already past:
@@ -49,6 +49,8 @@ struct CityView: View {
   static func forecastItem(_ d: ForecastDay, _ unit: Units) -> JSON {
     let weather = Fields.weather(d.temperatureC, d.description, d.humidity, d.windKmh, unit, unitKey: false)
     let full: [(String, JSON)] = [
+      ("temperature_max", Fields.temperature(d.temperatureC, unit)),
+      ("temperature_min", Fields.temperature(d.temperatureMinC, unit)),
       ("wind_direction", Fields.number(d.windDirection)), ("uv_index_max", Fields.number(d.uvIndexMax)),
       ("precipitation", Fields.precipitation(d.precipitationMm, unit)),
       ("precipitation_probability", Fields.number(d.precipitationProbability)),
@@ -77,30 +79,51 @@ struct CityView: View {
   }
 
   func text(_ term: Terminal) -> String {
+    let (shown, _, hour) = city.current(at: now)
     var out = ""
-    for line in Self.summary(city, unit, term) + Self.extras(city, unit, now, term) { out += line + "\n" }
-    var observed = city.observation.map { "observed \($0.clock.visible) local, \($0.source.visible) · " } ?? ""
+    for line in Self.summary(shown, unit, term) + Self.extras(shown, unit, now, term) { out += line + "\n" }
+    var about = ""
     if let place {
-      observed = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · " + observed
+      about = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · "
     }
-    return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term) + term.dim(observed + freshness)
+    // When the values are from and who gave them: a line of its own, never cut.
+    let when = hour.map { Ages.estimate($0, city) + "; " } ?? ""
+    let age = Self.ageLine(when + Ages.sentence(city, now), stale: city.origin.isOlder(than: Staleness.rowLimit, at: now), term)
+    return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term, source: city.origin.source) + age + "\n"
+      + term.dim(about + freshness)
   }
+
+  /// The age line: plain when fresh, bold when the values are over three hours old or invented
+  /// (never in a colour: it must read on light and dark backgrounds).
+  static func ageLine(_ s: String, stale: Bool, _ term: Terminal) -> String { stale ? term.bold(s) : term.dim(s) }
 
   /// The forecast table from the city's today on, then how many days before it were left
   /// out as past; a forecast wholly in the past says so instead of a table.
-  static func forecast(_ f: DatedForecast, _ unit: Units, _ term: Terminal) -> String {
-    guard !f.isWhollyPast else { return wordsForPast(f, term) }
-    return forecastTable(f.upcoming, unit, term) + wordsForPast(f, term)
+  static func forecast(_ f: DatedForecast, _ unit: Units, _ term: Terminal, source: WeatherSource = .openMeteo) -> String {
+    guard !f.isWhollyPast else { return wordsForPast(f, term, source: source) }
+    return forecastTable(f.upcoming, unit, term) + wordsForPast(f, term, source: source)
   }
 
   /// What a forecast with past days says of them: none when no day is past.
-  static func wordsForPast(_ f: DatedForecast, _ term: Terminal) -> String {
+  static func wordsForPast(_ f: DatedForecast, _ term: Terminal, source: WeatherSource) -> String {
     let past = f.past
     guard let last = past.last?.day.date.visible else { return "" }
     // Short lines: each fits 40 columns.
-    if f.isWhollyPast { return "Forecast wholly past (to \(last)).\nToday there: \(f.today.visible); run `wx sync`.\n" }
+    if f.isWhollyPast {
+      return "Forecast wholly past (to \(last)).\nToday there: \(f.today.visible).\n" + syncHint(source) + "\n"
+    }
     let n = past.count
     return term.dim("\(n) past day\(n == 1 ? "" : "s") not shown (\(n == 1 ? "" : "to ")\(last)).") + "\n"
+  }
+
+  /// What brings a current forecast: `wx sync` from a provider whose forecasts move on; from
+  /// freetestapi (whose records are fixed, dated 2023) or the sample, Open-Meteo. Lines fit
+  /// 40 columns.
+  static func syncHint(_ source: WeatherSource) -> String {
+    switch source {
+    case .openMeteo, .accuweather: "Run `wx sync` for a current one."
+    case .freetestapi, .sample: "\(Ages.name(source)) has no current one;\nrun `wx sync --provider open-meteo`."
+    }
   }
 
   /// The Day column: `Today`, `Tomorrow`, then the weekday (`Fri`); a past day is `past`.
@@ -194,6 +217,7 @@ struct CityView: View {
       ("Day", false, false, { label($0) }), ("Date", false, false, { $0.day.date.visible }),
       ("Conditions", false, false, { $0.day.description.visible }),
       ("Temp", true, false, { term.temperature($0.day.temperatureC, unit) }),
+      ("Low", true, true, { term.temperature($0.day.temperatureMinC, unit) }),
       ("Rain", true, true, { Fields.percent($0.day.precipitationProbability) }),
       ("Precip", true, true, { Fields.precipitation($0.day.precipitationMm, unit) }),
       ("Humidity", true, true, { Fields.humidity($0.day.humidity) }),
@@ -206,13 +230,15 @@ struct CityView: View {
     // A column no day knows is left out, not shown as a column of "–".
     let kept = all.indices.filter { k in !all[k].optional || rows.contains { $0[k] != Fields.unknown } }
     func index(_ header: String) -> Int? { kept.firstIndex { all[$0].header == header } }
-    var t = Table(headers: kept.map { all[$0].header })
+    // With the day's low beside it, the day's temperature is its high.
+    let hasLow = kept.contains { all[$0].header == "Low" }
+    var t = Table(headers: kept.map { hasLow && all[$0].header == "Temp" ? "High" : all[$0].header })
     t.rightAligned = kept.indices.filter { all[kept[$0]].right }
     let conditions = index("Conditions") ?? 2
     t.maxWidths = [(conditions, 24)]
     t.minWidths = [(conditions, 8)]
     t.fitting =
-      ["Sunset", "Sunrise", "Dir", "Precip", "UV", "Humidity", "Day", "Rain", "Wind"].compactMap(index).map(Table.Fit.drop)
+      ["Sunset", "Sunrise", "Dir", "Precip", "UV", "Humidity", "Day", "Rain", "Wind", "Low"].compactMap(index).map(Table.Fit.drop)
       + [.shrink]
     t.rows = rows.map { row in kept.map { row[$0] } }
     return t.render(term)

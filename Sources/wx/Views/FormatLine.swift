@@ -9,8 +9,12 @@ struct FormatLine: View {
   var city: City
   var unit: Units
   var format: String
+  /// The time now: the age (`%a`) and the current estimate from the stored hours.
+  var now: Int64 = 0
+  /// `--max-age` found the values too old (or invented): each weather value prints `?`.
+  var stale = false
 
-  static let specifiers = "lcCtfhwpuSs%"
+  static let specifiers = "lcCtfhwpuSsa%"
 
   /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
   static func check(_ format: String) throws(UsageError) {
@@ -20,7 +24,7 @@ struct FormatLine: View {
       guard next < rest.endIndex else { throw UsageError("--format ends with a lone %: write %% for a percent sign") }
       guard specifiers.contains(rest[next]) else {
         let shown = ("%" + String(rest[next])).quoted(limit: 20)
-        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %%)")
+        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %%)")
       }
       rest = rest[rest.index(after: next)...]
     }
@@ -49,9 +53,14 @@ struct FormatLine: View {
     return out
   }
 
+  /// The specifiers whose values are weather: `?` when stale.
+  static let weather = "cCtfhwpu"
+
   private func value(_ specifier: Character, unicode: Bool) -> String {
-    let c = city
+    let c = city.current(at: now).city
+    if stale && Self.weather.contains(specifier) { return "?" }
     switch specifier {
+    case "a": return Self.age(city, now)
     case "l": return "\(c.name.visible), \(c.country.visible)"
     case "c": return Self.symbol(Condition(description: c.description), unicode: unicode)
     case "C": return c.description.isEmpty ? Fields.unknown : c.description.visible
@@ -67,6 +76,13 @@ struct FormatLine: View {
     case "s": return Fields.clock(c.observedDay?.sunset)
     default: return "%"
     }
+  }
+
+  /// `%a`: `12m`, `5h`, `2d` since the values were observed (or served); `now` within five
+  /// seconds; `sample` for invented values.
+  static func age(_ c: City, _ now: Int64) -> String {
+    guard let age = c.origin.age(at: now) else { return "sample" }
+    return age < 5 ? "now" : Clock.age(age)
   }
 
   /// wttr.in's symbols (without emoji variation selectors); a word without Unicode.

@@ -12,20 +12,32 @@ enum AtlasFields {
 
   /// A search or favourites item: the catalogue city's (``CityPage/item(_:_:)``) with the
   /// atlas's fields; a place with no weather has a null id and null weather.
-  static func item(_ f: Found, _ unit: Units) -> JSON {
+  static func item(_ f: Found, _ unit: Units, _ now: Int64) -> JSON {
     // A place wx has no weather for is the item of a city without weather: the same keys, its
     // weather null as unknown values are, and a null id (a place has a GeoNames id only).
-    let item = CityPage.item(f.asCity, unit)
+    let item = CityPage.item(f.asCity, unit, now)
     guard case .object(let members) = item else { return item }
     let extra = of(f.place) + [("geonameid", f.place.map { JSON.int($0.geonameID) } ?? .null)]
     if f.city != nil { return .object(members.map { ($0.key, $0.value) } + extra) }
     return .object(withoutWeather(members) + extra)
   }
 
+  /// A place without weather has no provenance: its keys null (`sample` false).
+  static func withoutProvenance(_ key: String) -> JSON? {
+    switch key {
+    case "source", "observed_at", "age_seconds", "current_from": .null
+    case "sample": .bool(false)
+    default: nil
+    }
+  }
+
   /// A city's JSON members as a place's without weather: a null id (a place has a GeoNames
   /// id only) and a null description, as every unknown value.
   static func withoutWeather(_ members: [JSON.Member]) -> [(String, JSON)] {
-    members.map { m -> (String, JSON) in m.key == "id" || m.key == "description" ? (m.key, .null) : (m.key, m.value) }
+    members.map { m -> (String, JSON) in
+      if let blank = withoutProvenance(m.key) { return (m.key, blank) }
+      return m.key == "id" || m.key == "description" ? (m.key, .null) : (m.key, m.value)
+    }
   }
 }
 
@@ -38,26 +50,31 @@ struct PlacePage: View {
   var unit: Units
   var freshness: String
   var query: String
+  /// The time now: each row's age.
+  var now: Int64 = 0
 
   func json() -> JSON {
     .object([
       ("query", .string(query)), ("page", .int(paging.page)), ("per_page", .int(paging.perPage)),
-      ("pages", .int(paging.pages)), ("total", .int(paging.total)), ("items", .array(items.map { AtlasFields.item($0, unit) })),
+      ("pages", .int(paging.pages)), ("total", .int(paging.total)),
+      ("items", .array(items.map { AtlasFields.item($0, unit, now) })),
     ])
   }
 
   func text(_ term: Terminal) -> String {
-    var t = Table(headers: ["#", "City", "Region", "Country", "Temp", "Conditions", "Humidity", "Wind"])
-    t.rightAligned = [0, 4, 6, 7]
-    t.maxWidths = [(1, 28), (2, 20), (3, 24), (5, 20)]
-    t.minWidths = [(1, 10), (2, 8), (3, 8), (5, 8)]
-    t.fitting = [.drop(6), .drop(7), .drop(0), .drop(5), .shrink, .drop(2), .drop(3)]
+    var t = Table(headers: ["#", "City", "Region", "Country", "Temp", "Age", "Conditions", "Humidity", "Wind"])
+    t.rightAligned = [0, 4, 5, 7, 8]
+    t.maxWidths = [(1, 28), (2, 20), (3, 24), (6, 20)]
+    t.minWidths = [(1, 10), (2, 8), (3, 8), (6, 8)]
+    // The age follows the temperature and is never dropped: the last thing a narrow screen loses.
+    t.fitting = [.drop(7), .drop(8), .drop(0), .drop(6), .shrink, .drop(2), .drop(3), .narrow(1, 4)]
+    if !Ages.anyMarked(items.map(\.city), now) { t.hide(5) }
     for (k, f) in items.enumerated() {
-      let c = f.city
+      let c = f.city?.current(at: now).city
       t.rows.append([
         String(paging.offset + k + 1), f.name.visible, f.place?.region?.visible ?? Fields.unknown, f.country.visible,
-        term.temperature(c?.temperatureC, unit), c?.description.visible ?? Fields.unknown, Fields.humidity(c?.humidity),
-        Fields.wind(c?.windKmh, unit),
+        term.temperature(c?.temperatureC, unit), c.map { Ages.cell($0, now) } ?? "",
+        c?.description.visible ?? Fields.unknown, Fields.humidity(c?.humidity), Fields.wind(c?.windKmh, unit),
       ])
     }
     let places = paging.total == 1 ? "place" : "places"

@@ -37,7 +37,7 @@ import Testing
     let s = Scratch()
     let home = Self.home(s)
     let cities = RefreshPlanTests.cities(30)
-    let report = try await SyncService(home: home).replace(
+    let report = try await SyncService(home: home, now: Clock.now()).replace(
       from: ListProvider(cities: cities), source: "http://me:secret@127.0.0.1:9/api?key=abc")
     #expect(report.store == .catalogue && report.records == 30 && report.refreshed == 30 && report.skipped == 0)
     #expect(report.source == report.meta?.source && !report.source.contains("secret") && !report.source.contains("abc"))
@@ -50,7 +50,7 @@ import Testing
   @Test func aFailedDownloadLeavesTheCatalogueAndSaysSo() async throws {
     let s = Scratch()
     let home = Self.home(s)
-    let service = SyncService(home: home)
+    let service = SyncService(home: home, now: Clock.now())
     // No catalogue yet: none is claimed to be kept.
     let first = ListProvider(cities: RefreshPlanTests.cities(5), failure: .noRecords(url: "http://h/"))
     let none = await #expect(throws: SyncFailure.self) { try await service.replace(from: first, source: "http://h/") }
@@ -70,7 +70,7 @@ import Testing
   @Test func aBusyLockIsAStoreFailureOutsideTheNewFile() async throws {
     let s = Scratch()
     let home = Self.home(s)
-    let service = SyncService(home: home)
+    let service = SyncService(home: home, now: Clock.now())
     _ = try await service.replace(from: ListProvider(cities: RefreshPlanTests.cities(40)), source: "http://h/")
     let before = Self.snapshot(home)
     let lock = try home.writers.acquire()
@@ -89,7 +89,7 @@ import Testing
   @Test func aShrinkingListIsRefusedUnlessAllowed() async throws {
     let s = Scratch()
     let home = Self.home(s)
-    let service = SyncService(home: home)
+    let service = SyncService(home: home, now: Clock.now())
     _ = try await service.replace(from: ListProvider(cities: RefreshPlanTests.cities(100)), source: "http://h/")
     let small = ListProvider(cities: RefreshPlanTests.cities(9))
     let failure = await #expect(throws: SyncFailure.self) { try await service.replace(from: small, source: "http://h/") }

@@ -22,7 +22,8 @@ struct FavListRequest: OutputRequest {
     case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
     case .temperature: rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
     }
-    let view = FavouritesView(rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta))
+    let view = FavouritesView(
+      rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
     Runner.show(view, json: output.json, ctx)
   }
 }
@@ -32,6 +33,8 @@ struct FavouritesView: View {
   var rows: [(favourite: Favourite, found: Found?)]
   var unit: Units
   var freshness: String
+  /// The time now: each row's age.
+  var now: Int64 = 0
 
   func json() -> JSON {
     .object([
@@ -39,7 +42,14 @@ struct FavouritesView: View {
         "items",
         .array(
           rows.map { f, found in
-            let c = found?.city
+            let stored = found?.city
+            let current = stored?.current(at: now)
+            let c = current?.city
+            let provenance =
+              stored.map { Ages.json($0, now, from: current!.source) }
+              ?? ["source", "sample", "observed_at", "age_seconds", "current_from"].map {
+                ($0, AtlasFields.withoutProvenance($0)!)
+              }
             return .object(
               [
                 ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),
@@ -47,7 +57,7 @@ struct FavouritesView: View {
                 ("temperature", Fields.temperature(c?.temperatureC, unit)),
                 ("unit", .string(unit.rawValue)), ("description", c.map { .string($0.description) } ?? .null),
                 ("in_catalogue", .bool(c != nil)),
-              ] + AtlasFields.of(found?.place))
+              ] + provenance + AtlasFields.of(found?.place))
           })
       )
     ])
@@ -55,15 +65,16 @@ struct FavouritesView: View {
 
   func text(_ term: Terminal) -> String {
     guard !rows.isEmpty else { return "No favourites yet. Add one with `wx fav add CITY`." }
-    var t = Table(headers: ["City", "Country", "Temp", "Conditions", "Added"])
-    t.rightAligned = [2]
-    t.minWidths = [(0, 10), (1, 8), (3, 8)]
-    t.fitting = [.drop(4), .shrink, .drop(3), .drop(1)]
+    var t = Table(headers: ["City", "Country", "Temp", "Age", "Conditions", "Added"])
+    t.rightAligned = [2, 3]
+    t.minWidths = [(0, 10), (1, 8), (4, 8)]
+    t.fitting = [.drop(5), .shrink, .drop(4), .drop(1), .narrow(0, 4)]
+    if !Ages.anyMarked(rows.map(\.found?.city), now) { t.hide(3) }
     for (f, found) in rows {
-      let c = found?.city
+      let c = found?.city?.current(at: now).city
       let missing = found == nil ? "not in the current catalogue" : "no weather yet"
       t.rows.append([
-        f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit),
+        f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit), c.map { Ages.cell($0, now) } ?? "",
         c?.description.visible ?? term.dim(missing), Clock.format(f.added, "%Y-%m-%d"),
       ])
     }

@@ -1,0 +1,91 @@
+import WXCore
+
+/// How wx words where values came from and how old they are: the one place for "observed
+/// 14:00 today", a row's `5h` and the JSON provenance keys (``WXCore/Provenance``).
+enum Ages {
+  /// The provider as people know it.
+  static func name(_ s: WeatherSource) -> String {
+    switch s {
+    case .sample: "the bundled sample"
+    case .freetestapi: "freetestapi"
+    case .accuweather: "AccuWeather"
+    case .openMeteo: "Open-Meteo"
+    }
+  }
+
+  /// A row's age cell: empty for values three hours old or younger, else the compact age
+  /// (`5h`, `2d`); `sample` for invented values.
+  static func cell(_ c: City, _ now: Int64) -> String {
+    let p = c.origin
+    if p.isSample { return "sample" }
+    guard let age = p.age(at: now) else { return "?" }
+    return age > Staleness.rowLimit ? Clock.age(age) : ""
+  }
+
+  /// Whether any of `cities` has an age to show (the Age column is left out otherwise).
+  static func anyMarked(_ cities: [City?], _ now: Int64) -> Bool {
+    cities.contains { $0.map { !cell($0, now).isEmpty } ?? false }
+  }
+
+  /// `observed 14:00 today, Open-Meteo`, `observed 2 days ago (2026-11-25 14:00), Open-Meteo`,
+  /// `served 09:12 today by freetestapi (its records carry no observation time)`, or for the
+  /// sample `invented sample data, never observed`. Never cut: views put it on its own line.
+  static func sentence(_ c: City, _ now: Int64) -> String {
+    let p = c.origin
+    guard let at = p.observedAt else { return "invented sample data, never observed" }
+    let when = moment(at, c, now)
+    switch p.source {
+    case .freetestapi, .sample: return "served \(when) by \(name(p.source)) (it says nothing of when it observed)"
+    case .accuweather, .openMeteo: return "observed \(when), \(name(p.source))"
+    }
+  }
+
+  /// `14:00 today`, `09:00 today (5h ago)`, `yesterday 14:00 (26h ago)`, `2 days ago
+  /// (2026-11-25 14:00)`: in the city's local time when the provider gave its offset, else
+  /// in the user's.
+  static func moment(_ at: Int64, _ c: City, _ now: Int64) -> String {
+    let (date, clock, today) = local(at, c, now)
+    let days = today - date
+    let age = max(0, now - at)
+    let ago = age > Staleness.rowLimit ? " (\(Clock.ago(age)))" : ""
+    switch days {
+    case ...0: return "\(clock) today\(ago)"
+    case 1: return "yesterday \(clock)\(ago)"
+    default: return "\(days) days ago (\(CalendarDay.string(date)) \(clock))"
+    }
+  }
+
+  /// The day number and clock of `at`, and today's day number, in the city's local time
+  /// (its observation's offset) or the user's.
+  static func local(_ at: Int64, _ c: City, _ now: Int64) -> (day: Int, clock: String, today: Int) {
+    if let offset = c.observation?.utcOffsetSeconds {
+      let minutes = Int64.floorDivide(at + Int64(offset), by: 60)
+      let day = Int(Int64.floorDivide(minutes, by: 1440))
+      return (day, LocalTime.clock(Int(minutes - Int64(day) * 1440)), CalendarDay.number(at: now, offset: offset))
+    }
+    let dayOf = { (t: Int64) in CalendarDay.number(Clock.format(t, "%Y-%m-%d")) ?? 0 }
+    return (dayOf(at), Clock.format(at, "%H:%M"), dayOf(now))
+  }
+
+  /// `forecast for 14:00, from data of 09:00` (a current estimate from the stored hours).
+  static func estimate(_ hour: ForecastHour, _ c: City) -> String {
+    let from = c.observation.map { " from data of \($0.clock)" } ?? ""
+    return "forecast for \(LocalTime.clock(hour.hourOfDay * 60)),\(from)"
+  }
+
+  /// `source`, `sample`, `observed_at` (ISO 8601 with the offset, or null), `age_seconds`
+  /// (or null) and `current_from`: every city object's provenance in JSON.
+  static func json(_ c: City, _ now: Int64, from: CurrentSource = .observation) -> [(String, JSON)] {
+    let p = c.origin
+    let observed: JSON
+    if let o = c.observation, p.source.hasObservationTime {
+      observed = .string(o.iso8601)
+    } else {
+      observed = p.observedAt.map { .string(Clock.iso8601($0)) } ?? .null
+    }
+    return [
+      ("source", .string(p.source.rawValue)), ("sample", .bool(p.isSample)), ("observed_at", observed),
+      ("age_seconds", p.age(at: now).map { .int(Int($0)) } ?? .null), ("current_from", .string(from.rawValue)),
+    ]
+  }
+}

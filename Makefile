@@ -113,12 +113,17 @@ install: build
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx
 	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wx
 	$(BIN) completion fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wx.fish
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/user
+	sed 's|@BINDIR@|$(PREFIX)/bin|' contrib/systemd/wx-sync.service > $(DESTDIR)$(PREFIX)/lib/systemd/user/wx-sync.service
+	chmod 0644 $(DESTDIR)$(PREFIX)/lib/systemd/user/wx-sync.service
+	install -m 0644 contrib/systemd/wx-sync.timer $(DESTDIR)$(PREFIX)/lib/systemd/user/wx-sync.timer
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/wx $(DESTDIR)$(PREFIX)/share/man/man1/wx.1 \
 	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wx \
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/wx.fish
 	rm -rf $(DESTDIR)$(PREFIX)/share/wx $(DESTDIR)$(PREFIX)/libexec/wx
+	rm -f $(DESTDIR)$(PREFIX)/lib/systemd/user/wx-sync.service $(DESTDIR)$(PREFIX)/lib/systemd/user/wx-sync.timer
 
 sample:
 	python3 scripts/make-sample.py

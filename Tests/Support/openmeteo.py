@@ -23,7 +23,9 @@ same request asked again before that second has passed is refused again and coun
 fail-after:N (requests after the Nth answer 400); html (200 text/html); huge:MB (the first
 location also holds a member "padding", an array of MB megabytes of zeros, sent in pieces);
 bad-time (the first location's current time holds an escape sequence); no-hourly (no
-`hourly` object).
+`hourly` object); imperial, ms, knots (values and units blocks in °F, mp/h and inch; m/s;
+knots), kelvin (temperatures in K, a unit wx refuses), bad-offset (the first location's
+utc_offset_seconds 25 hours).
 Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request,
 bytes of forecast and air-quality answers),
 /__stats?reset=1, /__sent (every location object sent, with the coordinates asked).
@@ -115,7 +117,59 @@ def weather(lat, lon, days, index, mode, q=None, hours=None):
             item["hourly_units"] = {"time": "iso8601", "temperature_2m": "°C"}
             h = hourly(lat, lon, local, hours if hours is not None else 24 * days, code, temp, nulls)
             item["hourly"] = {k: v for k, v in h.items() if k == "time" or k in asked(q, "hourly")}
+    if mode in UNIT_MODES:
+        in_units(item, *UNIT_MODES[mode])
+    if mode == "bad-offset" and index == 0:
+        item["utc_offset_seconds"] = 25 * 3600
     return item
+
+
+# Units as a request with temperature_unit, wind_speed_unit or precipitation_unit gets them
+# (the units blocks name every variable's unit; ../shared/notes/open-meteo.md): mode -> (°F?,
+# wind unit, precipitation unit, temperature unit's name).
+UNIT_MODES = {"imperial": ("°F", "mp/h", "inch"), "ms": ("°C", "m/s", "mm"), "knots": ("°C", "kn", "mm"),
+              "kelvin": ("K", "km/h", "mm")}
+
+
+def in_units(item, temp_unit, wind_unit, rain_unit):
+    """Converts the item's values from °C, km/h and mm and names the units in its blocks."""
+    def temp(v):
+        if v is None:
+            return None
+        return round(v * 9 / 5 + 32, 1) if temp_unit == "°F" else round(v + 273.15, 2) if temp_unit == "K" else v
+    wind = {"km/h": 1, "m/s": 1 / 3.6, "mp/h": 1 / 1.609344, "kn": 1 / 1.852}[wind_unit]
+    rain = {"mm": 1, "inch": 1 / 25.4}[rain_unit]
+
+    def convert(block, key, v):
+        if v is None:
+            return None
+        if "temperature" in key:
+            return temp(v)
+        if key.startswith("wind_speed") or key.startswith("wind_gusts"):
+            return round(v * wind, 2)
+        if key in ("precipitation", "precipitation_sum"):
+            return round(v * rain, 3)
+        return v
+
+    def unit(key):
+        if "temperature" in key:
+            return temp_unit
+        if key.startswith("wind_speed") or key.startswith("wind_gusts"):
+            return wind_unit
+        if key in ("precipitation", "precipitation_sum"):
+            return rain_unit
+        return "%" if "probability" in key or "humidity" in key else ""
+    for name in ("current", "daily", "hourly"):
+        block = item.get(name)
+        if not block:
+            continue
+        units = {"time": "iso8601"}
+        for key, v in block.items():
+            if key in ("time", "interval"):
+                continue
+            units[key] = unit(key)
+            block[key] = [convert(name, key, x) for x in v] if isinstance(v, list) else convert(name, key, v)
+        item[name + "_units"] = units
 
 
 def full_weather(lat, lon, local, offset, code, temp, nulls, dates, maxes, days, index):

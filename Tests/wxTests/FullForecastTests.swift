@@ -18,7 +18,7 @@ import Testing
     let m = try home.peakMemory(["sync", "--provider", "open-meteo", "--url", api.forecast, "--quiet"])
     #expect(m.status == 0, "\(m.run)")
     #expect(m.peakKiB < 64 * 1024, "peak RSS \(m.peakKiB / 1024) MiB for 120 MiB answers")
-    #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "Open-Meteo")
+    #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "open-meteo")
   }
 
   /// `current.time` is a local time or bad data: an escape sequence in it is never stored.

@@ -9,10 +9,13 @@ import WXCore
   static let plain = Terminal(color: false, unicode: true, width: nil)
   static let ascii = Terminal(color: false, unicode: false, width: nil)
 
+  /// A city freetestapi served at the epoch (views are given the epoch as now: fresh).
   static func city(_ id: Int, _ name: String, _ celsius: Double?) -> City {
-    City(
+    var c = City(
       id: id, name: name, country: "Testland", latitude: 1, longitude: 2, temperatureC: celsius,
       description: "Sunny", humidity: nil, windKmh: 16.09344, forecast: [])
+    c.provenance = Provenance(source: .freetestapi, observedAt: 0)
+    return c
   }
 
   @Test func populationsReadWithThousandsSeparators() {
@@ -39,8 +42,11 @@ import WXCore
     let view = TopView(
       cities: [Self.city(1, "Oslo", -2.5), Self.city(2, "Nowhere\u{1B}[2J", nil)], unit: .fahrenheit, freshness: "fresh")
     #expect(
-      view.json().text == #"{"unit":"fahrenheit","items":[{"id":1,"city":"Oslo","country":"Testland","temperature":27.5},"#
-        + #"{"id":2,"city":"Nowhere\u001b[2J","country":"Testland","temperature":null}]}"#)
+      view.json().text == #"{"unit":"fahrenheit","items":[{"id":1,"city":"Oslo","country":"Testland","temperature":27.5,"#
+        + #""source":"freetestapi","sample":false,"observed_at":"1970-01-01T00:00:00Z","age_seconds":0,"#
+        + #""current_from":"observation"},{"id":2,"city":"Nowhere\u001b[2J","country":"Testland","temperature":null,"#
+        + #""source":"freetestapi","sample":false,"observed_at":"1970-01-01T00:00:00Z","age_seconds":0,"#
+        + #""current_from":"observation"}]}"#)
     #expect(
       view.text(Self.plain)
         == "Weather\nCity            Temperature\nOslo                  28 °F\nNowhere\\x1b[2J            –\nfresh")
@@ -48,6 +54,14 @@ import WXCore
     #expect(
       view.text(Self.ascii)
         == "Weather\nCity            Temperature\nOslo                   28 F\nNowhere\\x1b[2J            -\nfresh")
+    // Values over three hours old carry their age, in a column of its own; invented ones say so.
+    var old = view
+    old.now = 5 * 3600
+    old.cities[1].provenance = .sample
+    #expect(
+      old.text(Self.plain)
+        == "Weather\nCity            Temperature     Age\nOslo                  28 °F      5h\nNowhere\\x1b[2J            –  sample\nfresh"
+    )
   }
 
   /// Every condition has its own picture, five lines of 13 columns; without Unicode the same
@@ -142,11 +156,14 @@ import WXCore
     let old = Self.days([("2023-07-28", 24, "Sunny"), ("2023-07-29", 26, "Sunny")], today: "2026-11-25")
     let stale = ForecastView(
       city: Self.city(1, "Oslo", 3), forecast: old, days: [], hottest: false, unit: .celsius, freshness: "fresh")
+    // freetestapi's forecasts are fixed: the hint names what brings a current one.
     #expect(
-      stale.text(Self.plain)
-        == "Oslo, Testland\nForecast wholly past (to 2023-07-29).\nToday there: 2026-11-25; run `wx sync`.\nfresh")
+      stale.text(Self.plain).hasPrefix(
+        "Oslo, Testland\nForecast wholly past (to 2023-07-29).\nToday there: 2026-11-25.\n"
+          + "freetestapi has no current one;\nrun `wx sync --provider open-meteo`.\nserved "))
     #expect(stale.json()["days"]?.text == "[]" && stale.json()["past_days"]?.text.contains("2023-07-29") == true)
     #expect(!CityView.forecast(old, .celsius, Self.plain).contains("Day"))
+    #expect(CityView.forecast(old, .celsius, Self.plain, source: .openMeteo).contains("Run `wx sync` for a current one."))
   }
 
   /// A view is a function of the terminal it is given, not of the one the writers were set

@@ -109,7 +109,7 @@ import WXCore
     let wide = try home.wx("forecast", "Berlin", env: env.merging(["COLUMNS": "200"]) { $1 })
     let lines = wide.stdout.split(separator: "\n")
     try #require(lines.count >= 4, "\(wide)")
-    for column in ["Day", "Date", "Conditions", "Temp", "Rain", "Precip", "Wind", "Dir", "UV", "Sunrise", "Sunset"] {
+    for column in ["Day", "Date", "Conditions", "High", "Low", "Rain", "Precip", "Wind", "Dir", "UV", "Sunrise", "Sunset"] {
       #expect(lines[1].contains(column), "\(column): \(wide)")
     }
     #expect(!lines[1].contains("Humidity"), "\(wide)")

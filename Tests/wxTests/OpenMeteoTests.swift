@@ -46,14 +46,14 @@ import Testing
     let sent = try #require(try api.sent(latitude: 37.5665, longitude: 126.978))
     let current = try #require(sent["current"] as? [String: Any])
     let time = try #require(current["time"] as? String)
-    #expect(show["source"] as? String == "Open-Meteo")
+    #expect(show["source"] as? String == "open-meteo")
     #expect(show["observed_at"] as? String == time + "+08:00", "\(show)")
     let days = try #require(show["forecast"] as? [[String: Any]])
     let dates = try #require((sent["daily"] as? [String: Any])?["time"] as? [String])
     #expect(days.map { $0["date"] as? String } == dates.map { $0 })
     #expect(days.count == 5)
     let text = try home.wx("show", "Seoul")
-    #expect(text.stdout.contains("observed \(time.suffix(5)) local, Open-Meteo"), "\(text)")
+    #expect(text.stdout.contains("observed \(time.suffix(5)) today, Open-Meteo"), "\(text)")
     let status = try home.wx("status")
     #expect(status.stdout.contains("open-meteo") && status.stdout.contains("Weather data by Open-Meteo.com"), "\(status)")
   }
@@ -189,8 +189,9 @@ import Testing
     for (a, b) in zip(before, after) where !["London", "Berlin"].contains(a["city"] as? String) {
       #expect(NSDictionary(dictionary: a) == NSDictionary(dictionary: b))
     }
-    #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "Open-Meteo")
-    #expect(try home.wx("show", "Oslo", "--json").json()["source"] is NSNull)
+    #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "open-meteo")
+    // A city the refresh left alone keeps its provenance: the sample's.
+    #expect(try home.wx("show", "Oslo", "--json").json()["source"] as? String == "sample")
     let status = try home.wx("status", "--json").json()
     #expect(status["refreshed"] as? Int == 2 && status["list_provider"] as? String == "sample", "\(status)")
   }
@@ -259,8 +260,11 @@ import Testing
     let home = TempHome()
     let days = try home.wx("sync", "--provider", "open-meteo", "--days", "17")
     #expect(days.status == 64 && days.stderr.contains("--days must be between 1 and 16"), "\(days)")
-    let favourites = try home.wx("sync", "--favourites")
+    let favourites = try home.wx("sync", "--provider", "freetestapi", "--favourites")
     #expect(favourites.status == 64 && favourites.stderr.contains("open-meteo only"), "\(favourites)")
+    // Without --provider, an option only Open-Meteo takes means Open-Meteo.
+    let inferred = try home.wx("sync", "--favourites")
+    #expect(inferred.status == 64 && inferred.stderr.contains("no favourites"), "\(inferred)")
     let none = try home.wx("sync", "--provider", "open-meteo", "--favourites")
     #expect(none.status == 64 && none.stderr.contains("no favourites"), "\(none)")
     // AccuWeather's options are not silently ignored by another provider either.
@@ -295,7 +299,9 @@ import Testing
     let current = try #require(sent["current"] as? [String: Any])
     let show = try home.wx("aqi", "show", "London", "--json").json()
     let readings = try #require(show["readings"] as? [[String: Any]])
-    #expect(readings.count == 2 && readings.last?["aqi"] as? Double == current["us_aqi"] as? Double, "\(show)")
+    // A reading keeps its own time (`current.time`): the same one fetched twice is kept once.
+    #expect(readings.count == 1 && readings.last?["aqi"] as? Double == current["us_aqi"] as? Double, "\(show)")
+    #expect(readings.last?["time"] as? String == "2026-11-23T12:00:00Z", "\(show)")
     #expect(readings.last?["scale"] as? String == "US AQI", "\(show)")
     #expect(readings.last?["european_aqi"] as? Double == current["european_aqi"] as? Double, "\(show)")
     #expect(readings.last?["pm2_5"] as? Double == current["pm2_5"] as? Double, "\(show)")

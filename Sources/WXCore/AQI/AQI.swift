@@ -77,6 +77,9 @@ package struct AQIReading: Equatable, Sendable {
   package var scale: AQIScale = .naqi
   package var european: Double? = nil
   package var pm25: Double? = nil
+  /// When the provider says the reading was taken (seconds since the epoch: Open-Meteo's
+  /// `current.time`); nil for a feed's reading, which is taken as it arrives.
+  package var time: Int64? = nil
 
   package init(city: String, aqi: Double, scale: AQIScale = .naqi, european: Double? = nil, pm25: Double? = nil) {
     self.city = city
@@ -252,8 +255,14 @@ package struct AQIStore: Sendable {
         var history = AQIHistory(city: reading.city, samples: [])
         if let payload = map[key] { history.samples = try self.history(decoding: payload).samples }
         history.city = reading.city  // the feed's latest spelling
-        history.samples.append(
-          AQISample(time: time, aqi: reading.aqi, scale: reading.scale, european: reading.european, pm25: reading.pm25))
+        let sample = AQISample(
+          time: reading.time ?? time, aqi: reading.aqi, scale: reading.scale, european: reading.european, pm25: reading.pm25)
+        // The same reading fetched twice (two syncs within the provider's interval) is kept once.
+        if let last = history.samples.last, reading.time != nil, last.time == sample.time, last.scale == sample.scale {
+          history.samples[history.samples.count - 1] = sample
+        } else {
+          history.samples.append(sample)
+        }
         if history.samples.count > Self.capacity {
           history.samples.removeFirst(history.samples.count - Self.capacity)
         }

@@ -11,7 +11,8 @@ package struct OpenMeteoAirQuality: Sendable {
   package let cities: [City]
   /// What an answer's location keeps (``OpenMeteoStream``).
   static let shape = OpenMeteoStream.Shape.object([
-    ("current", .object([("us_aqi", .scalar), ("european_aqi", .scalar), ("pm2_5", .scalar)]))
+    ("utc_offset_seconds", .scalar),
+    ("current", .object([("time", .scalar), ("us_aqi", .scalar), ("european_aqi", .scalar), ("pm2_5", .scalar)])),
   ])
 
   package init(config: ProviderConfig, cities: [City]) {
@@ -40,18 +41,37 @@ package struct OpenMeteoAirQuality: Sendable {
           (i, item) throws(PayloadError) in
           let city = asked[i]
           let label = "location \(Redact.quoted(city.name, limit: 200))"
-          let current = item["current"]
-          guard let us = try OpenMeteoDecoder.number(current?["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
+          guard let current = item["current"], case .object = current else {
+            throw PayloadError("\(label) has no \"current\" object")
+          }
+          let time = try Self.time(item, current, label: label)
+          guard let us = try OpenMeteoDecoder.number(current["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
           let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name
-          out.append(
-            AQIReading(
-              city: name, aqi: us, scale: .us,
-              european: try OpenMeteoDecoder.number(current?["european_aqi"], "\(label) european_aqi", 0...1000),
-              pm25: try OpenMeteoDecoder.number(current?["pm2_5"], "\(label) pm2_5", 0...10_000)))
+          var reading = AQIReading(
+            city: name, aqi: us, scale: .us,
+            european: try OpenMeteoDecoder.number(current["european_aqi"], "\(label) european_aqi", 0...1000),
+            pm25: try OpenMeteoDecoder.number(current["pm2_5"], "\(label) pm2_5", 0...10_000))
+          reading.time = time
+          out.append(reading)
         }
         return out
       }
     }
     return results.flatMap { $0 }
+  }
+
+  /// The reading's own time: `current.time`, a local time, less `utc_offset_seconds`.
+  static func time(_ item: JSON, _ current: JSON, label: String) throws(PayloadError) -> Int64 {
+    guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
+    guard let minutes = LocalTime.minutes(time) else {
+      throw PayloadError("\(label) current time \(OpenMeteoDecoder.quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")
+    }
+    var offset: Int64 = 0
+    switch item["utc_offset_seconds"] {
+    case nil, .null?: break
+    case .number(let s, true)? where abs(s) <= 18 * 3600: offset = Int64(s)
+    default: throw PayloadError("\(label) utc_offset_seconds is not a whole number of seconds within ±18 h")
+    }
+    return minutes * 60 - offset
   }
 }

@@ -148,6 +148,9 @@ extension City {
     c.windDirection = h.windDirection
     c.gustsKmh = h.gustsKmh
     c.precipitationMm = h.precipitationMm
+    // Its hour is "now" for what is read of the hour and the day (chance of rain, UV, sunrise);
+    // the provenance stays the observation's.
+    c.observation?.localTime = h.time
     return (c, .forecast, h)
   }
 }

@@ -53,7 +53,9 @@ struct ShowRequest: CatalogueRequest {
     let unit = ctx.unit(output.display)
     guard let weather = found.city else {
       // An atlas place wx has no weather for: what it knows, and how to get its weather.
-      if let format { return (FormatLine(city: found.asCity, unit: unit, format: format, now: ctx.now, stale: true), nil) }
+      if let format {
+        return (FormatLine(city: found.asCity, unit: unit, format: format, now: ctx.now, stale: limit != nil), nil)
+      }
       return (PlaceView(found, finder, unit: unit, now: ctx.now), nil)
     }
     if let format {
@@ -92,7 +94,9 @@ extension WX {
     var format: String?
     @Option(
       name: .customLong("max-age"),
-      help: "Values older than DURATION (90m, 3h, 2d) are stale: --format prints ? for them, and wx exits 1.")
+      help: ArgumentHelp(
+        "Values older than DURATION (90m, 3h, 2d) are stale: --format prints ? for them, and wx exits 1.",
+        valueName: "duration"))
     var maxAge: String?
     @OptionGroup var output: OutputOptions
 

@@ -21,12 +21,14 @@ extension WX {
     @Option(
       help: """
         Provider: freetestapi, accuweather or open-meteo (default: the one the catalogue's weather last came from; \
-        open-meteo when --favourites, --city, --max-cities or --days is given; freetestapi for the sample).
+        open-meteo when --favourites, --city, --max-cities or --days is given; freetestapi for the sample or with --url).
         """)
     var provider: ProviderName?
     @Option(
       name: .customLong("if-older"),
-      help: "Fetch only when the catalogue was synced longer ago than DURATION (25m, 3h, 1d); else do nothing, offline.")
+      help: ArgumentHelp(
+        "Fetch only when the catalogue was synced longer ago than DURATION (25m, 3h, 1d); else do nothing, offline.",
+        valueName: "duration"))
     var ifOlder: String?
     @Option(name: .customLong("api-key"), help: "AccuWeather API key (default: $WX_ACCUWEATHER_KEY). Never printed.")
     var apiKey: String?
@@ -71,7 +73,9 @@ extension WX {
     func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make(console)
-      let plan = try SyncPlan.make(ctx, provider: provider, openMeteoOnly: openMeteoOnly, ifOlder: ifOlder)
+      // A URL given alone is a catalogue's (freetestapi's), as it always was.
+      let asked = provider ?? (url != nil && !openMeteoOnly ? .freetestapi : nil)
+      let plan = try SyncPlan.make(ctx, provider: asked, openMeteoOnly: openMeteoOnly, ifOlder: ifOlder)
       guard let provider = plan.provider else {
         if !quiet { console.err("wx: " + plan.skipped!) }
         return

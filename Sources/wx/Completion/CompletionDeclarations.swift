@@ -27,6 +27,7 @@ extension CompletionGrammar {
     ["show"]: Declared(
       options: [
         .option("--format"),
+        .option("--max-age"),
         .flag("--json"),
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
         .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),
@@ -81,6 +82,7 @@ extension CompletionGrammar {
         .option("--url"),
         .option("--per-page"),
         .option("--provider", .words(["freetestapi", "accuweather", "open-meteo"])),
+        .option("--if-older"),
         .option("--api-key"),
         .option("--count"),
         .flag("--favourites"),

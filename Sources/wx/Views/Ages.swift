@@ -40,14 +40,14 @@ enum Ages {
     }
   }
 
-  /// `14:00 today`, `09:00 today (5h ago)`, `yesterday 14:00 (26h ago)`, `2 days ago
+  /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`, `2 days ago
   /// (2026-11-25 14:00)`: in the city's local time when the provider gave its offset, else
   /// in the user's.
   static func moment(_ at: Int64, _ c: City, _ now: Int64) -> String {
     let (date, clock, today) = local(at, c, now)
     let days = today - date
     let age = max(0, now - at)
-    let ago = age > Staleness.rowLimit ? " (\(Clock.ago(age)))" : ""
+    let ago = age >= 3600 ? " (\(Clock.ago(age)))" : ""
     switch days {
     case ...0: return "\(clock) today\(ago)"
     case 1: return "yesterday \(clock)\(ago)"

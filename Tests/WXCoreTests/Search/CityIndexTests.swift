@@ -22,11 +22,13 @@ import Testing
       }
       let sep = rng.next() % 4 == 0 ? "-" : " "
       let name = i % 50 == 0 && i > 0 ? out[i - 1].name : words.joined(separator: sep)  // some duplicates
-      out.append(
-        City(
-          id: i + 1, name: name, country: rng.pick(["France", "Åland", "Chile", "Japan"]), latitude: 0, longitude: 0,
-          temperatureC: Double(Int(rng.next() % 600)) / 10 - 20, description: rng.pick(["Sunny", "Rain", "Cloudy"]),
-          humidity: 50, windKmh: 10, forecast: []))
+      var city = City(
+        id: i + 1, name: name, country: rng.pick(["France", "Åland", "Chile", "Japan"]), latitude: 0, longitude: 0,
+        temperatureC: Double(Int(rng.next() % 600)) / 10 - 20, description: rng.pick(["Sunny", "Rain", "Cloudy"]),
+        humidity: 50, windKmh: 10, forecast: [])
+      // As a sync stores it: with its provenance (a record read back has one).
+      city.provenance = Provenance(source: .freetestapi, observedAt: 1_795_431_600)
+      out.append(city)
     }
     return out
   }

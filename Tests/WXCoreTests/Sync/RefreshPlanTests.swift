@@ -9,10 +9,13 @@ import Testing
   /// `n` cities with coordinates, named `City 0`…, in France; `unlocated` of them without.
   static func cities(_ n: Int, unlocated: Set<Int> = []) -> [City] {
     (0..<n).map { i in
-      City(
+      var city = City(
         id: i + 1, name: "City \(i)", country: "France", latitude: unlocated.contains(i) ? .nan : Double(i % 80),
         longitude: unlocated.contains(i) ? .nan : 2, temperatureC: 10, description: "Sunny", humidity: 50, windKmh: 10,
         forecast: [])
+      // As a sync stores it: with its provenance (a record read back has one).
+      city.provenance = Provenance(source: .freetestapi, observedAt: 1_795_431_600)
+      return city
     }
   }
 

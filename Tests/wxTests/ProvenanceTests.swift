@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// Issue 29: every value says where it came from and how old it is; units are kept as the
+/// API says them; wx keeps itself current without fetching what is young.
+@Suite struct ProvenanceTests {
+  /// Oslo's observation in the Open-Meteo stand-in: 2026-11-23T12:00 UTC, 13:00 local (UTC+1).
+  static let osloObserved: Int64 = 1_795_435_200
+
+  static func syncFavourites(_ home: TempHome, _ api: OpenMeteoAPI, env: [String: String] = [:]) throws -> Run {
+    try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast, "--favourites"], env: env)
+  }
+
+  static func items(_ home: TempHome, env: [String: String] = [:]) throws -> [[String: Any]] {
+    try #require(try home.run(["list", "--json", "--per-page", "1000"], env: env).json()["items"] as? [[String: Any]])
+  }
+
+  @Test func theSamplesCitiesStaySampleRowByRowAfterARefreshOfSome() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    let r = try Self.syncFavourites(home, api)
+    #expect(r.status == 0, "\(r)")
+    let items = try Self.items(home)
+    let oslo = try #require(items.first { $0["city"] as? String == "Oslo" })
+    #expect(oslo["source"] as? String == "open-meteo" && oslo["sample"] as? Bool == false, "\(oslo)")
+    #expect(oslo["observed_at"] as? String == "2026-11-23T13:00+01:00", "\(oslo)")
+    let others = items.filter { $0["city"] as? String != "Oslo" }
+    #expect(others.count > 50)
+    #expect(
+      others.allSatisfy { $0["source"] as? String == "sample" && $0["sample"] as? Bool == true && $0["observed_at"] is NSNull },
+      "\(others.prefix(2))")
+    // In text, each row says so; Oslo's row has no age (its values are fresh).
+    let list = try home.wx("list", "--per-page", "1000")
+    let rows = list.stdout.split(separator: "\n")
+    let osloRow = try #require(rows.first { $0.contains("Oslo") })
+    #expect(!osloRow.contains("sample"), "\(osloRow)")
+    #expect(rows.filter { $0.contains(" sample ") }.count == others.count, "\(list.stdout)")
+    // And hottest, top, fav say it too.
+    let top = try home.wx("top", "--json").json()
+    #expect((top["items"] as? [[String: Any]])?.allSatisfy { $0["sample"] as? Bool == true } == true)
+    let fav = try home.wx("fav", "--json").json()
+    #expect((fav["items"] as? [[String: Any]])?.first?["source"] as? String == "open-meteo")
+    // A sync of the whole catalogue replaces them: no sample row is left.
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    #expect(try Self.items(home).allSatisfy { $0["source"] as? String == "open-meteo" })
+  }
+
+  @Test func freetestapiSaysItsRecordsWereServedNotObserved() throws {
+    let home = TempHome()
+    let api = try FakeAPI()
+    #expect(try home.wx("sync", "--url", api.url).status == 0)
+    let later = String(Int(TempHome.sampleNow)! + 5 * 3600)
+    let items = try Self.items(home, env: ["WX_NOW": later])
+    #expect(items.allSatisfy { $0["source"] as? String == "freetestapi" && $0["age_seconds"] as? Int == 5 * 3600 })
+    let show = try home.wx("show", "Oslo", env: ["WX_NOW": later])
+    #expect(show.stdout.contains("served 11:00 today (5h ago) by freetestapi"), "\(show)")
+    // Once its forecast is wholly past, the hint names what brings a current one.
+    let days = try home.wx("show", "Oslo", env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 3 * 86_400)])
+    #expect(days.stdout.contains("run `wx sync --provider open-meteo`"), "\(days)")
+    // Rows mark values over three hours old with their age.
+    let list = try home.wx("list", env: ["WX_NOW": later])
+    #expect(list.stdout.contains(" 5h "), "\(list)")
+    #expect(!(try home.wx("list").stdout.contains(" Age ")))
+  }
+
+  @Test func showSaysWhenInWordsAndUsesTheStoredHourForAnOldObservation() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    #expect(try Self.syncFavourites(home, api).status == 0)
+    // Three hours on: the stored hour stands for now, labelled.
+    let threeHours = ["WX_NOW": String(Self.osloObserved + 3 * 3600)]
+    let sent = try #require(try api.sent(latitude: 59.9139, longitude: 10.7522))
+    let hourly = try #require(sent["hourly"] as? [String: Any])
+    let times = try #require(hourly["time"] as? [String])
+    let temps = try #require(hourly["temperature_2m"] as? [Any])
+    let k = try #require(times.firstIndex(of: "2026-11-23T16:00"))
+    let json = try home.run(["show", "Oslo", "--json"], env: threeHours).json()
+    #expect(json["current_from"] as? String == "forecast", "\(json)")
+    #expect(json["temperature"] as? Double == temps[k] as? Double, "\(json)")
+    #expect(json["age_seconds"] as? Int == 3 * 3600)
+    let text = try home.run(["show", "Oslo"], env: threeHours)
+    #expect(text.stdout.contains("forecast for 16:00, from data of 13:00; observed 13:00 today (3h ago), Open-Meteo"), "\(text)")
+    // Past the stored hours: the last observation, with its date and age.
+    let threeDays = ["WX_NOW": String(Self.osloObserved + 3 * 86_400)]
+    let old = try home.run(["show", "Oslo"], env: threeDays)
+    #expect(old.stdout.contains("observed 3 days ago (2026-11-23 13:00), Open-Meteo"), "\(old)")
+    #expect(try home.run(["show", "Oslo", "--json"], env: threeDays).json()["current_from"] as? String == "observation")
+    // At 40 columns the line is whole.
+    let narrow = try home.run(["show", "Oslo"], env: threeDays.merging(["COLUMNS": "40"]) { $1 })
+    #expect(narrow.stdout.contains("(2026-11-23 13:00)"), "\(narrow)")
+  }
+
+  @Test func maxAgeMarksStaleValuesAndExitsOne() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    #expect(try Self.syncFavourites(home, api).status == 0)
+    let fresh = try home.run(
+      ["show", "Oslo", "--format", "%t|%a", "--max-age", "90m"], env: ["WX_NOW": String(Self.osloObserved + 600)])
+    #expect(fresh.status == 0 && fresh.stderr.isEmpty, "\(fresh)")
+    #expect(fresh.stdout.hasSuffix("|10m\n"), "\(fresh)")
+    let later = ["WX_NOW": String(Self.osloObserved + 100 * 3600)]
+    let stale = try home.run(["show", "Oslo", "--format", "%c %t|%a", "--max-age", "3h"], env: later)
+    #expect(stale.status == 1 && stale.stdout == "? ?|4d\n" && stale.stderr.isEmpty, "\(stale)")
+    // The sample's values were never observed: always stale.
+    let sample = try home.wx("show", "Paris, France", "--format", "%t %a", "--max-age", "2d")
+    #expect(sample.status == 1 && sample.stdout == "? sample\n" && sample.stderr.isEmpty, "\(sample)")
+    #expect(try home.wx("show", "Oslo", "--max-age", "soon").status == 64)
+  }
+
+  @Test func theUnitsAnAnswerNamesAreConvertedOrRefused() throws {
+    let reference = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try reference.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    let expected = try Self.items(reference)
+    for mode in ["imperial", "ms", "knots"] {
+      let home = TempHome()
+      let other = try OpenMeteoAPI(mode: mode)
+      let r = try home.run(["sync", "--provider", "open-meteo", "--url", other.forecast])
+      #expect(r.status == 0, "\(mode): \(r)")
+      let got = try Self.items(home)
+      for (a, b) in zip(expected, got) {
+        let (ta, tb) = (a["temperature"] as? Double, b["temperature"] as? Double)
+        #expect((ta == nil) == (tb == nil) && abs((ta ?? 0) - (tb ?? 0)) <= 0.1, "\(mode): \(a) \(b)")
+        let (wa, wb) = (a["wind_speed"] as? Double, b["wind_speed"] as? Double)
+        #expect(abs((wa ?? 0) - (wb ?? 0)) <= 0.1, "\(mode): \(a) \(b)")
+      }
+    }
+    // A unit wx does not read: exit 65, the catalogue byte-identical.
+    let home = TempHome()
+    _ = try home.wx("list")
+    let before = try Data(contentsOf: URL(fileURLWithPath: home.catalogue))
+    let kelvin = try OpenMeteoAPI(mode: "kelvin")
+    let r = try home.run(["sync", "--provider", "open-meteo", "--url", kelvin.forecast])
+    #expect(r.status == 65 && r.stderr.contains("\"K\"") && r.stderr.contains("not a unit of temperature"), "\(r)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.catalogue)) == before)
+  }
+
+  @Test func forecastDaysKeepTheirLow() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    let sent = try #require(try api.sent(latitude: 59.9139, longitude: 10.7522))
+    let lows = try #require((sent["daily"] as? [String: Any])?["temperature_2m_min"] as? [Double])
+    let days = try #require(try home.wx("show", "Oslo", "--json").json()["forecast"] as? [[String: Any]])
+    #expect(days.map { $0["temperature_min"] as? Double } == lows.prefix(days.count).map { $0 }, "\(days)")
+    #expect(days.allSatisfy { $0["temperature_max"] as? Double == $0["temperature"] as? Double })
+    let text = try home.wx("show", "Oslo")
+    #expect(text.stdout.contains("High") && text.stdout.contains("Low"), "\(text)")
+  }
+
+  @Test func syncIfOlderFetchesNothingWhileYoungAndSyncUsesTheLastProvider() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    let requests = try api.stats().requests
+    // Young: no request at all (and no URL needed: nothing is fetched).
+    let young = try home.run(
+      ["sync", "--if-older", "25m", "--url", api.forecast], env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 600)])
+    #expect(young.status == 0 && young.stderr.contains("nothing fetched"), "\(young)")
+    #expect(try api.stats().requests == requests)
+    let quiet = try home.run(["sync", "--if-older", "25m", "--quiet"], env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 600)])
+    #expect(quiet.status == 0 && quiet.stderr.isEmpty, "\(quiet)")
+    // Older: `wx sync` without --provider refreshes from Open-Meteo, the provider last used.
+    let old = try home.run(
+      ["sync", "--if-older", "25m"], env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 3600), "WX_OPEN_METEO_URL": api.forecast])
+    #expect(old.status == 0, "\(old)")
+    #expect(try api.stats().requests > requests)
+    #expect(try home.wx("sync", "--if-older", "soon").status == 64)
+  }
+
+  @Test func aUTCOffsetBeyondEighteenHoursIsBadData() throws {
+    let home = TempHome()
+    _ = try home.wx("list")
+    let before = try Data(contentsOf: URL(fileURLWithPath: home.catalogue))
+    let api = try OpenMeteoAPI(mode: "bad-offset")
+    let r = try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast])
+    #expect(r.status == 65 && r.stderr.contains("utc_offset_seconds"), "\(r)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.catalogue)) == before)
+  }
+}

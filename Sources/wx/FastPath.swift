@@ -25,7 +25,7 @@ enum FastPath {
   /// Runs `args` (without the program name) if the fast path understands them: the exit
   /// status, or nil to let ArgumentParser handle the command line.
   static func run(_ args: [String], _ console: Console) -> Int32? {
-    guard Environment.get("WX_NO_FASTPATH") == nil, let request = parse(args) else { return nil }
+    guard Environment.get("WX_NO_FASTPATH") == nil, let request = parse(args), !request.fetchesFirst else { return nil }
     do {
       try request.perform(console)
       return 0

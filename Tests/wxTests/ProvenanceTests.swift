@@ -180,4 +180,39 @@ import Testing
     #expect(r.status == 65 && r.stderr.contains("utc_offset_seconds"), "\(r)")
     #expect(try Data(contentsOf: URL(fileURLWithPath: home.catalogue)) == before)
   }
+
+  @Test func refreshFetchesThePlaceAndAnswersFromTheStoreWhenUnreachable() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    let r = try home.run(["show", "Oslo", "--refresh", "--json"], env: ["WX_OPEN_METEO_URL": api.forecast])
+    #expect(r.status == 0, "\(r)")
+    #expect(try r.json()["source"] as? String == "open-meteo" && (try api.stats().sizes == [1]), "\(r)")
+    // The rest of the catalogue is as it was: the sample's.
+    #expect(try home.wx("show", "Paris, France", "--json").json()["source"] as? String == "sample")
+    // Unreachable: the stored weather, with its age and a warning; exit 0.
+    let before = try Data(contentsOf: URL(fileURLWithPath: home.catalogue))
+    let down = try home.run(["forecast", "Oslo", "--refresh"], env: ["WX_OPEN_METEO_URL": "http://127.0.0.1:1/v1/forecast"])
+    #expect(down.status == 0 && down.stderr.contains("warning: not refreshed") && down.stdout.contains("Open-Meteo"), "\(down)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.catalogue)) == before)
+    // With --format, nothing but the line.
+    let line = try home.run(
+      ["show", "Oslo", "--refresh", "--format", "%t"], env: ["WX_OPEN_METEO_URL": "http://127.0.0.1:1/v1/forecast"])
+    #expect(line.status == 0 && line.stderr.isEmpty && line.stdout.hasSuffix("°C\n"), "\(line)")
+    // A read command without --refresh never asks: the stand-in saw one request in all.
+    _ = try home.wx("show", "Oslo")
+    #expect(try api.stats().requests == 1)
+  }
+
+  @Test func statusCountsCitiesBySourceWithTheirObservationSpan() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("fav", "add", "Oslo", "Berlin").status == 0)
+    #expect(try Self.syncFavourites(home, api).status == 0)
+    let status = try home.wx("status", "--json").json()
+    let by = try #require(status["by_source"] as? [String: Int])
+    #expect(by["open-meteo"] == 2 && by["sample"] == (by.values.reduce(0, +) - 2) && by["freetestapi"] == 0, "\(by)")
+    #expect(status["oldest_observation"] as? String == "2026-11-23T12:00:00Z", "\(status)")
+    let text = try home.wx("status")
+    #expect(text.stdout.contains("2 from Open-Meteo") && text.stdout.contains("from the bundled sample"), "\(text)")
+  }
 }

@@ -39,6 +39,11 @@ package struct CatalogueMeta: Equatable, Sendable {
   /// Cities whose weather came from ``provider`` at ``syncedAt`` (a favourites refresh
   /// refreshes a few); headers written before the field existed read as ``count``.
   package var refreshed: Int
+  /// Cities by the source of their weather (``WeatherSource/allCases`` order), and the oldest
+  /// and newest observation among them; nil in headers written before the fields existed.
+  package var bySource: [Int]? = nil
+  package var oldestObservation: Int64? = nil
+  package var newestObservation: Int64? = nil
 
   package init(
     generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,
@@ -74,6 +79,12 @@ package struct CatalogueMeta: Equatable, Sendable {
     w.string(listProvider)
     w.int(Int(listSyncedAt))
     w.int(refreshed)
+    if let bySource {
+      w.varint(UInt64(bySource.count))
+      for n in bySource { w.int(n) }
+      w.varint(oldestObservation.map { UInt64(bitPattern: $0) &+ 1 } ?? 0)
+      w.varint(newestObservation.map { UInt64(bitPattern: $0) &+ 1 } ?? 0)
+    }
     return w.bytes
   }
 
@@ -92,6 +103,15 @@ package struct CatalogueMeta: Equatable, Sendable {
     listProvider = old ? provider : try r.string()
     listSyncedAt = old ? syncedAt : Int64(try r.int())
     refreshed = old ? count : try r.int()
+    if !r.isAtEnd {
+      let n = try r.count(limit: 64)
+      var counts: [Int] = []
+      for _ in 0..<n { counts.append(try r.int()) }
+      bySource = counts
+      let (a, b) = (try r.varint(), try r.varint())
+      oldestObservation = a == 0 ? nil : Int64(bitPattern: a &- 1)
+      newestObservation = b == 0 ? nil : Int64(bitPattern: b &- 1)
+    }
     guard foldVersion >= 1, foldVersion <= Fold.version,
       count >= 0, nameEntries == count, wordEntries >= 0, dryCount >= 0, dryCount <= count
     else {

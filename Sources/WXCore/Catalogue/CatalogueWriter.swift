@@ -18,6 +18,9 @@ package final class CatalogueWriter {
   private let index: CityIndexBuilder
   /// Few distinct descriptions: each is classified once.
   private var rainy: [String: Bool] = [:]
+  /// Cities by the source of their weather, and the span of their observation times (the header's).
+  private var bySource = [Int](repeating: 0, count: WeatherSource.allCases.count)
+  private var observed: ClosedRange<Int64>?
 
   /// Writes into `db`, a fresh file the caller publishes. The search index keeps its sorting
   /// material in memory up to `spillAbove` bytes, then in a temporary file beside `db`, and
@@ -46,6 +49,10 @@ package final class CatalogueWriter {
   package func add(_ city: City) throws(StoreError) {
     block.append(city.encoded())
     count += 1
+    if let p = city.provenance {
+      bySource[Int(p.source.byte) - 1] += 1
+      if let at = p.observedAt { observed = observed.map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at }
+    }
     let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
     if rainy.count < 4096 { rainy[city.description] = wet }
     // Unknown temperatures sort last.
@@ -101,6 +108,8 @@ package final class CatalogueWriter {
     meta.nameEntries = count
     meta.wordEntries = wordEntries
     meta.dryCount = dryCount
+    meta.bySource = bySource
+    (meta.oldestObservation, meta.newestObservation) = (observed?.lowerBound, observed?.upperBound)
     try db.store(CatalogueKey.meta, Envelope.seal(.meta, meta.encoded()))
     return meta
   }

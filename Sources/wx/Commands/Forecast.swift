@@ -4,11 +4,17 @@ import WXCore
 /// `wx forecast`: a city's forecast days in date order, or rain-free days hottest first.
 struct ForecastRequest: CatalogueRequest {
   static var options: [RequestOption<Self>] {
-    [.flag("hottest", \.hottest), .flag("hourly", \.hourly), .parsed("hours", \.hours, { Int($0) })] + outputOptions
+    [
+      .flag("hottest", \.hottest), .flag("hourly", \.hourly), .parsed("hours", \.hours, { Int($0) }),
+      .flag("refresh", \.refresh),
+    ] + outputOptions
   }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
   var city: String?
+  /// `--refresh`: the place's weather fetched from Open-Meteo first (``PlaceRefresh``).
+  var refresh = false
+  var fetchesFirst: Bool { refresh }
 
   /// Without CITY, the last city shown; a CITY given must name something.
   func validate() throws(UsageError) {
@@ -108,12 +114,18 @@ extension WX {
     @Flag(help: "Only rain-free days, hottest first.") var hottest = false
     @Flag(help: "A row per hour from the current local hour.") var hourly = false
     @Option(parsing: .unconditional, help: "Hours to show with --hourly (1–48, default 24).") var hours: Int?
+    @Flag(help: "Fetch the place's weather from Open-Meteo first (online); unreachable, the stored weather, with a warning.")
+    var refresh = false
     @OptionGroup var output: OutputOptions
 
     var request: ForecastRequest {
-      ForecastRequest(city: city.joinedName, hottest: hottest, hourly: hourly, hours: hours, output: output.value)
+      ForecastRequest(
+        city: city.joinedName, refresh: refresh, hottest: hottest, hourly: hourly, hours: hours, output: output.value)
     }
     func validate() throws { try check(request) }
-    func execute(_ console: Console) async throws { try request.perform(console) }
+    func execute(_ console: Console) async throws {
+      if refresh { try await PlaceRefresh.run(request.city, quiet: false, console) }
+      try request.perform(console)
+    }
   }
 }

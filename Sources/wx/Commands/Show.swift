@@ -4,7 +4,7 @@ import WXCore
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
 struct ShowRequest: CatalogueRequest {
   static var options: [RequestOption<Self>] {
-    [.parsed("format", \.format, { $0 }), .parsed("max-age", \.maxAge, { $0 })] + outputOptions
+    [.parsed("format", \.format, { $0 }), .parsed("max-age", \.maxAge, { $0 }), .flag("refresh", \.refresh)] + outputOptions
   }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
@@ -24,6 +24,9 @@ struct ShowRequest: CatalogueRequest {
   /// `--max-age`: values older than this (or invented) are stale: `--format` prints `?` for
   /// them, and wx exits 1.
   var maxAge: String?
+  /// `--refresh`: the place's weather fetched from Open-Meteo first (``PlaceRefresh``).
+  var refresh = false
+  var fetchesFirst: Bool { refresh }
 
   /// Opens the catalogue (notes muted for `--format`: a status bar reads the line alone),
   /// shows the view, then exits 1 when `--max-age` finds the values stale.
@@ -98,10 +101,17 @@ extension WX {
         "Values older than DURATION (90m, 3h, 2d) are stale: --format prints ? for them, and wx exits 1.",
         valueName: "duration"))
     var maxAge: String?
+    @Flag(help: "Fetch the place's weather from Open-Meteo first (online); unreachable, the stored weather, with a warning.")
+    var refresh = false
     @OptionGroup var output: OutputOptions
 
-    var request: ShowRequest { ShowRequest(city: city.joinedName, maxAge: maxAge, format: format, output: output.value) }
+    var request: ShowRequest {
+      ShowRequest(city: city.joinedName, maxAge: maxAge, refresh: refresh, format: format, output: output.value)
+    }
     func validate() throws { try check(request) }
-    func execute(_ console: Console) async throws { try request.perform(console) }
+    func execute(_ console: Console) async throws {
+      if refresh { try await PlaceRefresh.run(request.city, quiet: request.format != nil, console) }
+      try request.perform(console)
+    }
   }
 }

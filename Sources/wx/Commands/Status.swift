@@ -52,6 +52,9 @@ struct StatusView: View {
       ("sample", .bool(meta.isSample)), ("count", .int(meta.count)), ("synced_at", .string(Clock.iso8601(meta.syncedAt))),
       ("age_seconds", .int(Int(now - meta.syncedAt))), ("list_provider", .string(meta.listProvider)),
       ("list_synced_at", .string(Clock.iso8601(meta.listSyncedAt))), ("refreshed", .int(meta.refreshed)),
+      ("by_source", .object(Self.bySource(meta).map { ($0.0.rawValue, JSON.int($0.1)) })),
+      ("oldest_observation", meta.oldestObservation.map { .string(Clock.iso8601($0)) } ?? .null),
+      ("newest_observation", meta.newestObservation.map { .string(Clock.iso8601($0)) } ?? .null),
       ("air_quality_at", airUpdated.map { .string(Clock.iso8601($0)) } ?? .null),
       ("attribution", attribution.map { .string($0) } ?? .null), ("atlas", atlas.json), ("unit", .string(unit.rawValue)),
       ("wind_unit", .string(unit.wind.rawValue)),
@@ -77,6 +80,14 @@ struct StatusView: View {
       out +=
         "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
     }
+    let sources = Self.bySource(meta).filter { $0.1 > 0 }
+    if !sources.isEmpty {
+      out += "weather   " + sources.map { "\($0.1) from \(Ages.name($0.0))" }.joined(separator: " · ") + "\n"
+    }
+    if let oldest = meta.oldestObservation, let newest = meta.newestObservation {
+      out += "observed  \(Clock.format(oldest)) (\(Clock.ago(now - oldest)))"
+      out += newest == oldest ? "\n" : " to \(Clock.format(newest)) (\(Clock.ago(now - newest)))\n"
+    }
     if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Clock.ago(now - airUpdated)))\n" }
     if let attribution { out += "data      \(attribution)\n" }
     if let line = atlas.line { out += "places    \(line)\n" }
@@ -88,6 +99,17 @@ struct StatusView: View {
       out += "  \(DisplayWidth.pad(f.name, to: 12)) \(DisplayWidth.pad(s, to: 9, right: true))  \(f.path.visible)\n"
     }
     return String(out.dropLast())
+  }
+
+  /// Cities by source, from the header (a header written before it counted them: every
+  /// city the provider's, or the sample's).
+  static func bySource(_ meta: CatalogueMeta) -> [(WeatherSource, Int)] {
+    if let counts = meta.bySource {
+      return zip(WeatherSource.allCases, counts + [Int](repeating: 0, count: max(0, WeatherSource.allCases.count - counts.count)))
+        .map { ($0, $1) }
+    }
+    let source = meta.isSample ? WeatherSource.sample : WeatherSource(provider: meta.provider) ?? .freetestapi
+    return WeatherSource.allCases.map { ($0, $0 == source ? meta.count : 0) }
   }
 
   static func bytes(_ n: Int64) -> String {

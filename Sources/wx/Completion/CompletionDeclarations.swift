@@ -28,6 +28,7 @@ extension CompletionGrammar {
       options: [
         .option("--format"),
         .option("--max-age"),
+        .flag("--refresh"),
         .flag("--json"),
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
         .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),
@@ -51,6 +52,7 @@ extension CompletionGrammar {
         .flag("--hottest"),
         .flag("--hourly"),
         .option("--hours"),
+        .flag("--refresh"),
         .flag("--json"),
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
         .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),

@@ -19,9 +19,13 @@ protocol Request {
   func validate() throws(UsageError)
   /// Runs the request: what it shows, printed by ``Runner`` through `console`.
   func perform(_ console: Console) throws
+  /// The request fetches first (`--refresh`): the fast path leaves it to the command, which
+  /// may wait for the network.
+  var fetchesFirst: Bool { get }
 }
 
 extension Request {
+  var fetchesFirst: Bool { false }
   static var takesWords: Bool { false }
   mutating func take(words: String?) {}
   func validate() throws(UsageError) {}

@@ -61,9 +61,14 @@ build-wx: static-libs
 	@if ldd $(BIN) | grep -Eq 'libgdbm|libstdc\+\+|libswiftCore'; then \
 	  echo "make: $(BIN) links libgdbm, libstdc++ or the Swift runtime dynamically" >&2; exit 1; fi
 
-# Shows the catalogue offline from the bundled sample, in a throw-away state folder.
+# Shows the catalogue offline from the bundled sample, in a throw-away state folder, with the
+# data as `make install` lays it out (.build/share/wx: the sample, atlas.bin and the shared
+# atlas store built from it once, so no state folder builds its own).
+RUN_SHARE = $(CURDIR)/.build/share/wx
 run: build-wx
-	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(CURDIR)/Data $(BIN) list
+	@mkdir -p $(RUN_SHARE) && cp -p Data/sample-weathers.json Data/atlas.bin $(RUN_SHARE)/
+	@$(BIN) __build-atlas $(RUN_SHARE)
+	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(RUN_SHARE) $(BIN) list
 
 # The whole suite on the debug build, then the end-to-end suite again on the binary exactly as
 # `make install` builds it (release, static, position-dependent). The project's own code must
@@ -109,6 +114,7 @@ install: build
 	install -s -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
 	install -s -m 0755 $(BIN)-aqi-watch $(DESTDIR)$(PREFIX)/libexec/wx/wx-aqi-watch
 	install -m 0644 Data/sample-weathers.json Data/atlas.bin Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
+	$(BIN) __build-atlas $(DESTDIR)$(PREFIX)/share/wx
 	install -m 0644 man/wx.1 $(DESTDIR)$(PREFIX)/share/man/man1/wx.1
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx
 	$(BIN) completion zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_wx

@@ -42,6 +42,7 @@ enum Main {
     _ = signal(SIGPIPE, SIG_IGN)
     // Standard output and error, and what went wrong writing them: one value, handed down.
     let console = Console.standard()
+    if args.count == 2, args[0] == "__build-atlas" { end(buildSharedAtlas(in: args[1], console), console) }
     if let status = CompletionEntry.run(args, console) ?? FastPath.run(args, console) {
       end(status, console)
     }
@@ -90,6 +91,19 @@ enum Main {
       }
     }
     dispatchMain()
+  }
+
+  /// `wx __build-atlas FOLDER` (`make install`, `make run`): the shared atlas store built
+  /// beside FOLDER's `atlas.bin`, read-only, for every user and state folder.
+  static func buildSharedAtlas(in folder: String, _ console: Console) -> Int32 {
+    do {
+      if let meta = try Home.buildSharedAtlas(in: folder) {
+        console.err("wx: built the world atlas (\(PlaceText.people(meta.count)) places) in \(folder.quoted())")
+      }
+      return 0
+    } catch {
+      return ExitStatus.report(error, console).rawValue
+    }
   }
 
   /// Exits with `status`, or, when the command succeeded but its output could not be

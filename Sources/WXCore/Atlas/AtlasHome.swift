@@ -14,12 +14,25 @@ extension Home {
     FileSystem.directoryName(sample) + "/" + AtlasData.fileName
   }
 
+  /// The shared atlas store beside the shipped data (`make install` builds it into
+  /// `share/wx`, read-only, for every user and state folder), when there is one.
+  package var sharedAtlasPath: String? {
+    atlasDataPath.map { FileSystem.directoryName($0) + "/" + FileSystem.StateFileName.atlas }.flatMap {
+      FileSystem.exists($0) ? $0 : nil
+    }
+  }
+
   /// Opens the atlas, building it first when it is missing, was built by another version of
   /// wx or from other data (an upgrade shipped a new `atlas.bin`: its CRC-32, the file's last
   /// four bytes, is compared with the one the store records). nil when there is no atlas and
   /// no data to build one from (not installed). Errors: a damaged store (``StoreError``: `wx
   /// doctor --repair` rebuilds it), an unwritable state folder, a damaged data file.
-  package func openAtlas() throws -> Atlas? {
+  ///
+  /// The state folder's own atlas first, when it is current; else the shared one beside the
+  /// data (`make install` builds it), when it is current; else the state folder builds its
+  /// own, after `building` is called (a terminal shows progress). `shared` false ignores the
+  /// shared one (`WX_ATLAS=own`).
+  package func openAtlas(shared: Bool = true, building: (() -> Void)? = nil) throws -> Atlas? {
     let data = atlasDataPath
     func current(_ atlas: Atlas) -> Bool {
       atlas.meta.version == AtlasWriter.version
@@ -32,7 +45,14 @@ extension Home {
     } catch {
       guard case .missing = error else { throw error }
     }
+    // A damaged or outdated shared atlas is passed over: the state folder builds its own
+    // (`wx doctor` says what restores the shared one).
+    if shared, let path = sharedAtlasPath, let atlas = try? Atlas(path: path) {
+      if current(atlas) { return atlas }
+      atlas.close()
+    }
     guard data != nil else { return nil }
+    building?()
     do {
       try prepare()
       let lock = try writers.acquire()
@@ -51,6 +71,26 @@ extension Home {
       default: throw StoreError.permission(path: atlasPath)
       }
     }
+  }
+
+  /// Builds the shared atlas store in `folder`, beside its `atlas.bin` (`make install`,
+  /// `make run`: `wx __build-atlas FOLDER`): nothing when a current one is there. Returns the
+  /// places written (nil when it was current). The store is left read-only (0444).
+  package static func buildSharedAtlas(in folder: String) throws -> AtlasMeta? {
+    let home = Home(directory: folder, sampleCandidates: [folder + "/sample-weathers.json"])
+    guard let data = home.atlasDataPath else { throw HomeError.noAtlasData(searched: home.atlasDataCandidates) }
+    if let atlas = try? Atlas(path: home.atlasPath) {
+      defer { atlas.close() }
+      if atlas.meta.version == AtlasWriter.version && AtlasData.checksum(of: data) == atlas.meta.dataChecksum { return nil }
+    }
+    let lock = try home.writers.acquire()
+    defer {
+      lock.release()
+      FileSystem.remove(home.directory + "/" + FileSystem.StateFileName.lock)
+    }
+    let meta = try home.buildAtlas(holding: lock)
+    try FileSystem.setMode(home.atlasPath, 0o444)
+    return meta
   }
 
   /// Builds the atlas from the shipped data and publishes it, under `lock`.

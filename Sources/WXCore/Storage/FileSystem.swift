@@ -198,6 +198,11 @@ package enum FileSystem {
 
   package static func remove(_ path: String) { unlink(path) }
 
+  /// Sets `path`'s permission bits.
+  package static func setMode(_ path: String, _ mode: UInt32) throws(StoreError) {
+    if chmod(path, mode) != 0 { throw .io(path: path, operation: "setting the mode of", errno: errno) }
+  }
+
   /// Names in `directory` (no `.`/`..`).
   package static func list(_ directory: String) -> [String] {
     guard let dir = opendir(directory) else { return [] }

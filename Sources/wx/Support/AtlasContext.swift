@@ -4,12 +4,13 @@ import WXFeed
 /// The atlas as read commands use it: opened (and built on first use) beside the catalogue,
 /// never a reason for a catalogue command to fail.
 extension Context {
-  /// `WX_ATLAS=off` searches and resolves in the catalogue alone.
+  /// `WX_ATLAS=off` searches and resolves in the catalogue alone; `own` uses the state
+  /// folder's own atlas, never the shared one.
   static func atlasEnabled() throws -> Bool {
     switch Environment.get("WX_ATLAS") {
-    case nil, "on": return true
+    case nil, "on", "own": return true
     case "off": return false
-    case let other?: throw ConfigError("WX_ATLAS=\(Redact.text(other, limit: 20)) is not on or off")
+    case let other?: throw ConfigError("WX_ATLAS=\(Redact.text(other, limit: 20)) is not on, own or off")
     }
   }
 
@@ -30,8 +31,16 @@ extension Context {
     {
       return nil
     }
+    // Building it takes about a second: a terminal is told, then the line is cleared.
+    var told = false
+    defer { if told { console.control("\r\u{1B}[K", toStderr: true) } }
+    let building = {
+      guard console.terminal.stderrIsTTY, !console.notesMuted else { return }
+      console.control("wx: building the world atlas for this state folder (once)…", toStderr: true)
+      told = true
+    }
     do {
-      return try home.openAtlas()
+      return try home.openAtlas(shared: Environment.get("WX_ATLAS") != "own", building: building)
     } catch {
       console.warn(error, "using the catalogue without the atlas")
       return nil

@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// The atlas built once (`make install`, `make run`: `wx __build-atlas FOLDER`), read-only,
+/// shared by every state folder: a new state folder answers from it and builds nothing.
+@Suite struct SharedAtlasTests {
+  @Test func aNewStateFolderUsesTheSharedAtlasAndBuildsNone() throws {
+    let share = Scratch()
+    for name in ["sample-weathers.json", "atlas.bin"] {
+      try FileManager.default.copyItem(atPath: repositoryRoot + "/Data/" + name, toPath: share.file(name))
+    }
+    let build = try runProcess(wxBinary, ["__build-atlas", share.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
+    #expect(build.status == 0 && build.stderr.contains("built the world atlas"), "\(build)")
+    let attributes = try FileManager.default.attributesOfItem(atPath: share.file("atlas.gdbm"))
+    #expect((attributes[.posixPermissions] as? Int) == 0o444)
+    // Nothing else is left in the shared folder (no lock file, no temp file).
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: share.path)) == ["sample-weathers.json", "atlas.bin", "atlas.gdbm"])
+    // Built again: nothing to do.
+    let again = try runProcess(wxBinary, ["__build-atlas", share.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
+    #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
+
+    let home = TempHome()
+    let env = ["WX_ATLAS": "on", "WX_DATA_DIR": share.path]
+    let search = try home.run(["search", "ljub"], env: env)
+    #expect(search.status == 0 && search.stdout.contains("Ljubljana"), "\(search)")
+    #expect(!FileManager.default.fileExists(atPath: home.file("atlas.gdbm")), "the state folder built its own")
+    // `WX_ATLAS=own` builds the state folder's own, as before.
+    let own = try home.run(["search", "ljub"], env: ["WX_ATLAS": "own", "WX_DATA_DIR": share.path], timeout: 300)
+    #expect(own.status == 0 && FileManager.default.fileExists(atPath: home.file("atlas.gdbm")), "\(own)")
+    // A folder without atlas.bin: a clear error, exit 78.
+    let empty = Scratch()
+    let none = try runProcess(wxBinary, ["__build-atlas", empty.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+    #expect(none.status == 78 && none.stderr.hasPrefix("wx: "), "\(none)")
+  }
+}

@@ -66,7 +66,7 @@ build-wx: static-libs
 # atlas store built from it once, so no state folder builds its own).
 RUN_SHARE = $(CURDIR)/.build/share/wx
 run: build-wx
-	@mkdir -p $(RUN_SHARE) && cp -p Data/sample-weathers.json Data/atlas.bin $(RUN_SHARE)/
+	@mkdir -p $(RUN_SHARE) && cp -p Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin $(RUN_SHARE)/
 	@$(BIN) __build-atlas $(RUN_SHARE)
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(RUN_SHARE) $(BIN) list
 
@@ -113,7 +113,7 @@ install: build
 	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d $(DESTDIR)$(PREFIX)/libexec/wx
 	install -s -m 0755 $(BIN) $(DESTDIR)$(PREFIX)/bin/wx
 	install -s -m 0755 $(BIN)-aqi-watch $(DESTDIR)$(PREFIX)/libexec/wx/wx-aqi-watch
-	install -m 0644 Data/sample-weathers.json Data/atlas.bin Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
+	install -m 0644 Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin Data/README.md $(DESTDIR)$(PREFIX)/share/wx/
 	$(BIN) __build-atlas $(DESTDIR)$(PREFIX)/share/wx
 	install -m 0644 man/wx.1 $(DESTDIR)$(PREFIX)/share/man/man1/wx.1
 	$(BIN) completion bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/wx

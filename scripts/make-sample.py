@@ -10,6 +10,7 @@ Usage: python3 scripts/make-sample.py [-o PATH]
 
 import argparse
 import json
+import zlib
 import random
 from pathlib import Path
 
@@ -203,7 +204,12 @@ def main():
     text = json.dumps(build(), ensure_ascii=False, indent=1) + "\n"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(text, encoding="utf-8")
-    print(f"wrote {args.out} ({len(CITIES)} records)")
+    # Its checksum beside it: wx refuses a sample whose bytes no longer match (a flipped bit
+    # in a number would otherwise read as other weather).
+    data = text.encode("utf-8")
+    crc = args.out.with_name(args.out.name.replace(".json", ".crc32"))
+    crc.write_text(f"{zlib.crc32(data) & 0xFFFFFFFF:08x} {len(data)}\n", encoding="ascii")
+    print(f"wrote {args.out} ({len(CITIES)} records) and {crc.name}")
 
 
 if __name__ == "__main__":

@@ -33,4 +33,35 @@ import Testing
     let none = try runProcess(wxBinary, ["__build-atlas", empty.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
     #expect(none.status == 78 && none.stderr.hasPrefix("wx: "), "\(none)")
   }
+
+  /// Damaged shipped data is said plainly, by every command and by `wx doctor`, with what
+  /// restores it (installing again), never "run `wx doctor --repair`", which cannot.
+  @Test func damagedShippedDataSaysWhatRestoresIt() throws {
+    let share = Scratch()
+    for name in ["sample-weathers.json", "sample-weathers.crc32", "atlas.bin"] {
+      try FileManager.default.copyItem(atPath: repositoryRoot + "/Data/" + name, toPath: share.file(name))
+    }
+    // One flipped digit in the sample: other weather, were it not for the checksum.
+    var sample = try [UInt8](Data(contentsOf: URL(fileURLWithPath: share.file("sample-weathers.json"))))
+    let digit = try #require(sample.firstIndex(of: UInt8(ascii: "7")))
+    sample[digit] = UInt8(ascii: "8")
+    try Data(sample).write(to: URL(fileURLWithPath: share.file("sample-weathers.json")))
+    var atlas = try [UInt8](Data(contentsOf: URL(fileURLWithPath: share.file("atlas.bin"))))
+    atlas[atlas.count / 2] ^= 0x10
+    try Data(atlas).write(to: URL(fileURLWithPath: share.file("atlas.bin")))
+    let home = TempHome()
+    let env = ["WX_ATLAS": "on", "WX_DATA_DIR": share.path]
+    let list = try home.run(["list"], env: env)
+    #expect(
+      list.status == 65 && list.stderr.contains("checksum does not match") && list.stderr.contains("install wx again"), "\(list)")
+    let doctor = try home.run(["doctor", "--repair"], env: env)
+    #expect(doctor.status == 74, "\(doctor)")
+    #expect(
+      doctor.stdout.contains("sample") && doctor.stdout.contains("atlas data") && doctor.stdout.contains("install wx again"),
+      "\(doctor)")
+    #expect(!doctor.stdout.contains("all stores healthy"), "\(doctor)")
+    // With intact data again, the same state folder answers.
+    let good = ["WX_ATLAS": "on", "WX_DATA_DIR": repositoryRoot + "/Data"]
+    #expect(try home.run(["list"], env: good).status == 0)
+  }
 }

@@ -30,12 +30,12 @@ package struct AtlasData {
     self.path = path
     bytes = try FileSystem.read(path)
     guard bytes.count > Self.magic.count + 4, bytes.starts(with: Self.magic) else {
-      throw .damaged(path: path, detail: "it is not a wx atlas file")
+      throw Self.damaged(path, "it is not a wx atlas file")
     }
     let n = bytes.count
     checksum = UInt32(bytes[n - 4]) | UInt32(bytes[n - 3]) << 8 | UInt32(bytes[n - 2]) << 16 | UInt32(bytes[n - 1]) << 24
     guard CRC32.checksum(bytes[..<(n - 4)]) == checksum else {
-      throw .damaged(path: path, detail: "its checksum does not match (a damaged or altered file)")
+      throw Self.damaged(path, "its checksum does not match (a damaged or altered file)")
     }
     do throws(MalformedValue) {
       var r = ByteReader(bytes, offset: Self.magic.count)
@@ -45,8 +45,13 @@ package struct AtlasData {
       count = try r.count(limit: 10_000_000)
       placesOffset = r.offset
     } catch {
-      throw .damaged(path: path, detail: "its tables are unreadable")
+      throw Self.damaged(path, "its tables are unreadable")
     }
+  }
+
+  /// Shipped data that is damaged: no repair of the state folder restores it.
+  static func damaged(_ path: String, _ detail: String) -> StoreError {
+    .unusable(path: path, reason: "it is damaged: \(detail)", remedy: .reinstall)
   }
 
   /// The CRC-32 `path` ends with (its last four bytes), read without the rest: whether a

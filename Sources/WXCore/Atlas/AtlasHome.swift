@@ -137,6 +137,44 @@ extension Doctor {
     }
   }
 
+  /// The data shipped with wx, each named: the bundled sample (its checksum), the atlas data
+  /// (`atlas.bin`: its checksum and tables) and the shared atlas store beside it, when there
+  /// is one (every value's checksum). Absent ones are left out.
+  package func checkShippedData() -> [(name: String, path: String, health: Health)] {
+    var out: [(name: String, path: String, health: Health)] = []
+    if let sample = home.samplePath {
+      do throws(StoreError) {
+        let bytes = try FileSystem.read(sample)
+        if let reason = SampleChecksum.mismatch(bytes, of: sample) {
+          out.append(("sample", sample, .broken(.unusable(path: sample, reason: reason, remedy: .reinstall))))
+        } else {
+          out.append(("sample", sample, .healthy(records: 0, detail: "")))
+        }
+      } catch {
+        out.append(("sample", sample, .broken(error)))
+      }
+    }
+    if let path = home.atlasDataPath {
+      do throws(StoreError) {
+        let data = try AtlasData(path: path)
+        out.append(("atlas data", path, .healthy(records: data.count, detail: "")))
+      } catch {
+        out.append(("atlas data", path, .broken(error)))
+      }
+    }
+    if let path = home.sharedAtlasPath {
+      do throws(StoreError) {
+        let atlas = try Atlas(path: path)
+        defer { atlas.close() }
+        try atlas.check()
+        out.append(("shared atlas", path, .healthy(records: atlas.meta.count, detail: "")))
+      } catch {
+        out.append(("shared atlas", path, .broken(.unusable(path: path, reason: "it is damaged: \(error)", remedy: .reinstall))))
+      }
+    }
+    return out
+  }
+
   /// Builds the atlas again from the shipped data, under `lock`, and renames it over the
   /// damaged one, which is kept beside it (``replace(_:with:)``: a failed or killed repair
   /// leaves the damaged atlas where it was).

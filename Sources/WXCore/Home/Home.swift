@@ -128,7 +128,9 @@ package struct Home: Sendable {
     guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
     let cities: [City]
     do {
-      cities = try FreeTestAPIDecoder.decode(try FileSystem.read(sample)).map {
+      let bytes = try FileSystem.read(sample)
+      if let reason = SampleChecksum.mismatch(bytes, of: sample) { throw HomeError.badSample(path: sample, reason: reason) }
+      cities = try FreeTestAPIDecoder.decode(bytes).map {
         var city = $0
         city.provenance = .sample
         return city
@@ -175,7 +177,29 @@ package enum HomeError: Error, Equatable, Sendable, CustomStringConvertible {
   /// What to do about it.
   package var remedy: Remedy? {
     if case .noSample = self { return .syncOrFindTheSample }
+    if case .badSample = self { return .reinstall }
     if case .noAtlasData = self { return .findTheData }
+    return nil
+  }
+}
+
+/// The bundled sample's checksum, `sample-weathers.crc32` beside it (`make sample` writes it:
+/// the CRC-32 of the file in hex and its size): a flipped bit in a number would otherwise read
+/// as other weather. A sample without one (a folder of the user's own) is taken as it is.
+package enum SampleChecksum {
+  /// Why `bytes`, read from `path`, do not match the checksum beside it; nil when they do or
+  /// there is none.
+  package static func mismatch(_ bytes: [UInt8], of path: String) -> String? {
+    let sidecar = path.hasSuffix(".json") ? String(path.dropLast(5)) + ".crc32" : path + ".crc32"
+    guard FileSystem.exists(sidecar) else { return nil }
+    guard let text = try? FileSystem.read(sidecar), text.count < 64 else { return "its checksum file is unreadable" }
+    let fields = String(decoding: text, as: UTF8.self).split(whereSeparator: { $0 == " " || $0 == "\n" })
+    guard fields.count == 2, let crc = UInt32(fields[0], radix: 16), let size = Int(fields[1]) else {
+      return "its checksum file is unreadable"
+    }
+    guard bytes.count == size, CRC32.checksum(bytes[...]) == crc else {
+      return "its checksum does not match (a damaged or altered file)"
+    }
     return nil
   }
 }

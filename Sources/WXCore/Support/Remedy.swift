@@ -21,6 +21,8 @@ package enum Remedy: Sendable, Equatable {
   case syncOrFindTheSample
   /// Say where the shipped data (the atlas) is.
   case findTheData
+  /// The data shipped with the program is damaged: install it again (or point at intact data).
+  case reinstall
   /// Give the provider an API key.
   case giveAKey
   /// Check the API key given.

@@ -46,6 +46,7 @@ struct DoctorText {
         switch action {
         case .modeReset(let folder): repaired("mode set to \(folder ? "0700" : "0600")")
         case .setAside(let kept): repaired("set aside as \(Redact.path(kept))")
+        case .repaired(let r) where r.unrepaired && r.remedy == .reinstall: note(r.note)
         case .repaired(let r) where r.unrepaired: note(r.note + "; move it away and run `wx doctor` again")
         case .repaired(let r):
           let counts =

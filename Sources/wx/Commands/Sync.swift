@@ -73,17 +73,10 @@ extension WX {
     func execute(_ console: Console) async throws {
       TempFiles.removeOnTermination()  // Ctrl-C, SIGTERM: the temp file goes too
       let ctx = try Context.make(console)
-      // A URL given alone is a catalogue's (freetestapi's), as it always was.
-      let asked = provider ?? (url != nil && !openMeteoOnly ? .freetestapi : nil)
-      let plan = try SyncPlan.make(ctx, provider: asked, openMeteoOnly: openMeteoOnly, ifOlder: ifOlder)
-      guard let provider = plan.provider else {
-        if !quiet { console.err("wx: " + plan.skipped!) }
-        return
-      }
-      let progress = SyncProgress(console, ctx.terminal, step: provider == .openMeteo ? "batch" : "page", quiet: quiet)
-      let config = try config(progress, provider)
-      let selection = plan.favourites ? OpenMeteoSelection(favourites: true, maxCities: nil, city: nil) : self.selection
-      let report = try await provider.sync(config, ctx: ctx, selection: selection, allowShrink: allowShrink)
+      guard let plan = try SyncPlan.make(ctx, self) else { return }
+      let progress = SyncProgress(console, ctx.terminal, step: plan.provider == .openMeteo ? "batch" : "page", quiet: quiet)
+      let config = try config(progress, plan.provider)
+      let report = try await plan.provider.sync(config, ctx: ctx, selection: plan.selection, allowShrink: allowShrink)
       progress.finish()
       if quiet { return }
       SyncSummary(report: report, seconds: progress.elapsed).show(console)
@@ -100,32 +93,30 @@ extension WX {
   }
 }
 
-/// What a `wx sync` without `--provider` does: the provider the catalogue's weather last came
-/// from (so every "run `wx sync`" brings newer data), Open-Meteo when an option only it takes is
-/// given, freetestapi for the sample; nothing at all when `--if-older` finds the catalogue young.
+/// The provider a `wx sync` fetches from and the cities it covers (WXCore's ``SyncDecision``
+/// over the catalogue's header, the clock and the options); nil when `--if-older` finds the
+/// catalogue young (said on standard error unless `--quiet`: nothing is fetched).
 struct SyncPlan {
-  /// The provider to sync from; nil when nothing is to be fetched (``skipped`` says why).
-  var provider: ProviderName?
-  /// A refresh of the favourites (the last Open-Meteo refresh of a catalogue too large for all).
-  var favourites = false
-  var skipped: String?
+  var provider: ProviderName
+  var selection: OpenMeteoSelection
 
-  static func make(_ ctx: Context, provider asked: ProviderName?, openMeteoOnly: Bool, ifOlder: String?) throws -> SyncPlan {
-    // The header alone: no catalogue yet is a first sync (the sample is not seeded for it).
-    let meta = ctx.home.catalogueMeta()
-    if let ifOlder, let limit = DurationText.seconds(ifOlder), let meta, !meta.isSample {
-      let age = ctx.now - meta.syncedAt
-      if age >= 0 && age < limit {
-        return SyncPlan(
-          provider: nil,
-          skipped: "the catalogue was synced \(Clock.ago(age)), within --if-older \(ifOlder.visible): nothing fetched")
+  static func make(_ ctx: Context, _ sync: WX.Sync) throws -> SyncPlan? {
+    // A URL given alone is a catalogue's (freetestapi's), as it always was.
+    let asked = sync.provider ?? (sync.url != nil && !sync.openMeteoOnly ? .freetestapi : nil)
+    let decision = SyncDecision.decide(
+      meta: ctx.home.catalogueMeta(), now: ctx.now, asked: asked?.rawValue, openMeteoOnly: sync.openMeteoOnly,
+      ifOlder: sync.ifOlder.flatMap(DurationText.seconds))
+    switch decision {
+    case .skip(let age):
+      let limit = sync.ifOlder ?? ""
+      if !sync.quiet {
+        ctx.console.err("wx: the catalogue was synced \(Clock.ago(age)), within --if-older \(limit.visible): nothing fetched")
       }
+      return nil
+    case .fetch(let name, let favouritesOnly):
+      let provider = ProviderName(rawValue: name) ?? .freetestapi
+      let selection = favouritesOnly ? OpenMeteoSelection(favourites: true, maxCities: nil, city: nil) : sync.selection
+      return SyncPlan(provider: provider, selection: selection)
     }
-    if let asked { return SyncPlan(provider: asked) }
-    if openMeteoOnly { return SyncPlan(provider: .openMeteo) }
-    guard let meta, let last = ProviderName(rawValue: meta.provider) else { return SyncPlan(provider: .freetestapi) }
-    // An Open-Meteo refresh again: of every city when it may, else of the favourites.
-    if last == .openMeteo { return SyncPlan(provider: .openMeteo, favourites: meta.count > RefreshPlan.cap) }
-    return SyncPlan(provider: last)
   }
 }

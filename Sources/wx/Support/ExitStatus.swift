@@ -33,7 +33,7 @@ enum ExitStatus: Int32, CaseIterable {
     case let e as SyncError: return of(e, unchanged: "your catalogue")
     case let e as RefreshPlanError: return (.usage, e.message)
     case let e as HomeError:
-      if case .badSample = e { return (.badData, e.description) }
+      if case .badSample = e { return (.badData, e.description + e.remedy.words) }
       return (.config, e.description + e.remedy.words)
     case let e as LookupError:
       switch e {
@@ -242,6 +242,7 @@ extension Remedy {
     case .sync: return "run `wx sync`"
     case .syncOrFindTheSample: return "run `wx sync` (or set WX_DATA_DIR)"
     case .findTheData: return "set WX_DATA_DIR to the folder that holds it"
+    case .reinstall: return "it ships with wx: install wx again (`make install`), or set WX_DATA_DIR to intact data"
     case .giveAKey: return "pass --api-key or set WX_ACCUWEATHER_KEY"
     case .checkTheKey: return "check --api-key"
     case .allowShrink: return "pass --allow-shrink if that is right"

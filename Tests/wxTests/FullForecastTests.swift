@@ -21,6 +21,32 @@ import Testing
     #expect(try home.wx("show", "London", "--json").json()["source"] as? String == "open-meteo")
   }
 
+  /// An Open-Meteo sync's memory does not grow with the places it fetches: the fetched cities
+  /// are encoded into a spill file as each batch arrives, and the plan holds names, not
+  /// weather (12 KB a place before: 79 MiB at 5,000). 50,000 places: `make stress`.
+  @Test(arguments: [5_000] + (ProcessInfo.processInfo.environment["WX_STRESS"] != nil ? [50_000] : []))
+  func aSyncOfThousandsOfPlacesRunsInFlatMemory(_ n: Int) throws {
+    func peak(_ count: Int) throws -> Int {
+      let home = TempHome()
+      let list = (0..<count).map { k -> [String: Any] in
+        var r = weatherRecord(id: k + 1, city: "Town \(k)")
+        (r["latitude"], r["longitude"]) = (Double(k % 170) - 85, Double(k % 359) - 179)
+        return r
+      }
+      let api = try FakeAPI(data: try writeRecords(list, in: home))
+      #expect(try home.wx("sync", "--url", api.url, "--quiet", timeout: 600).status == 0)
+      let om = try OpenMeteoAPI()
+      let m = try home.peakMemory(
+        ["sync", "--provider", "open-meteo", "--url", om.forecast, "--max-cities", String(count), "--quiet"], timeout: 1200)
+      #expect(m.status == 0, "\(m.run)")
+      #expect(try home.wx("show", "Town \(count - 1)", "--json").json()["source"] as? String == "open-meteo")
+      return m.peakKiB
+    }
+    let small = try peak(500), large = try peak(n)
+    #expect(large < 64 * 1024, "peak RSS \(large / 1024) MiB for \(n) places")
+    #expect(large - small < 12 * 1024, "\(n) places: \(large / 1024) MiB; 500: \(small / 1024) MiB")
+  }
+
   /// `current.time` is a local time or bad data: an escape sequence in it is never stored.
   @Test func aCurrentTimeThatIsNoTimeIsBadData() throws {
     let home = TempHome()

@@ -96,16 +96,6 @@ extension Doctor {
       }
     }
     report.lines.append(atlas)
-    // What ships with wx: checked, never repaired here (a repair of the state folder cannot
-    // restore it); the line says what does.
-    for (name, path, health) in checkShippedData() {
-      var line = DoctorReport.Line(name: name, path: path, health: health)
-      if repair, case .broken = health {
-        line.actions.append(
-          .repaired(Repair(recovered: 0, lost: 0, backup: nil, note: "not repaired here", remedy: .reinstall, unrepaired: true)))
-      }
-      report.lines.append(line)
-    }
     for store in smallStores {
       let health = check(path: store.path, kind: store.kind)
       var line = DoctorReport.Line(name: store.name, health: health)
@@ -116,6 +106,16 @@ extension Doctor {
         } else if case .broken = health {
           line.actions.append(.repaired(try self.repair(store, holding: lock)))
         }
+      }
+      report.lines.append(line)
+    }
+    // What ships with wx: checked, never repaired here (a repair of the state folder cannot
+    // restore it); the line says what does.
+    for (name, path, health) in checkShippedData() {
+      var line = DoctorReport.Line(name: name, path: path, health: health)
+      if repair, case .broken = health {
+        line.actions.append(
+          .repaired(Repair(recovered: 0, lost: 0, backup: nil, note: "not repaired here", remedy: .reinstall, unrepaired: true)))
       }
       report.lines.append(line)
     }

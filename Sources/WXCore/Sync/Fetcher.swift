@@ -232,6 +232,36 @@ package final class Fetcher: @unchecked Sendable {
 extension Fetcher {
   /// Runs `work` for `0..<count` with at most `limit` calls in flight and returns the results
   /// in index order. The first failure ends the run and is thrown; `url` names a cancellation.
+  /// As ``inParallel(_:limit:url:_:)``, but each result is handed to `each` (on the calling
+  /// task, one at a time, in the order they finish) instead of being held: a caller that
+  /// stores them elsewhere holds at most `limit` results at once.
+  package static func inParallel<T: Sendable>(
+    _ count: Int, limit: Int, url: String, _ work: @escaping @Sendable (Int) async throws(SyncError) -> T,
+    each: (Int, T) throws -> Void
+  ) async throws {
+    do {
+      try await withThrowingTaskGroup(of: (Int, T).self) { group in
+        var next = 0
+        func launch() {
+          let i = next
+          next += 1
+          group.addTask { (i, try await work(i)) }
+        }
+        while next < min(max(1, limit), count) { launch() }
+        while let (i, value) = try await group.next() {
+          try each(i, value)
+          if next < count { launch() }
+        }
+      }
+    } catch let e as SyncError {
+      throw e
+    } catch let e as StoreError {
+      throw e
+    } catch {
+      throw SyncError.unreachable(url: Redact.url(url), reason: "cancelled")
+    }
+  }
+
   package static func inParallel<T: Sendable>(
     _ count: Int, limit: Int, url: String, _ work: @escaping @Sendable (Int) async throws(SyncError) -> T
   ) async throws(SyncError) -> [T] {

@@ -38,50 +38,100 @@ package struct OpenMeteoProvider: WeatherProvider {
     return out
   }
 
+  /// The fetched cities, encoded (``City/encoded()``) into a ``SpillBuffer`` as each batch
+  /// arrives: in memory up to 1 MiB, then in a nameless temporary file beside the catalogue.
+  /// A sync's memory does not grow with the places it fetches (12 KB a place as values).
+  package final class Fetched {
+    let buffer: SpillBuffer
+    /// Each plan position's offset and length in ``buffer``.
+    private(set) var spans: [(offset: Int, length: Int)]
+
+    init(count: Int, directory: String) {
+      buffer = SpillBuffer(directory: directory, spillAbove: 1 << 20)
+      spans = Array(repeating: (0, 0), count: count)
+    }
+
+    func add(_ city: City, at index: Int) throws(StoreError) {
+      let bytes = city.encoded()
+      spans[index] = (try buffer.append(bytes), bytes.count)
+    }
+
+    package var count: Int { spans.count }
+
+    /// The city fetched for plan position `index`.
+    package func city(_ index: Int) throws -> City {
+      var bytes: [UInt8] = []
+      try buffer.read(at: spans[index].offset, length: spans[index].length, into: &bytes)
+      var r = ByteReader(bytes)
+      return try City(decoding: &r, version: CityRecord.version)
+    }
+  }
+
   /// The catalogue's cities, each with its new weather where the plan fetched it, then the
   /// plan's new places.
   package func stream(into record: (City) throws -> Void) async throws -> Int {
     try Self.merge(try await weather(), plan: plan, into: record)
   }
 
+  /// ``merge(_:plan:into:)`` of cities held as values (tests).
+  static func merge(_ fetched: [City], plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
+    let held = Fetched(count: fetched.count, directory: Home.temporaryDirectory)
+    for (i, city) in fetched.enumerated() { try held.add(city, at: i) }
+    return try merge(held, plan: plan, into: record)
+  }
+
   /// Hands on the cities of the catalogue `plan` was made from, read again a record block at
   /// a time, with `fetched` (the plan's cities with their new weather, in its order) in their
   /// places, then the plan's new places; returns how many. Throws
   /// ``SyncError/catalogueChanged`` when the catalogue is no longer the one planned from.
-  static func merge(_ fetched: [City], plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
-    var replaced: [Int: City] = [:]
-    var added: [City] = []
-    for (c, city) in zip(plan.chosen, fetched) {
-      if let p = c.position { replaced[p] = city } else { added.append(city) }
+  static func merge(_ fetched: Fetched, plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
+    // Plan positions of catalogue cities, by catalogue position (the plan keeps catalogue
+    // order, but a sorted pair list does not rely on it), then the new places.
+    var replaced: [(position: Int, index: Int)] = []
+    var added: [Int] = []
+    for (i, c) in plan.chosen.prefix(fetched.count).enumerated() {
+      if let p = c.position { replaced.append((p, i)) } else { added.append(i) }
     }
+    replaced.sort { $0.position < $1.position }
     let catalogue = try Catalogue(path: plan.path)
     defer { catalogue.close() }
     guard catalogue.meta.generation == plan.basis.generation else { throw SyncError.catalogueChanged }
     let count = catalogue.meta.count
+    var next = 0
     for start in stride(from: 0, to: count, by: CatalogueKey.citiesPerBlock) {
       let page = try catalogue.page(order: .catalogue, offset: start, limit: CatalogueKey.citiesPerBlock)
       catalogue.forgetBlocks()
-      for (k, city) in page.enumerated() { try record(replaced[start + k] ?? city) }
+      for (k, city) in page.enumerated() {
+        while next < replaced.count && replaced[next].position < start + k { next += 1 }
+        if next < replaced.count && replaced[next].position == start + k {
+          try record(try fetched.city(replaced[next].index))
+        } else {
+          try record(city)
+        }
+      }
     }
-    for city in added { try record(city) }
+    for i in added { try record(try fetched.city(i)) }
     return count + added.count
   }
 
-  /// The plan's cities with their new weather, in the plan's order.
-  package func weather() async throws(SyncError) -> [City] {
+  /// The plan's cities with their new weather, in the plan's order, encoded as they arrive
+  /// (``Fetched``).
+  package func weather() async throws -> Fetched {
     try Fetcher.validate(url: config.url)
-    let cities = plan.cities
-    if cities.isEmpty { throw .noRecords(url: Redact.url(config.url)) }
-    let batches = Self.batched(cities)
+    // Batches are ranges of the plan, their cities taken when asked: no copy of the plan.
+    let (plan, total) = (self.plan, self.plan.chosen.count)
+    if total == 0 { throw SyncError.noRecords(url: Redact.url(config.url)) }
+    let batches = stride(from: 0, to: total, by: Self.batchSize).map { $0..<min(total, $0 + Self.batchSize) }
     let config = self.config
     let days = min(max(config.days, Self.days.lowerBound), Self.days.upperBound)
     let query =
       "current=\(OpenMeteoDecoder.current.joined(separator: ","))"
       + "&daily=\(OpenMeteoDecoder.daily.joined(separator: ","))&forecast_days=\(days)"
       + "&hourly=\(OpenMeteoDecoder.hourly.joined(separator: ","))&forecast_hours=\(Self.hours)"
-    let results = try await Fetcher.inParallel(batches.count, limit: Self.maxInFlight, url: config.url) {
+    let fetched = Fetched(count: total, directory: FileSystem.directoryName(plan.path))
+    try await Fetcher.inParallel(batches.count, limit: Self.maxInFlight, url: config.url) {
       (b: Int) async throws(SyncError) -> [City] in
-      let asked = batches[b]
+      let asked = batches[b].map { plan.chosen[$0].city }
       let url = Self.url(config.url, asked, query: query)
       let shown = "\(config.url) (batch \(b + 1) of \(batches.count))"
       let out = try await Fetcher.onWorker { () throws(SyncError) -> [City] in
@@ -93,8 +143,10 @@ package struct OpenMeteoProvider: WeatherProvider {
       }
       config.progress?(b + 1, out.count)
       return out
+    } each: { b, batch in
+      for (k, city) in batch.enumerated() { try fetched.add(city, at: b * Self.batchSize + k) }
     }
-    return results.flatMap { $0 }
+    return fetched
   }
 
   /// One batch's answer streamed (``OpenMeteoStream``): each location of `shape` goes to

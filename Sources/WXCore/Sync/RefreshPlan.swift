@@ -24,7 +24,17 @@ package struct RefreshPlan: Sendable {
   /// A chosen city: its catalogue position, or nil for a place that joins the catalogue.
   package struct Chosen: Equatable, Sendable {
     package var position: Int?
+    /// The city as a refresh needs it: its id, name, country and coordinates (its weather,
+    /// forecast and hours are what the refresh replaces, so a plan of 50,000 cities holds
+    /// their names, not their weather).
     package var city: City
+
+    package init(position: Int? = nil, city: City) {
+      self.position = position
+      self.city = City(
+        id: city.id, name: city.name, country: city.country, latitude: city.latitude, longitude: city.longitude,
+        temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: [])
+    }
   }
 
   /// The chosen cities: catalogue cities in catalogue order, then places that join it.

@@ -24,8 +24,10 @@ import Testing
     let home = Self.home(s)
     try Self.favourites(home, ["Oslo"])
     let report = try Doctor(home: home).examine(repair: false)
+    // The state folder's, then what ships with wx (here: the repository's Data/).
     #expect(
-      report.lines.map(\.name) == ["state folder", "lock", "catalogue", "atlas", "preferences", "favourites", "air quality"])
+      report.lines.map(\.name)
+        == ["state folder", "lock", "catalogue", "atlas", "preferences", "favourites", "air quality", "sample", "atlas data"])
     #expect(report.unhealthy == 0 && report.unrepaired == 0 && !report.folderUnusable)
     #expect(report.lines[5].health == .healthy(records: 1, detail: ""))
     #expect(report.lines[2].health == .absent && report.lines[3].health == .absent)

@@ -58,6 +58,22 @@ import WXCore
   static func wait(_ t: String) -> [String: Any] { ["wait": t] }
   static func snap(_ n: String) -> [String: Any] { ["snap": n] }
   static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
+
+  /// Rows say their age (invented values: `sample`) and the detail screen says when and by
+  /// whom its values were observed, above the hours and the forecast, at 40 columns too.
+  @Test func rowsAndTheDetailSayHowOldTheValuesAre() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let r = try browse(
+      home, [Self.wait("sample"), Self.snap("list"), Self.keys("\r"), Self.wait("invented"), Self.snap("detail")] + Self.quit,
+      size: [40, 24])
+    let list = r.screen("list")
+    #expect(list.contains { $0.contains("Age") } && list.filter { $0.contains("sample") }.count >= 5, "\(list)")
+    let detail = r.screen("detail")
+    let age = try #require(detail.firstIndex { $0.contains("invented sample data") }, "\(detail)")
+    let forecast = try #require(detail.firstIndex { $0.contains("Forecast") }, "\(detail)")
+    #expect(age < forecast && detail.allSatisfy { $0.count <= 40 }, "\(detail)")
+  }
   static var ready: [String: Any] { wait("page 1 of 4 · 62 cities") }
 
   /// In colour, the selection bar runs the whole width (the temperature's colour reset used

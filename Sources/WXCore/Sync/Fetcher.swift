@@ -265,26 +265,14 @@ extension Fetcher {
   package static func inParallel<T: Sendable>(
     _ count: Int, limit: Int, url: String, _ work: @escaping @Sendable (Int) async throws(SyncError) -> T
   ) async throws(SyncError) -> [T] {
+    var results = [T?](repeating: nil, count: count)
     do {
-      return try await withThrowingTaskGroup(of: (Int, T).self) { group in
-        var results = [T?](repeating: nil, count: count)
-        var next = 0
-        func launch() {
-          let i = next
-          next += 1
-          group.addTask { (i, try await work(i)) }
-        }
-        while next < min(max(1, limit), count) { launch() }
-        while let (i, value) = try await group.next() {
-          results[i] = value
-          if next < count { launch() }
-        }
-        return results.map { $0! }
-      }
+      try await inParallel(count, limit: limit, url: url, work) { i, value in results[i] = value }
     } catch let e as SyncError {
       throw e
     } catch {
       throw .unreachable(url: Redact.url(url), reason: "cancelled")
     }
+    return results.map { $0! }
   }
 }

@@ -34,8 +34,13 @@ struct BrowseView {
     case .help: out += help()
     case .detail: out += selected.map { detail($0) } ?? []
     case .list:
-      let widths = Self.columnWidths(room: width - 2 - 7 - 6, page.rows.map(cells))
-      out += [search(m), term.bold(columns(widths, "", "City", "Country", "Temp", "Conditions"))] + rows(m, page, widths)
+      // An Age column (`5h`, `sample`) when a row's values are over three hours old or invented.
+      // As wide as its widest cell (`5h`: the header's 3; `sample`: 6), beside two spaces.
+      let ageWidth = page.rows.compactMap(\.city).map { DisplayWidth.of(Ages.cell($0, now)) }.max() ?? 0
+      let aged = ageWidth > 0
+      let widths = Self.columnWidths(room: width - 2 - 7 - 6 - (aged ? max(3, ageWidth) + 2 : 0), page.rows.map(cells))
+      let head = columns(widths, ageWidth: max(3, ageWidth), "", "City", "Country", "Temp", aged ? "Age" : nil, "Conditions")
+      out += [search(m), term.bold(head)] + rows(m, page, widths, ageWidth: aged ? max(3, ageWidth) : 0)
     }
     out = Array(out.prefix(height - 2))
     while out.count < height - 2 { out.append("") }
@@ -91,7 +96,7 @@ struct BrowseView {
     guard let c = row.city else {
       return [row.identity.name.visible, row.identity.country.visible, "not in the current catalogue"]
     }
-    return [c.name.visible, c.country.visible, c.description.visible]
+    return [c.name.visible, c.country.visible, c.current(at: now).city.description.visible]
   }
 
   /// The widths of City, Country and Conditions on a page of `rows` (their cells): each column
@@ -124,25 +129,30 @@ struct BrowseView {
   }
 
   /// Mark, City, Country, Temp (right-aligned), Conditions in `widths` (``columnWidths(room:_:)``).
-  private func columns(_ widths: [Int], _ mark: String, _ city: String, _ country: String, _ temp: String, _ conditions: String)
-    -> String
-  {
+  private func columns(
+    _ widths: [Int], ageWidth: Int = 3, _ mark: String, _ city: String, _ country: String, _ temp: String, _ age: String?,
+    _ conditions: String
+  ) -> String {
     let cut = { (s: String, w: Int) in DisplayWidth.pad(DisplayWidth.truncate(s, to: w, ellipsis: term.ellipsis), to: w) }
     // Measured as printed: "9 C" without Unicode, or Conditions would sit left of its header.
     let temp = term.unicode ? temp : ASCII.spell(temp)
     return DisplayWidth.pad(mark, to: 2) + cut(city, widths[0]) + "  " + cut(country, widths[1]) + "  "
-      + DisplayWidth.pad(temp, to: 7, right: true) + "  " + conditions
+      + DisplayWidth.pad(temp, to: 7, right: true) + "  "
+      + (age.map { DisplayWidth.pad($0, to: ageWidth, right: true) + "  " } ?? "")
+      + conditions
   }
 
-  private func rows(_ m: BrowseModel, _ page: BrowseData.Page, _ widths: [Int]) -> [String] {
+  private func rows(_ m: BrowseModel, _ page: BrowseData.Page, _ widths: [Int], ageWidth: Int) -> [String] {
     guard !page.rows.isEmpty else { return ["", empty(m)] }
     let star = term.unicode ? "★" : "*"
     return page.rows.enumerated().map { k, row in
       let selected = m.top + k == m.selection
       let mark = (selected ? ">" : " ") + (isFavourite(row.identity) ? star : " ")
       let cells = cells(row)
-      let temp = row.city.map { term.temperature($0.temperatureC, unit) } ?? "–"
-      let line = columns(widths, mark, cells[0], cells[1], temp, cells[2])
+      let shown = row.city?.current(at: now).city
+      let temp = shown.map { term.temperature($0.temperatureC, unit) } ?? "–"
+      let age = ageWidth > 0 ? (row.city.map { Ages.cell($0, now) } ?? "") : nil
+      let line = columns(widths, ageWidth: ageWidth, mark, cells[0], cells[1], temp, age, cells[2])
       // The temperature's colour ends with a reset: on the selected row it resets to reverse
       // video, so the bar runs the whole width.
       return selected && term.color
@@ -203,7 +213,8 @@ struct BrowseView {
   private func detail(_ row: BrowseRow) -> [String] {
     let favourite = isFavourite(row.identity)
     let title = term.bold("\(row.identity.name.visible), \(row.identity.country.visible)")
-    guard let c = row.city else { return ["", title, "", "  Not in the current catalogue."] }
+    guard let stored = row.city else { return ["", title, "", "  Not in the current catalogue."] }
+    let (c, _, hour) = stored.current(at: now)
     let mark = favourite ? (term.unicode ? "★" : "*") + " favourite (f removes it)" : term.dim("f: add to favourites")
     var out = ["", title + term.dim(row.geonameID.map { "  GeoNames \($0)" } ?? "  id \(c.id)"), ""]
     out += CityView.beside(c, CityView.weather(c, unit, term) + [mark], term).map { " " + $0 }
@@ -214,6 +225,11 @@ struct BrowseView {
         "   wx sync --provider open-meteo", "     --favourites",
       ]
     }
+    // When the values are from and who gave them, as `wx show` says it.
+    let when = hour.map { Ages.estimate($0, stored) + "; " } ?? ""
+    let stale = stored.origin.isOlder(than: Staleness.rowLimit, at: now)
+    // Wrapped, and above the hours and the forecast: a short window loses those first.
+    out += Self.wrap(when + Ages.sentence(stored, now), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
       let strip = HourStrip.render(hours, unit, term, width: width - 1)
       if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }
@@ -221,8 +237,27 @@ struct BrowseView {
     // The table of `wx show`, fitted to the window beside a one-column margin: its columns
     // line up whatever the widths of the values.
     let table = Terminal(color: term.color, unicode: term.unicode, width: width - 1)
-    let forecast = CityView.forecast(c.datedForecast(at: now), unit, table)
+    let forecast = CityView.forecast(c.datedForecast(at: now), unit, table, source: stored.origin.source)
     out += ["", term.bold(" Forecast")] + forecast.split(separator: "\n").map { " " + $0 }
     return out
+  }
+
+  /// `text` in lines of at most `width` columns, broken between words.
+  static func wrap(_ text: String, _ width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let w = String(word).visible
+      if line.isEmpty {
+        line = w
+      } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(w) <= width {
+        line += " " + w
+      } else {
+        lines.append(line)
+        line = w
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
   }
 }

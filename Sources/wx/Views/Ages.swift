@@ -16,7 +16,8 @@ enum Ages {
   /// A row's age cell: empty for values three hours old or younger, else the compact age
   /// (`5h`, `2d`); `sample` for invented values.
   static func cell(_ c: City, _ now: Int64) -> String {
-    let p = c.origin
+    // A place without weather (an atlas place's stand-in) has no values to age.
+    guard let p = c.provenance else { return "" }
     if p.isSample { return "sample" }
     guard let age = p.age(at: now) else { return "?" }
     return age > Staleness.rowLimit ? Clock.age(age) : ""

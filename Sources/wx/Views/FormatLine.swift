@@ -81,7 +81,8 @@ struct FormatLine: View {
   /// `%a`: `12m`, `5h`, `2d` since the values were observed (or served); `now` within five
   /// seconds; `sample` for invented values.
   static func age(_ c: City, _ now: Int64) -> String {
-    guard let age = c.origin.age(at: now) else { return "sample" }
+    guard let p = c.provenance else { return Fields.unknown }  // a place without weather
+    guard let age = p.age(at: now) else { return "sample" }
     return age < 5 ? "now" : Clock.age(age)
   }
 

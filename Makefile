@@ -102,6 +102,7 @@ bench: build
 	strip -o $(dir $(BIN))wx-stripped $(BIN)
 	bash scripts/bench.sh $(dir $(BIN))wx-stripped
 	python3 scripts/bench-browse.py $(dir $(BIN))wx-stripped
+	bash scripts/bench-fresh.sh $(dir $(BIN))wx-stripped
 
 stress: deps
 	$(SWIFT) build --build-tests

@@ -28,7 +28,8 @@ knots), kelvin (temperatures in K, a unit wx refuses), bad-offset (the first loc
 utc_offset_seconds 25 hours).
 Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request,
 bytes of forecast and air-quality answers),
-/__stats?reset=1, /__sent (every location object sent, with the coordinates asked).
+/__stats?reset=1, /__sent (every location object sent, with the coordinates asked), /__paths (every request's
+path and query, in order: the benchmark's peer fetches the same).
 
 Python 3.11 standard library only.
 """
@@ -225,6 +226,7 @@ class State:
         self.sizes = []
         self.sent = []
         self.bytes = 0
+        self.paths = []  # every forecast or air-quality request's path and query, in order
         self.refused = {}  # query -> when it may be asked again (mode 429)
         self.early = 0  # requests asked again before their Retry-After (mode 429)
 
@@ -267,11 +269,15 @@ class Handler(BaseHTTPRequestHandler):
         if url.path == "/__sent":
             with st.lock:
                 return self.send(200, st.sent)
+        if url.path == "/__paths":
+            with st.lock:
+                return self.send(200, st.paths)
         if not (url.path.endswith("/forecast") or url.path.endswith("/air-quality")):
             return self.send(404, {"error": True, "reason": "Not found"})
         with st.lock:
             st.requests += 1
             number = st.requests
+            st.paths.append(self.path)
             st.in_flight += 1
             st.peak = max(st.peak, st.in_flight)
             mode = st.mode

@@ -307,4 +307,14 @@ import Testing
     #expect(Self.mode(home.favourites) == 0o600)
     #expect(try home.wx("doctor").status == 0)
   }
+
+  /// A state folder that is a loop of symbolic links is the folder's matter: said of the
+  /// folder, not blamed on a store's symbolic link.
+  @Test func aStateFolderThatIsASymlinkLoopIsSaidPlainly() throws {
+    let s = Scratch()
+    let loop = s.path + "/home"
+    try #require(symlink(loop, loop) == 0)
+    let r = try runProcess(wxBinary, ["list"], environment: ["PATH": "/usr/bin:/bin", "WX_HOME": loop, "LANG": "C.UTF-8"])
+    #expect(r.status == 74 && r.stderr.contains("loop of symbolic links") && !r.stderr.contains("catalogue.gdbm"), "\(r)")
+  }
 }

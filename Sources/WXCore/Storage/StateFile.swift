@@ -69,6 +69,12 @@ package enum StateFile {
     switch e {
     case ENOENT where purpose == .read || purpose == .write: return .missing(path: path)
     case ELOOP:
+      // The folder itself may be the loop (a symbolic link to itself, or a cycle of them): that
+      // is the folder's matter, not the store's.
+      var st = stat()
+      if stat(folder, &st) != 0 && errno == ELOOP {
+        return .unusable(path: folder, reason: "it is a loop of symbolic links", remedy: .useAFolder)
+      }
       let fix: Remedy = purpose == .lock ? .removeOrRepair : .repairSetsItAside
       return .unusable(path: path, reason: "it is a symbolic link, which wx does not follow", remedy: fix)
     case ENOENT: return .missing(path: folder)

@@ -108,7 +108,7 @@ extension Home {
     let data = try AtlasData(path: path)
     let builder = try StoreBuilder(finalPath: atlasPath)
     do {
-      return (builder, try AtlasWriter.write(data, into: builder.database, now: Clock.now()))
+      return (builder, try AtlasWriter.write(data, into: builder.database, now: now()))
     } catch {
       builder.abandon()
       throw error

@@ -13,11 +13,19 @@ package struct Home: Sendable {
   package let sampleCandidates: [String]
   /// Seconds a writer waits for the lock before failing with `busy`.
   package let lockDeadline: Double
+  /// The caller's clock (seconds since the epoch): the one time a sample's seeding and an
+  /// atlas's build are dated by. The executable passes its own (`WX_NOW` in tests); WXCore
+  /// reads the system's only for file-system facts (a temp file's age, a kept file's name)
+  /// and an HTTP `Retry-After` date.
+  package let now: @Sendable () -> Int64
 
-  package init(directory: String, sampleCandidates: [String], lockDeadline: Double = 5) {
+  package init(
+    directory: String, sampleCandidates: [String], lockDeadline: Double = 5, now: @escaping @Sendable () -> Int64 = Clock.now
+  ) {
     self.directory = directory
     self.sampleCandidates = sampleCandidates
     self.lockDeadline = lockDeadline
+    self.now = now
   }
 
   package var cataloguePath: String { directory + "/" + FileSystem.StateFileName.catalogue }
@@ -103,7 +111,7 @@ package struct Home: Sendable {
       throw StoreError.io(path: Self.temporaryDirectory, operation: "creating a folder in", errno: errno)
     }
     let folder = String(cString: made)
-    let elsewhere = Home(directory: folder, sampleCandidates: sampleCandidates, lockDeadline: lockDeadline)
+    let elsewhere = Home(directory: folder, sampleCandidates: sampleCandidates, lockDeadline: lockDeadline, now: now)
     defer {
       for name in FileSystem.list(folder) { FileSystem.remove(folder + "/" + name) }
       rmdir(folder)
@@ -140,7 +148,7 @@ package struct Home: Sendable {
     }
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: "sample:" + sample, provider: "sample",
-      syncedAt: Clock.now(), count: cities.count, isSample: true)
+      syncedAt: now(), count: cities.count, isSample: true)
     let builder = try StoreBuilder(finalPath: cataloguePath)
     _ = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
     return builder

@@ -52,7 +52,7 @@ final class BrowseSession {
           try loadPage()  // keys before it in this read may have moved to another page
           if let row = selected {
             let adding = !data.isFavourite(row.identity)
-            data.previewFavourite(row, adding: adding, now: Clock.now())
+            data.previewFavourite(row, adding: adding, now: ctx.currentTime())
             status = (adding ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
             after.append(.saveFavourite(row, adding: adding))
           }
@@ -130,7 +130,7 @@ final class BrowseSession {
     switch work {
     case .saveFavourite(let row, let adding):
       do {
-        try data.saveFavourite(row, adding: adding, now: Clock.now())
+        try data.saveFavourite(row, adding: adding, now: ctx.currentTime())
       } catch {
         status = (adding ? "not added: " : "not removed: ") + ExitStatus.of(error).1
       }

@@ -72,8 +72,8 @@ struct Context {
   /// text for its terminal from now on.
   static func make(_ console: Console, display: Display? = nil) throws -> Context {
     Failpoint.active = Environment.get("WX_FAILPOINT")
-    let home = try Self.home()
     let pinned = try pinnedTime()
+    let home = try Self.home(pinned: pinned)
     let terminal = Terminal(mode: display?.color ?? .auto, ascii: display?.ascii ?? false)
     console.use(terminal)  // what the writers shape for; views are handed `terminal`
     return Context(home: home, console: console, terminal: terminal, now: pinned ?? Clock.now(), pinnedNow: pinned)
@@ -81,13 +81,16 @@ struct Context {
 
   /// The state folder the environment names (`WX_HOME`…), with its lock deadline
   /// (`WX_LOCK_TIMEOUT`) and the sample's candidates.
-  static func home() throws -> Home {
+  static func home(pinned: Int64? = nil) throws -> Home {
     let deadline = try seconds("WX_LOCK_TIMEOUT", default: 5)
-    return Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline)
+    // The one clock: the pinned time all along, else the system's, read where it is asked.
+    let now: @Sendable () -> Int64 = { pinned ?? Clock.now() }
+    return Home(directory: try stateDirectory(), sampleCandidates: sampleCandidates(), lockDeadline: deadline, now: now)
   }
 
-  /// The time now: the pinned time all along when `WX_NOW` is set (a long `wx browse`).
-  func currentTime() -> Int64 { pinnedNow ?? Clock.now() }
+  /// The time now: the pinned time all along when `WX_NOW` is set (a long `wx browse`); the
+  /// state folder's clock (``WXCore/Home/now``) is this one.
+  func currentTime() -> Int64 { home.now() }
 
   /// `WX_NOW`, a whole number of seconds since 1970-01-01 UTC (0 to 253402300799, the end of
   /// year 9999), or nil when unset.

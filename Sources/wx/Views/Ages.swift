@@ -60,9 +60,8 @@ enum Ages {
   /// (its observation's offset) or the user's.
   static func local(_ at: Int64, _ c: City, _ now: Int64) -> (day: Int, clock: String, today: Int) {
     if let offset = c.observation?.utcOffsetSeconds {
-      let minutes = Int64.floorDivide(at + Int64(offset), by: 60)
-      let day = Int(Int64.floorDivide(minutes, by: 1440))
-      return (day, LocalTime.clock(Int(minutes - Int64(day) * 1440)), CalendarDay.number(at: now, offset: offset))
+      let (day, clock) = CivilTime.dayAndClock(at, offset: offset)
+      return (day, clock, CalendarDay.number(at: now, offset: offset))
     }
     let dayOf = { (t: Int64) in CalendarDay.number(Clock.format(t, "%Y-%m-%d")) ?? 0 }
     return (dayOf(at), Clock.format(at, "%H:%M"), dayOf(now))

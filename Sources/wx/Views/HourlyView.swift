@@ -88,7 +88,7 @@ struct HourlyView: View {
     }
     let end = start + 60
     let clock = Int((end % 1440 + 1440) % 1440)
-    let days = CalendarDay.number(at: now, offset: offset) - Int((end - Int64(clock)) / 1440)
+    let days = CivilTime.daysAgo(localMinutes: end, now: now, offset: offset)
     let when =
       switch days {
       case ...0: "today"

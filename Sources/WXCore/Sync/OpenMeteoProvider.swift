@@ -1,14 +1,12 @@
 import WXFeed
 
-/// Real weather from Open-Meteo for the cities of a ``RefreshPlan``, by coordinates.
+/// Real weather from Open-Meteo for the cities of a ``RefreshPlan``, by coordinates: it only
+/// fetches and decodes (it opens no store; ``Refresher`` merges and publishes).
 ///
 /// The plan's cities are asked for in batches of ``batchSize`` locations a request, at most
 /// ``maxInFlight`` requests at a time; answers are matched to cities by position in their
-/// batch. Then the catalogue the plan was made from is read again a record block at a time,
-/// each city handed on as it was or with its new weather, and the plan's new places after
-/// them: only the fetched cities are held. All or nothing: a batch that fails fails the
-/// sync, and nothing is published.
-package struct OpenMeteoProvider: WeatherProvider {
+/// batch. All or nothing: a batch that fails fails the sync, and nothing is published.
+package struct OpenMeteoProvider: Sendable {
   package static let defaultURL = "https://api.open-meteo.com/v1/forecast"
   package static let batchSize = 50
   package static let maxInFlight = 3
@@ -29,13 +27,6 @@ package struct OpenMeteoProvider: WeatherProvider {
   /// `items` cut into batches of ``batchSize``, in order.
   package static func batched<T>(_ items: [T]) -> [[T]] {
     stride(from: 0, to: items.count, by: batchSize).map { Array(items[$0..<min(items.count, $0 + batchSize)]) }
-  }
-
-  /// Every city of the new catalogue, in order (tests; a sync streams them).
-  package func fetch() async throws -> [City] {
-    var out: [City] = []
-    _ = try await stream { out.append($0) }
-    return out
   }
 
   /// The fetched cities, encoded (``City/encoded()``) into a ``SpillBuffer`` as each batch
@@ -65,53 +56,6 @@ package struct OpenMeteoProvider: WeatherProvider {
       var r = ByteReader(bytes)
       return try City(decoding: &r, version: CityRecord.version)
     }
-  }
-
-  /// The catalogue's cities, each with its new weather where the plan fetched it, then the
-  /// plan's new places.
-  package func stream(into record: (City) throws -> Void) async throws -> Int {
-    try Self.merge(try await weather(), plan: plan, into: record)
-  }
-
-  /// ``merge(_:plan:into:)`` of cities held as values (tests).
-  static func merge(_ fetched: [City], plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
-    let held = Fetched(count: fetched.count, directory: Home.temporaryDirectory)
-    for (i, city) in fetched.enumerated() { try held.add(city, at: i) }
-    return try merge(held, plan: plan, into: record)
-  }
-
-  /// Hands on the cities of the catalogue `plan` was made from, read again a record block at
-  /// a time, with `fetched` (the plan's cities with their new weather, in its order) in their
-  /// places, then the plan's new places; returns how many. Throws
-  /// ``SyncError/catalogueChanged`` when the catalogue is no longer the one planned from.
-  static func merge(_ fetched: Fetched, plan: RefreshPlan, into record: (City) throws -> Void) throws -> Int {
-    // Plan positions of catalogue cities, by catalogue position (the plan keeps catalogue
-    // order, but a sorted pair list does not rely on it), then the new places.
-    var replaced: [(position: Int, index: Int)] = []
-    var added: [Int] = []
-    for (i, c) in plan.chosen.prefix(fetched.count).enumerated() {
-      if let p = c.position { replaced.append((p, i)) } else { added.append(i) }
-    }
-    replaced.sort { $0.position < $1.position }
-    let catalogue = try Catalogue(path: plan.path)
-    defer { catalogue.close() }
-    guard catalogue.meta.generation == plan.basis.generation else { throw SyncError.catalogueChanged }
-    let count = catalogue.meta.count
-    var next = 0
-    for start in stride(from: 0, to: count, by: CatalogueKey.citiesPerBlock) {
-      let page = try catalogue.page(order: .catalogue, offset: start, limit: CatalogueKey.citiesPerBlock)
-      catalogue.forgetBlocks()
-      for (k, city) in page.enumerated() {
-        while next < replaced.count && replaced[next].position < start + k { next += 1 }
-        if next < replaced.count && replaced[next].position == start + k {
-          try record(try fetched.city(replaced[next].index))
-        } else {
-          try record(city)
-        }
-      }
-    }
-    for i in added { try record(try fetched.city(i)) }
-    return count + added.count
   }
 
   /// The plan's cities with their new weather, in the plan's order, encoded as they arrive

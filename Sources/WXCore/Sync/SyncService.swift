@@ -72,16 +72,6 @@ package struct SyncService: Sendable {
     try await catalogue(from: provider, source: source, allowShrink: allowShrink)
   }
 
-  /// The weather of `plan`'s cities from Open-Meteo into the catalogue it was made from; every
-  /// other city keeps its record, the plan's new places join it.
-  package func refresh(_ plan: RefreshPlan, config: ProviderConfig, allowShrink: Bool = false) async throws -> SyncReport {
-    var report = try await catalogue(
-      from: OpenMeteoProvider(config: config, plan: plan), source: config.url, allowShrink: allowShrink, basis: plan.basis,
-      refreshed: plan.chosen.count)
-    report.skipped = plan.skipped
-    return report
-  }
-
   /// One air-quality reading for each of `plan`'s cities into the history. All or nothing:
   /// a failed download records nothing (a ``SyncFailure``); a store error is the store's own.
   package func recordAirQuality(_ plan: RefreshPlan, config: ProviderConfig) async throws -> SyncReport {

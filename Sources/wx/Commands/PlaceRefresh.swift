@@ -16,7 +16,7 @@ enum PlaceRefresh {
       url: ProviderName.openMeteo.defaultURL, timeout: try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false),
       days: days)
     do {
-      _ = try await SyncService(home: ctx.home, now: ctx.currentTime()).refresh(plan, config: config)
+      _ = try await Refresher(home: ctx.home, now: ctx.currentTime()).weather(plan, config: config)
     } catch let failure as SyncFailure {
       guard case .download = failure.cause, failure.unchanged || !failure.existed else { throw failure }
       console.note("wx: warning: not refreshed: \(ExitStatus.of(failure).1); showing the stored weather")

@@ -15,8 +15,9 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
     }
   }
 
-  /// Runs the sync `config` asks of this provider (SyncService): a new catalogue from
-  /// freetestapi or AccuWeather, or Open-Meteo's weather for the cities `selection` plans.
+  /// Runs the sync `config` asks of this provider: a new catalogue from freetestapi or
+  /// AccuWeather (SyncService), or Open-Meteo's weather for the cities `selection` plans
+  /// (Refresher).
   func sync(_ config: ProviderConfig, ctx: Context, selection: OpenMeteoSelection, allowShrink: Bool) async throws
     -> SyncReport
   {
@@ -28,7 +29,8 @@ enum ProviderName: String, CaseIterable, ExpressibleByArgument {
       guard config.apiKey != nil else { throw SyncError.missingKey(provider: rawValue) }
       return try await service.replace(from: AccuWeatherProvider(config: config), source: config.url, allowShrink: allowShrink)
     case .openMeteo:
-      return try await service.refresh(try selection.plan(ctx), config: config, allowShrink: allowShrink)
+      return try await Refresher(home: ctx.home, now: ctx.currentTime()).weather(
+        try selection.plan(ctx), config: config, allowShrink: allowShrink)
     }
   }
 }

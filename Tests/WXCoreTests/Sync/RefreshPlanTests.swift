@@ -125,12 +125,12 @@ import Testing
       return city
     }
     var out: [City] = []
-    let n = try OpenMeteoProvider.merge(fetched, plan: plan) { out.append($0) }
+    let n = try Refresher.merge(fetched, plan: plan) { out.append($0) }
     var expected = all
     (expected[16], expected[999]) = (fetched[0], fetched[1])
     #expect(n == 1_001 && out == expected + [fetched[2]])
     // Another catalogue in its place meanwhile: nothing is handed on over it.
     try Self.catalogue(all, in: home, generation: 2).close()
-    #expect(throws: SyncError.catalogueChanged) { try OpenMeteoProvider.merge(fetched, plan: plan) { _ in } }
+    #expect(throws: SyncError.catalogueChanged) { try Refresher.merge(fetched, plan: plan) { _ in } }
   }
 }

@@ -31,7 +31,7 @@ extension WX.AQI {
       let timeout = try Context.seconds("WX_HTTP_TIMEOUT", default: 30, allowZero: false)
       let config = ProviderConfig(
         url: url ?? Environment.get("WX_OPEN_METEO_AQ_URL") ?? OpenMeteoAirQuality.defaultURL, timeout: timeout)
-      let report = try await SyncService(home: ctx.home, now: ctx.currentTime()).recordAirQuality(
+      let report = try await Refresher(home: ctx.home, now: ctx.currentTime()).airQuality(
         try selection.plan(ctx), config: config)
       if !quiet { SyncSummary(report: report).show(console) }
     }

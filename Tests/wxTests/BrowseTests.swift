@@ -59,6 +59,17 @@ import WXCore
   static func snap(_ n: String) -> [String: Any] { ["snap": n] }
   static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
 
+  /// Keys typed before the first screen (while the state folder builds its own atlas) are
+  /// kept: they are the search's first letters.
+  @Test func keysTypedBeforeTheFirstScreenAreKept() throws {
+    let home = TempHome()
+    try home.wx("list")
+    let r = try browse(
+      home, [Self.keys("ljub"), Self.wait("Ljubljana"), Self.snap("found"), Self.keys("\u{3}"), ["exit": true]],
+      env: ["NO_COLOR": "1", "WX_ATLAS": "own"])
+    #expect(r.screen("found").contains { $0.contains("Search: ljub") }, "\(r)")
+  }
+
   /// Rows say their age (invented values: `sample`) and the detail screen says when and by
   /// whom its values were observed, above the hours and the forecast, at 40 columns too.
   @Test func rowsAndTheDetailSayHowOldTheValuesAre() throws {

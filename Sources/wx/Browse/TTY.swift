@@ -77,7 +77,9 @@ enum TTY {
     _ = signal(SIGTSTP, restoreAndStop)
     _ = signal(SIGCONT, onContinue)
     _ = signal(SIGPIPE, SIG_IGN)
-    _ = tcsetattr(0, TCSAFLUSH, &shared.pointee.raw)
+    // TCSANOW, not TCSAFLUSH: keys typed while wx started (an atlas being built) are kept,
+    // read as the first keys of the session.
+    _ = tcsetattr(0, TCSANOW, &shared.pointee.raw)
     write(enterSequence)
     return true
   }

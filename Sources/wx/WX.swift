@@ -68,6 +68,13 @@ enum Main {
       console.err("wx: --version takes nothing after it, got \(cutQuoted(args[1].quoted(), "\"")) (see `wx --help`)")
       exit(ExitStatus.usage.rawValue)
     }
+    // `wx shw paris` would be "2 unexpected arguments": a word that is no command but a
+    // typing slip away from one says which (exit 64).
+    if let first = args.first, !first.hasPrefix("-"), !commandNames.contains(first) {
+      let near = nearestCommand(first).map { "; did you mean `wx \($0)`?" } ?? ""
+      console.err("wx: no command named \(cutQuoted(first.quoted(), "\""))\(near) (see `wx --help`)")
+      exit(ExitStatus.usage.rawValue)
+    }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
@@ -91,6 +98,23 @@ enum Main {
       }
     }
     dispatchMain()
+  }
+
+  /// Every command's name and alias, and `help`.
+  static var commandNames: [String] {
+    WX.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases } + ["help"]
+  }
+
+  /// The command `word` is a typing slip (one or two edits) away from, when `word` names
+  /// none itself and is no option; nil otherwise.
+  static func nearestCommand(_ word: String) -> String? {
+    guard !word.hasPrefix("-"), !word.isEmpty, word.utf8.count <= 20 else { return nil }
+    let names = commandNames
+    guard !names.contains(word) else { return nil }
+    let typed = Array(word.lowercased().utf8)
+    let limit = typed.count <= 3 ? 1 : 2
+    return names.compactMap { name in Resolver<CatalogueNames>.distance(typed, Array(name.utf8), limit: limit).map { (name, $0) } }
+      .min { $0.1 < $1.1 }?.0
   }
 
   /// `wx __build-atlas FOLDER` (`make install`, `make run`): the shared atlas store built

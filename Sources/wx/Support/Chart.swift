@@ -35,7 +35,8 @@ enum Chart {
       if hi == lo { return height * steps / 2 }
       return 1 + Int(((v - lo) / (hi - lo) * Double(height * steps - 1)).rounded(.toNearestOrAwayFromZero))
     }
-    let hiLabel = AQIText.value(hi), loLabel = AQIText.value(lo)
+    let scale = samples[0].scale
+    let hiLabel = AQIText.value(hi, on: scale), loLabel = AQIText.value(lo, on: scale)
     let labelWidth = max(hiLabel.count, loLabel.count)
     var lines: [String] = []
     for row in 0..<height {
@@ -90,6 +91,15 @@ enum Chart {
 
 /// AQI values, categories and ages as wx prints them.
 enum AQIText {
+  /// A value on `scale`: whole on a scale of whole numbers (US AQI: `46`, not `46.00`), else
+  /// two decimals (a feed's NAQI: `302.20`).
+  static func value(_ v: Double, on scale: AQIScale) -> String {
+    scale == .naqi ? value(v) : whole(v)
+  }
+
+  /// A whole number: `46` (the European AQI, too).
+  static func whole(_ v: Double) -> String { String(Int64(v.rounded(.toNearestOrAwayFromZero))) }
+
   /// Two decimals: `302.20`.
   static func value(_ v: Double) -> String {
     let cents = Int64((v * 100).rounded(.toNearestOrAwayFromZero))

@@ -48,7 +48,7 @@ struct AQIListView: View {
     t.rightAligned = [1]
     for h in histories {
       guard let s = h.latest else { continue }
-      t.rows.append([h.city.visible, AQIText.value(s.aqi), AQIText.category(s, term), AQIText.ago(now - s.time)])
+      t.rows.append([h.city.visible, AQIText.value(s.aqi, on: s.scale), AQIText.category(s, term), AQIText.ago(now - s.time)])
     }
     let n = histories.count
     return term.bold("Air quality") + "\n" + t.render(term)

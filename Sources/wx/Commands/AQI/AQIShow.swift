@@ -73,12 +73,14 @@ struct AQIShowView: View {
     let n = series.samples.count, latest = series.latest
     var out = t.bold(city.visible) + " · air quality (\(series.scale.name)), \(n) reading\(n == 1 ? "" : "s")\n"
     out += Chart.render(series.samples, terminal: t).joined(separator: "\n") + "\n"
-    out += "latest \(AQIText.value(latest.aqi)) \(AQIText.category(latest, t))"
-    out += t.dim(" (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(series.min)) · max \(AQIText.value(series.max))")
+    let scale = series.scale
+    out += "latest \(AQIText.value(latest.aqi, on: scale)) \(AQIText.category(latest, t))"
+    out += t.dim(
+      " (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(series.min, on: scale)) · max \(AQIText.value(series.max, on: scale))")
     // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
     var beside: [String] = []
-    if let european = latest.european { beside.append("European AQI \(AQIText.value(european))") }
-    if let pm25 = latest.pm25 { beside.append("PM2.5 \(AQIText.value(pm25)) µg/m³") }
+    if let european = latest.european { beside.append("European AQI \(AQIText.whole(european))") }
+    if let pm25 = latest.pm25 { beside.append("PM2.5 \(Number.oneDecimal(pm25)) µg/m³") }
     if !beside.isEmpty { out += "\n" + t.dim(beside.joined(separator: " · ")) }
     for other in series.others {
       let k = other.count

@@ -113,8 +113,9 @@ enum Main {
     guard !names.contains(word) else { return nil }
     let typed = Array(word.lowercased().utf8)
     let limit = typed.count <= 3 ? 1 : 2
-    return names.compactMap { name in Resolver<CatalogueNames>.distance(typed, Array(name.utf8), limit: limit).map { (name, $0) } }
-      .min { $0.1 < $1.1 }?.0
+    return names.compactMap { name in Resolver<CatalogueNames>.distance(typed, Array(name.utf8), limit: limit).map { (name, $0) }
+    }
+    .min { $0.1 < $1.1 }?.0
   }
 
   /// `wx __build-atlas FOLDER` (`make install`, `make run`): the shared atlas store built

@@ -6,10 +6,14 @@ import Testing
 @Suite struct DailyUseTests {
   @Test func aMistypedCommandSuggestsTheClosestOne() throws {
     let home = TempHome()
-    let cases: [(String, String)] = [("shw", "show"), ("lsit", "list"), ("serch", "search"), ("forcast", "forecast"), ("Show", "show")]
+    let cases: [(String, String)] = [
+      ("shw", "show"), ("lsit", "list"), ("serch", "search"), ("forcast", "forecast"), ("Show", "show"),
+    ]
     for (typed, meant) in cases {
       let r = try home.wx(typed, "paris")
-      #expect(r.status == 64 && r.stderr == "wx: no command named \"\(typed)\"; did you mean `wx \(meant)`? (see `wx --help`)\n", "\(r)")
+      #expect(
+        r.status == 64 && r.stderr == "wx: no command named \"\(typed)\"; did you mean `wx \(meant)`? (see `wx --help`)\n", "\(r)"
+      )
     }
     let none = try home.wx("xyzzy")
     #expect(none.status == 64 && none.stderr == "wx: no command named \"xyzzy\" (see `wx --help`)\n", "\(none)")
@@ -30,5 +34,38 @@ import Testing
     #expect(list.stdout.contains(" \(us) ") && !list.stdout.contains("\(us).00"), "\(list)")
     let show = try home.wx("aqi", "show", "London")
     #expect(show.stdout.contains("latest \(us) ") && !show.stdout.contains(".00"), "\(show)")
+  }
+
+  /// The seed's hottest rule with real data: rain-free when the chance of precipitation is
+  /// known and under 50 %, else when the description names no rain, snow, drizzle, showers
+  /// or thunder (a snowing city is not rain-free).
+  @Test func hottestFollowsTheChanceOfRainAndLeavesSnowOut() throws {
+    let home = TempHome()
+    let records = [
+      weatherRecord(id: 1, city: "Dryville", description: "Sunny", temperature: 30),
+      weatherRecord(id: 2, city: "Snowtown", description: "Light snow", temperature: 31),
+      weatherRecord(id: 3, city: "Wetford", description: "Drizzle", temperature: 32),
+      weatherRecord(id: 4, city: "Stormham", description: "Thunderstorm", temperature: 33),
+    ]
+    let api = try FakeAPI(data: try writeRecords(records, in: home))
+    #expect(try home.wx("sync", "--url", api.url, "--quiet").status == 0)
+    let items = try #require(try home.wx("hottest", "--json").json()["items"] as? [[String: Any]])
+    #expect(items.map { $0["city"] as? String } == ["Dryville"], "\(items)")
+  }
+
+  @Test func forecastHottestKeepsOnlyDaysUnderHalfAChanceOfRain() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast, "--days", "7"]).status == 0)
+    let sent = try #require(try api.sent(latitude: 59.9139, longitude: 10.7522))
+    let daily = try #require(sent["daily"] as? [String: Any])
+    let (dates, chances) = (
+      try #require(daily["time"] as? [String]), try #require(daily["precipitation_probability_max"] as? [Int])
+    )
+    let json = try home.wx("forecast", "Oslo", "--hottest", "--json").json()
+    let shown = Set(try #require(json["days"] as? [[String: Any]]).compactMap { $0["date"] as? String })
+    let dry = Set(zip(dates, chances).filter { $0.1 < 50 }.map(\.0))
+    #expect(
+      !shown.isEmpty && shown.isSubset(of: dry) && shown.count < dates.count, "\(shown) of \(zip(dates, chances).map { $0 })")
   }
 }

@@ -7,7 +7,9 @@ import Testing
 
   static func isRainy(_ d: String) -> Bool {
     let l = d.lowercased()
+    // Snow too: a snowing city is not rain-free (issue 31, the seed's hottest rule).
     return l.contains("rain") || l.contains("shower") || l.contains("drizzle") || l.contains("storm")
+      || l.contains("snow") || l.contains("sleet") || l.contains("flurr") || l.contains("blizzard") || l == "ice"
   }
 
   @Test func topShowsTheFirstCitiesInThePersistedUnit() throws {

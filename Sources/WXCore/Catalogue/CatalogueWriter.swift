@@ -53,8 +53,13 @@ package final class CatalogueWriter {
       bySource[Int(p.source.byte) - 1] += 1
       if let at = p.observedAt { observed = observed.map { min($0.lowerBound, at)...max($0.upperBound, at) } ?? at...at }
     }
-    let wet = rainy[city.description] ?? Condition(description: city.description).isRainy
-    if rainy.count < 4096 { rainy[city.description] = wet }
+    let wet: Bool
+    if let chance = city.observedHour?.precipitationProbability {
+      wet = !Condition.isRainFree(chance: chance, description: city.description)
+    } else {
+      wet = rainy[city.description] ?? !Condition.isRainFree(chance: nil, description: city.description)
+      if rainy.count < 4096 { rainy[city.description] = wet }
+    }
     // Unknown temperatures sort last.
     try orders.append(id: city.id, temperature: city.temperatureC ?? -.infinity, rainFree: !wet)
     let (key, starts) = Fold.keyAndWordStarts(city.name)

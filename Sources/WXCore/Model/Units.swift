@@ -100,6 +100,30 @@ package enum Condition: String, CaseIterable, Sendable {
 
   /// Rain, showers or a thunderstorm now.
   package var isRainy: Bool { self == .rain || self == .showers || self == .thunder }
+
+  /// Rain, drizzle, showers, snow or thunder: what `hottest` leaves out.
+  package var isWet: Bool { isRainy || self == .snow }
+
+  /// The seed's rule for `hottest`, with real data: rain-free when the chance of
+  /// precipitation is known and under 50 %; where it is not known, when the description names
+  /// no rain, snow, drizzle, showers or thunder.
+  package static func isRainFree(chance: Double?, description: String) -> Bool {
+    if let chance { return chance < 50 }
+    return !Condition(description: description).isWet
+  }
+}
+
+extension ForecastDay {
+  /// Rain-free by ``Condition/isRainFree(chance:description:)``: the day's highest chance.
+  package var isRainFree: Bool { Condition.isRainFree(chance: precipitationProbability, description: description) }
+}
+
+extension City {
+  /// Rain-free now by ``Condition/isRainFree(chance:description:)``: the chance of the
+  /// observation's hour, when stored.
+  package var isRainFree: Bool {
+    Condition.isRainFree(chance: observedHour?.precipitationProbability, description: description)
+  }
 }
 
 /// The wind unit a person reads in. Without one saved, wind follows the temperature unit

@@ -52,7 +52,7 @@ struct ForecastRequest: CatalogueRequest {
     // Only the days from the city's today on; each keeps its date's label in any order.
     var days = forecast.upcoming
     if hottest {
-      days = days.filter { !Condition(description: $0.day.description).isRainy }
+      days = days.filter(\.day.isRainFree)
         .sorted { a, b in  // unknown temperatures last
           let (ta, tb) = (a.day.temperatureC ?? -.infinity, b.day.temperatureC ?? -.infinity)
           return ta != tb ? ta > tb : a.day.date < b.day.date

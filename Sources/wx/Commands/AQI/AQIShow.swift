@@ -76,7 +76,8 @@ struct AQIShowView: View {
     let scale = series.scale
     out += "latest \(AQIText.value(latest.aqi, on: scale)) \(AQIText.category(latest, t))"
     out += t.dim(
-      " (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(series.min, on: scale)) · max \(AQIText.value(series.max, on: scale))")
+      " (\(AQIText.ago(now - latest.time))) · min \(AQIText.value(series.min, on: scale)) · max \(AQIText.value(series.max, on: scale))"
+    )
     // Open-Meteo's readings carry the European AQI and PM2.5 beside the charted US AQI.
     var beside: [String] = []
     if let european = latest.european { beside.append("European AQI \(AQIText.whole(european))") }

@@ -35,7 +35,7 @@ enum Main {
     var args = Array(CommandLine.arguments.dropFirst())
     // `wx` alone on a terminal is `wx browse`; in a pipe or CI it prints the help, as before,
     // so nothing ever waits for keys that cannot come.
-    if args.isEmpty && TTY.isInteractive { args = ["browse"] }
+    if args.isEmpty && TTY.isFullScreen { args = ["browse"] }
     // A reader that stops reading (`wx list | head -1`) is not an error: writes then fail with
     // EPIPE, which the writer passes over, and wx exits 0 quietly instead of dying of SIGPIPE
     // (141). The feed client wx spawns gets the default disposition back (FeedProcess).

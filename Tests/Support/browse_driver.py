@@ -12,7 +12,8 @@ signals then go to that group. With "job_control": "background" the shell starts
 background (`wx browse &`): the shell's own group keeps the terminal until a "fg" step.
 Steps, in order:
   {"keys": "text"}          write bytes to the terminal (JSON escapes: "\\u001b[B" is Down)
-  {"wait": "text"}          until the screen shows text (10 s, else an error is recorded)
+  {"wait": "text"}          until the screen shows text (10 s, or "timeout": seconds; else an
+                            error is recorded)
   {"gone": "text"}          until the screen no longer shows text
   {"snap": "name"}          keep the screen's lines (and reverse-video cells) under name
   {"resize": [cols, rows]}  set the window size (the kernel sends SIGWINCH)
@@ -199,7 +200,7 @@ def main():
         if "keys" in step:
             os.write(master, step["keys"].encode())
         elif "wait" in step:
-            until(lambda: step["wait"] in shown(), repr(step["wait"]))
+            until(lambda: step["wait"] in shown(), repr(step["wait"]), step.get("timeout", TIMEOUT))
         elif "gone" in step:
             until(lambda: step["gone"] not in shown(), "no " + repr(step["gone"]))
         elif "snap" in step:
@@ -246,8 +247,8 @@ def main():
     def shown():
         return "\n".join(screen.display)
 
-    def until(cond, what):
-        end = time.monotonic() + TIMEOUT
+    def until(cond, what, limit=None):
+        end = time.monotonic() + (limit or TIMEOUT)
         while time.monotonic() < end:
             pump(0.02)
             if cond():

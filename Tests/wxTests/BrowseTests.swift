@@ -28,7 +28,7 @@ import WXCore
     try JSONSerialization.data(withJSONObject: script).write(to: URL(fileURLWithPath: file))
     defer { try? FileManager.default.removeItem(atPath: file) }
     let r = try runProcess(
-      "/usr/bin/env", ["python3", supportFile("browse_driver.py"), file], environment: env, timeout: 120)
+      "/usr/bin/env", ["python3", supportFile("browse_driver.py"), file], environment: env, timeout: 300)
     let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any], "\(r)")
     let report = Report(object)
     #expect(report.errors.isEmpty, "\(report.errors.joined(separator: "\n"))")
@@ -59,13 +59,27 @@ import WXCore
   static func snap(_ n: String) -> [String: Any] { ["snap": n] }
   static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
 
+  /// A terminal without a full screen (`TERM=dumb`, Emacs' shell) is treated like a pipe:
+  /// browse exits 64 with a one-line reason and draws nothing; `wx` alone prints the help.
+  @Test func aDumbTerminalGetsNoFullScreen() throws {
+    for term in ["dumb", ""] {
+      let r = try browse(TempHome(), [["exit": true]], env: ["NO_COLOR": "1", "TERM": term])
+      #expect(r.status["code"] == 64, "\(term): \(r)")
+      let screen = r.final.joined(separator: "\n")
+      #expect(screen.contains("browse needs a terminal with a full screen") && !screen.contains("Type to search"), "\(r)")
+      let alone = try browse(TempHome(), [["exit": true]], args: [], env: ["NO_COLOR": "1", "TERM": term])
+      #expect(alone.status["code"] == 0 && alone.final.joined().contains("for detailed help"), "\(alone)")
+    }
+  }
+
   /// Keys typed before the first screen (while the state folder builds its own atlas) are
   /// kept: they are the search's first letters.
   @Test func keysTypedBeforeTheFirstScreenAreKept() throws {
     let home = TempHome()
     try home.wx("list")
     let r = try browse(
-      home, [Self.keys("ljub"), Self.wait("Ljubljana"), Self.snap("found"), Self.keys("\u{3}"), ["exit": true]],
+      // A debug build's atlas takes seconds on a loaded machine: the deadline only guards a hang.
+      home, [Self.keys("ljub"), ["wait": "Ljubljana", "timeout": 180], Self.snap("found"), Self.keys("\u{3}"), ["exit": true]],
       env: ["NO_COLOR": "1", "WX_ATLAS": "own"])
     #expect(r.screen("found").contains { $0.contains("Search: ljub") }, "\(r)")
   }

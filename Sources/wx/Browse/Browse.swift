@@ -32,6 +32,11 @@ extension WX {
       guard TTY.isInteractive else {
         throw UsageError("browse needs a terminal; use `wx list` or `wx search` in scripts and pipes")
       }
+      guard TTY.isFullScreen else {
+        throw UsageError(
+          "browse needs a terminal with a full screen (TERM=\((Environment.get("TERM") ?? "").visible) has none); use `wx list` or `wx search`"
+        )
+      }
       let ctx = try Context.make(console, display: display)
       let data = try BrowseData(home: ctx.home, console: ctx.console)
       let session = BrowseSession(ctx: ctx, data: data, unit: ctx.unit(display))

@@ -44,6 +44,44 @@ enum TTY {
   /// Both standard input and output are terminals.
   static var isInteractive: Bool { isatty(0) == 1 && isatty(1) == 1 }
 
+  /// A terminal that can show a full screen: interactive, and `TERM` names one with an
+  /// alternate screen. `TERM` unset, `dumb` or `unknown`, or a terminfo entry without `smcup`
+  /// (Emacs' shell, a serial console) is treated like a pipe. A `TERM` with no terminfo
+  /// entry installed is given the benefit of the doubt.
+  static var isFullScreen: Bool {
+    guard isInteractive else { return false }
+    guard let term = Environment.get("TERM"), !["", "dumb", "unknown", "emacs"].contains(term) else { return false }
+    guard let entry = terminfo(term) else { return true }
+    // smcup as the compiled entry stores it: "\E[?1049h", "\E[?47h" or "\E7\E[?47h".
+    let esc: UInt8 = 0x1B
+    return [Array("[?1049h".utf8), Array("[?47h".utf8), Array("[?1047h".utf8)].contains { cap in
+      entry.indices.contains { i in
+        entry[i] == esc && i + cap.count < entry.count && Array(entry[(i + 1)...(i + cap.count)]) == cap
+      }
+    }
+  }
+
+  /// The compiled terminfo entry of `term`, from the usual folders, when installed.
+  static func terminfo(_ term: String) -> [UInt8]? {
+    guard let first = term.first, !term.contains("/"), term.utf8.count < 64 else { return nil }
+    var folders = ["/etc/terminfo", "/lib/terminfo", "/usr/share/terminfo"]
+    if let home = Environment.get("HOME") { folders.insert(home + "/.terminfo", at: 0) }
+    if let dir = Environment.get("TERMINFO") { folders.insert(dir, at: 0) }
+    for folder in folders {
+      for sub in [String(first), String(format0x(first))] {
+        if let bytes = try? FileSystem.read("\(folder)/\(sub)/\(term)") { return bytes }
+      }
+    }
+    return nil
+  }
+
+  /// The hexadecimal folder name some systems use (`78` for `x`).
+  private static func format0x(_ c: Character) -> String {
+    let v = c.unicodeScalars.first!.value
+    let digits = Array("0123456789abcdef")
+    return String([digits[Int(v >> 4) & 15], digits[Int(v) & 15]])
+  }
+
   /// Saves the modes of standard input, switches it to raw mode and output to the alternate
   /// screen. Returns false (changing nothing) when the modes cannot be read.
   static func enter() -> Bool {

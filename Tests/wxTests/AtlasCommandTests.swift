@@ -346,6 +346,11 @@ import WXCore
       // its ASCII spelling (fish dropped São Paulo and Köln behind the Sao… and Kol… villages).
       #expect(try bench.offers(shell, "wx show sao").first == "Sao Paulo")
       #expect(try bench.offers(shell, "wx show koln").first == "Koln")
+      // A name with an apostrophe, typed without it: N'Djamena, the catalogue city with its
+      // weather, first, as Ndjamena (which names it), not hidden behind the Ndj… villages.
+      #expect(try bench.offers(shell, "wx show ndj").first == "Ndjamena")
+      let ndj = try bench.home.wx("show", "Ndjamena", "--json", env: Self.on)
+      #expect(try ndj.json()["city"] as? String == "N'Djamena", "\(ndj)")
       #expect(try bench.typed(shell, "wx show kiev\t") == "wx show kiev ")
       let r = try bench.home.wx("show", "kiev", "--json", env: Self.on)
       #expect(try r.json()["city"] as? String == "Kyiv", "\(r)")

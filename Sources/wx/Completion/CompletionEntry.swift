@@ -112,8 +112,33 @@ enum CompletionEntry {
       if someStart, let ascii = asciiSpelling(c.word), ascii.lowercased().contains(typed), !spelled.contains(ascii.lowercased()) {
         return ascii + "\t" + c.word
       }
+      // Typed without its apostrophes, hyphens or periods (`ndj`: N'Djamena, offered as
+      // Ndjamena, which names it as well), when another name starts with the word: fish would
+      // hide the name behind those.
+      if someStart, let plain = asciiSpelling(c.word).map(withoutPunctuation), plain.lowercased().hasPrefix(typed),
+        !spelled.contains(plain.lowercased())
+      {
+        return plain + "\t" + c.word
+      }
       return described
     }
+  }
+
+  /// `name` without its apostrophes, hyphens and periods, the letter after each in lower case
+  /// (`N'Djamena` → `Ndjamena`, `Saint-Étienne` → `Saint-etienne`… as folded), as a person
+  /// types it.
+  static func withoutPunctuation(_ name: String) -> String {
+    var out = ""
+    var lower = false
+    for ch in name {
+      if ch == "'" || ch == "’" || ch == "-" || ch == "." {
+        lower = true
+        continue
+      }
+      out += lower ? ch.lowercased() : String(ch)
+      lower = false
+    }
+    return out
   }
 
   /// Whether the characters of `word` are in `text`, in order.

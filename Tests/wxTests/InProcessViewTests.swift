@@ -64,6 +64,16 @@ import WXCore
     )
   }
 
+  /// No picture is painted in white, grey or dim, which vanish on a light background or a dark
+  /// one (cloud, fog and snow did: SGR 37, 2;37, 97): the terminal's own foreground or a hue.
+  @Test func conditionColoursReadOnLightAndDarkBackgrounds() {
+    let unreadable: Set<String> = ["2", "30", "37", "90", "97", "47", "107"]
+    for c in Condition.allCases {
+      let parts = Set(Art.color(c).split(separator: ";").map(String.init))
+      #expect(parts.isDisjoint(with: unreadable), "\(c): \(Art.color(c))")
+    }
+  }
+
   /// Every condition has its own picture, five lines of 13 columns; without Unicode the same
   /// picture in ASCII.
   @Test func conditionPictures() {

@@ -11,12 +11,14 @@ enum Art {
     switch condition {
     case .sunny, .clear: return "33;1"
     case .partlyCloudy, .scatteredClouds: return "33"
-    case .cloudy: return "37"
+    // No white, grey or dim foreground: each vanishes on a light background or a dark one.
+    // Clouds, fog and the unknown take the terminal's own foreground (39), snow cyan.
+    case .cloudy: return "39"
     case .rain, .showers: return "34;1"
-    case .snow: return "97"
-    case .fog: return "37;2"
+    case .snow: return "36;1"
+    case .fog: return "39"
     case .thunder: return "33;1"
-    case .unknown: return "2"
+    case .unknown: return "39"
     }
   }
 

@@ -222,13 +222,13 @@ import Testing
       let usage = help.stdout.components(separatedBy: "USAGE: ").last?.components(separatedBy: "\n\n").first ?? ""
       #expect(
         usage.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-          == "wx show [<city> ...] [--format <format>] [--max-age <duration>] [--refresh] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]",
+          == "wx show [<city> ...] [--format <format>] [--max-age <duration>] [--refresh] [--waybar] [--i3blocks] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]",
         "\(usage)")
     }
     let wide = try home.wx("show", "--help", env: ["COLUMNS": "200"])
     #expect(
       wide.stdout.contains(
-        "\nUSAGE: wx show [<city> ...] [--format <format>] [--max-age <duration>] [--refresh] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"
+        "\nUSAGE: wx show [<city> ...] [--format <format>] [--max-age <duration>] [--refresh] [--waybar] [--i3blocks] [--json] [--unit <unit>] [--wind <wind>] [--color <color>] [--ascii]\n"
       ))
   }
 

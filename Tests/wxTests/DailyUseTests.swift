@@ -68,4 +68,45 @@ import Testing
     #expect(
       !shown.isEmpty && shown.isSubset(of: dry) && shown.count < dates.count, "\(shown) of \(zip(dates, chances).map { $0 })")
   }
+
+  /// `--waybar`: one JSON object as waybar's custom module reads it; `--i3blocks`: its three
+  /// lines. Stale values say so (a class, a colour) without hiding them; `--max-age` marks them.
+  @Test func waybarAndI3blocksReadTheStoredWeather() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    try home.wx("fav", "add", "Oslo")
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast, "--favourites"]).status == 0)
+    let observed = ProvenanceTests.osloObserved
+    let fresh = try home.run(["show", "Oslo", "--waybar"], env: ["WX_NOW": String(observed + 600)])
+    #expect(fresh.status == 0 && fresh.stderr.isEmpty && fresh.stdout.split(separator: "\n").count == 1, "\(fresh)")
+    let bar = try fresh.json()
+    let sent = try #require(try api.sent(latitude: 59.9139, longitude: 10.7522))
+    let hourly = try #require(sent["hourly"] as? [String: Any])
+    let chance = try #require((hourly["precipitation_probability"] as? [Any])?.first as? Int)
+    let text = try #require(bar["text"] as? String)
+    #expect(text.hasSuffix("°C") && text.contains(" "), "\(bar)")
+    let tooltip = try #require(bar["tooltip"] as? String)
+    #expect(tooltip.hasPrefix("Oslo, Norway\n") && tooltip.contains("high") && tooltip.contains("low"), "\(tooltip)")
+    #expect(tooltip.contains("observed 13:00 today, Open-Meteo"), "\(tooltip)")
+    #expect(bar["percentage"] as? Int == chance, "\(bar)")
+    let classes = try #require(bar["class"] as? [String])
+    #expect(classes.count == 1 && classes[0].allSatisfy { $0.isLowercase || $0 == "-" }, "\(classes)")
+    // Four hours on: the values stay, the class says stale; with --max-age they are marked.
+    let later = ["WX_NOW": String(observed + 4 * 3600)]
+    let old = try home.run(["show", "Oslo", "--waybar", "--format", "%t"], env: later).json()
+    #expect((old["class"] as? [String])?.contains("stale") == true && (old["text"] as? String)?.hasSuffix("°C") == true, "\(old)")
+    let marked = try home.run(["show", "Oslo", "--waybar", "--format", "%t", "--max-age", "2h"], env: later)
+    let markedText = try marked.json()["text"] as? String
+    #expect(marked.status == 1 && markedText == "?", "\(marked)")
+    // i3blocks: full text, short text, colour (none when fresh).
+    let blocks = try home.run(["show", "Oslo", "--i3blocks"], env: ["WX_NOW": String(observed + 600)])
+    let lines = blocks.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+    // The colour line is empty when fresh (i3blocks keeps its own colour).
+    #expect(
+      blocks.status == 0 && lines.count >= 2 && (lines.count < 3 || lines[2].isEmpty) && lines[1].hasSuffix("°C"), "\(blocks)")
+    let staleBlocks = try home.run(["show", "Oslo", "--i3blocks"], env: later)
+    #expect(staleBlocks.stdout.split(separator: "\n").last == "#FF8C00", "\(staleBlocks)")
+    #expect(try home.wx("show", "Oslo", "--waybar", "--i3blocks").status == 64)
+    #expect(try home.wx("show", "Oslo", "--waybar", "--json").status == 64)
+  }
 }

@@ -4,7 +4,10 @@ import WXCore
 /// `wx show`: one city's weather and forecast (the last city shown without CITY).
 struct ShowRequest: CatalogueRequest {
   static var options: [RequestOption<Self>] {
-    [.parsed("format", \.format, { $0 }), .parsed("max-age", \.maxAge, { $0 }), .flag("refresh", \.refresh)] + outputOptions
+    [
+      .parsed("format", \.format, { $0 }), .parsed("max-age", \.maxAge, { $0 }), .flag("refresh", \.refresh),
+      .flag("waybar", \.waybar), .flag("i3blocks", \.i3blocks),
+    ] + outputOptions
   }
   static let takesWords = true
   mutating func take(words: String?) { city = words }
@@ -17,6 +20,10 @@ struct ShowRequest: CatalogueRequest {
       if output.json { throw UsageError("--format and --json cannot be combined") }
       try FormatLine.check(format)
     }
+    if waybar && i3blocks { throw UsageError("--waybar and --i3blocks cannot be combined") }
+    if (waybar || i3blocks) && output.json {
+      throw UsageError("--\(waybar ? "waybar" : "i3blocks") prints its own format: it goes without --json")
+    }
     if let maxAge, DurationText.seconds(maxAge) == nil {
       throw UsageError("--max-age \(maxAge.quoted(limit: 20)) is not a duration (90m, 3h, 2d, 1h30m)")
     }
@@ -26,12 +33,18 @@ struct ShowRequest: CatalogueRequest {
   var maxAge: String?
   /// `--refresh`: the place's weather fetched from Open-Meteo first (``PlaceRefresh``).
   var refresh = false
+  /// `--waybar`, `--i3blocks`: what those status bars read (``WaybarView``, ``I3BlocksView``).
+  var waybar = false
+  var i3blocks = false
+  /// A status bar's line: `--format`, `--waybar` or `--i3blocks` (notes muted, the last city
+  /// left as it was).
+  var forABar: Bool { format != nil || waybar || i3blocks }
   var fetchesFirst: Bool { refresh }
 
   /// Opens the catalogue (notes muted for `--format`: a status bar reads the line alone),
   /// shows the view, then exits 1 when `--max-age` finds the values stale.
   func show(in ctx: Context) throws {
-    if format != nil { ctx.console.notesMuted = true }
+    if forABar { ctx.console.notesMuted = true }
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
     let (view, city) = try resolved(ctx, catalogue)
@@ -51,15 +64,30 @@ struct ShowRequest: CatalogueRequest {
   func resolved(_ ctx: Context, _ catalogue: Catalogue) throws -> (view: any View, city: City?) {
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
-    let found = try ctx.resolvePlace(city, in: finder, remembering: format == nil)
+    let found = try ctx.resolvePlace(city, in: finder, remembering: !forABar)
     let limit = maxAge.flatMap(DurationText.seconds)
     let unit = ctx.unit(output.display)
     guard let weather = found.city else {
-      // An atlas place wx has no weather for: what it knows, and how to get its weather.
+      // An atlas place wx has no weather for: what it knows, and how to get its weather; a
+      // bar's line of unknown values, stale.
+      if waybar { return (WaybarView(city: found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: true), nil) }
+      if i3blocks {
+        return (I3BlocksView(city: found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: true), nil)
+      }
       if let format {
         return (FormatLine(city: found.asCity, unit: unit, format: format, now: ctx.now, stale: limit != nil), nil)
       }
       return (PlaceView(found, finder, unit: unit, now: ctx.now), nil)
+    }
+    if waybar || i3blocks {
+      // Stale past --max-age, three hours without it (waybar's `stale` class, i3blocks' colour).
+      let stale = weather.origin.isOlder(than: limit ?? Staleness.rowLimit, at: ctx.now)
+      let (f, now, marked) = (format ?? "%c %t", ctx.now, stale && limit != nil)
+      let view: any View =
+        waybar
+        ? WaybarView(city: weather, unit: unit, format: f, now: now, stale: stale, marked: marked)
+        : I3BlocksView(city: weather, unit: unit, format: f, now: now, stale: stale, marked: marked)
+      return (view, weather)
     }
     if let format {
       let stale = limit.map { weather.origin.isOlder(than: $0, at: ctx.now) } ?? false
@@ -103,14 +131,20 @@ extension WX {
     var maxAge: String?
     @Flag(help: "Fetch the place's weather from Open-Meteo first (online); unreachable, the stored weather, with a warning.")
     var refresh = false
+    @Flag(help: "One JSON object for waybar's custom module: text (--format, default %c %t), tooltip, class, percentage.")
+    var waybar = false
+    @Flag(help: "i3blocks' three lines: the --format line, the temperature, a colour when stale.")
+    var i3blocks = false
     @OptionGroup var output: OutputOptions
 
     var request: ShowRequest {
-      ShowRequest(city: city.joinedName, maxAge: maxAge, refresh: refresh, format: format, output: output.value)
+      ShowRequest(
+        city: city.joinedName, maxAge: maxAge, refresh: refresh, waybar: waybar, i3blocks: i3blocks, format: format,
+        output: output.value)
     }
     func validate() throws { try check(request) }
     func execute(_ console: Console) async throws {
-      if refresh { try await PlaceRefresh.run(request.city, quiet: request.format != nil, console) }
+      if refresh { try await PlaceRefresh.run(request.city, quiet: request.forABar, console) }
       try request.perform(console)
     }
   }

@@ -29,6 +29,8 @@ extension CompletionGrammar {
         .option("--format"),
         .option("--max-age"),
         .flag("--refresh"),
+        .flag("--waybar"),
+        .flag("--i3blocks"),
         .flag("--json"),
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
         .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),

@@ -1,0 +1,95 @@
+import WXCore
+
+/// `wx show --waybar`: one JSON object as waybar's custom module reads it (`"return-type":
+/// "json"`): `text` (the `--format` line, default `%c %t`), `tooltip` (place, conditions, high
+/// and low, the next hours, the age line), `class` (the condition as a CSS word, plus `stale`
+/// when the values are older than `--max-age`, three hours by default, or invented) and
+/// `percentage` (the chance of rain now, when known).
+struct WaybarView: View {
+  var city: City
+  var unit: Units
+  var format: String
+  var now: Int64
+  /// Older than `--max-age`, three hours without it, or invented: the `stale` class.
+  var stale: Bool
+  /// `--max-age` was given and the values are older: `?` in place of each (as `--format`).
+  var marked = false
+
+  func json() -> JSON {
+    let (shown, _, hour) = city.current(at: now)
+    let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: true)
+    var members: [(String, JSON)] = [
+      ("text", .string(line)), ("tooltip", .string(tooltip(shown, hour))),
+      (
+        "class",
+        .array(([StatusBar.cssClass(Condition(description: shown.description))] + (stale ? ["stale"] : [])).map { .string($0) })
+      ),
+    ]
+    if let chance = shown.observedHour?.precipitationProbability { members.append(("percentage", .int(Int(chance.rounded())))) }
+    return .object(members)
+  }
+
+  /// One line: waybar reads a line per update.
+  func text(_ terminal: Terminal) -> String { json().text }
+  var fitsWidth: Bool { false }
+
+  func tooltip(_ c: City, _ hour: ForecastHour?) -> String {
+    var lines = [
+      Fields.place(c),
+      "\(c.description.isEmpty ? Fields.unknown : c.description) · \(c.temperatureC.map(unit.format) ?? Fields.unknown)",
+    ]
+    if let feels = c.feelsLikeC { lines[1] += " (feels like \(unit.format(feels)))" }
+    if let today = c.datedForecast(at: now).upcoming.first?.day {
+      let high = today.temperatureC.map(unit.format) ?? Fields.unknown
+      let low = today.temperatureMinC.map(unit.format) ?? Fields.unknown
+      lines.append("today: high \(high) · low \(low)")
+    }
+    if case .hours(let hours) = c.hours(at: now, limit: 6) {
+      lines.append(
+        hours.map { "\(LocalTime.clock($0.hourOfDay * 60)) \($0.temperatureC.map(unit.format) ?? Fields.unknown)" }.joined(
+          separator: " · "))
+    }
+    lines.append((hour.map { Ages.estimate($0, city) + "; " } ?? "") + Ages.sentence(city, now))
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// `wx show --i3blocks`: i3blocks' three lines: the full text (the `--format` line), the short
+/// text (`%t`) and the colour (none when fresh, orange when stale: a hue that reads on a light
+/// bar and a dark one).
+struct I3BlocksView: View {
+  var city: City
+  var unit: Units
+  var format: String
+  var now: Int64
+  var stale: Bool
+  var marked = false
+
+  func json() -> JSON { .string(text(Terminal(color: false, unicode: true, width: nil))) }
+
+  func text(_ terminal: Terminal) -> String {
+    let full = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: terminal.unicode)
+    let short = FormatLine(city: city, unit: unit, format: "%t", now: now, stale: marked).line(unicode: terminal.unicode)
+    return [full, short, stale ? "#FF8C00" : ""].joined(separator: "\n")
+  }
+  var fitsWidth: Bool { false }
+}
+
+enum StatusBar {
+  /// The condition as a CSS-friendly word (waybar's `class`).
+  static func cssClass(_ c: Condition) -> String {
+    switch c {
+    case .sunny: "sunny"
+    case .clear: "clear"
+    case .partlyCloudy: "partly-cloudy"
+    case .scatteredClouds: "scattered-clouds"
+    case .cloudy: "cloudy"
+    case .rain: "rain"
+    case .showers: "showers"
+    case .snow: "snow"
+    case .fog: "fog"
+    case .thunder: "thunder"
+    case .unknown: "unknown"
+    }
+  }
+}

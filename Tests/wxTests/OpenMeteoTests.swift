@@ -47,7 +47,7 @@ import Testing
     let current = try #require(sent["current"] as? [String: Any])
     let time = try #require(current["time"] as? String)
     #expect(show["source"] as? String == "open-meteo")
-    #expect(show["observed_at"] as? String == time + "+08:00", "\(show)")
+    #expect(show["observed_at"] as? String == time + ":00+08:00", "\(show)")
     let days = try #require(show["forecast"] as? [[String: Any]])
     let dates = try #require((sent["daily"] as? [String: Any])?["time"] as? [String])
     #expect(days.map { $0["date"] as? String } == dates.map { $0 })

@@ -24,7 +24,7 @@ import Testing
     let items = try Self.items(home)
     let oslo = try #require(items.first { $0["city"] as? String == "Oslo" })
     #expect(oslo["source"] as? String == "open-meteo" && oslo["sample"] as? Bool == false, "\(oslo)")
-    #expect(oslo["observed_at"] as? String == "2026-11-23T13:00+01:00", "\(oslo)")
+    #expect(oslo["observed_at"] as? String == "2026-11-23T13:00:00+01:00", "\(oslo)")
     let others = items.filter { $0["city"] as? String != "Oslo" }
     #expect(others.count > 50)
     #expect(
@@ -35,7 +35,9 @@ import Testing
     let rows = list.stdout.split(separator: "\n")
     let osloRow = try #require(rows.first { $0.contains("Oslo") })
     #expect(!osloRow.contains("sample"), "\(osloRow)")
-    #expect(rows.filter { $0.contains(" sample ") }.count == others.count, "\(list.stdout)")
+    #expect(rows.filter { $0.contains(" sample ") && !$0.hasPrefix("page") }.count == others.count, "\(list.stdout)")
+    // The footer counts them too.
+    #expect(rows.last?.contains("\(others.count) of \(items.count) cities sample data") == true, "\(list.stdout)")
     // And hottest, top, fav say it too.
     let top = try home.wx("top", "--json").json()
     #expect((top["items"] as? [[String: Any]])?.allSatisfy { $0["sample"] as? Bool == true } == true)
@@ -214,5 +216,35 @@ import Testing
     #expect(status["oldest_observation"] as? String == "2026-11-23T12:00:00Z", "\(status)")
     let text = try home.wx("status")
     #expect(text.stdout.contains("2 from Open-Meteo") && text.stdout.contains("from the bundled sample"), "\(text)")
+  }
+
+  /// The helpers' new-user pass: the age line is wrapped, never cut, at 40 columns; the
+  /// hourly view says it too; an observation ahead of the clock is not "today"; a sync of
+  /// one city does not make `--if-older` skip the rest.
+  @Test func theAgeIsNeverCutAndOneCityDoesNotMakeTheRestYoung() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    let later = ["WX_NOW": String(Self.osloObserved + 4 * 3600), "COLUMNS": "40"]
+    for args in [["show", "Oslo"], ["forecast", "Oslo"], ["forecast", "Oslo", "--hourly", "--hours", "3"]] {
+      let r = try home.run(args, env: later)
+      let text = r.stdout.replacingOccurrences(of: "\n", with: " ")
+      #expect(text.contains("observed 13:00 today (4h ago), Open-Meteo"), "\(args): \(r.stdout)")
+      #expect(r.stdout.split(separator: "\n").allSatisfy { $0.count <= 40 }, "\(args): \(r.stdout)")
+    }
+    let hourly = try home.run(["forecast", "Oslo", "--hourly", "--json"], env: later).json()
+    #expect(hourly["source"] as? String == "open-meteo" && hourly["age_seconds"] as? Int == 4 * 3600, "\(hourly)")
+    let ahead = try home.run(["show", "Oslo"], env: ["WX_NOW": String(Self.osloObserved - 2 * 86_400)])
+    #expect(ahead.stdout.contains("2026-11-23 13:00 (ahead of this computer's clock)"), "\(ahead)")
+    // One city refreshed two hours on: the rest are two hours old, so --if-older 25m fetches.
+    let refresh = try home.run(
+      ["show", "Oslo", "--refresh"], env: ["WX_NOW": String(Self.osloObserved + 7200), "WX_OPEN_METEO_URL": api.forecast])
+    #expect(refresh.status == 0, "\(refresh)")
+    let requests = try api.stats().requests
+    let timer = try home.run(
+      ["sync", "--if-older", "25m", "--quiet"],
+      env: ["WX_NOW": String(Self.osloObserved + 7800), "WX_OPEN_METEO_URL": api.forecast])
+    let after = try api.stats().requests
+    #expect(timer.status == 0 && after > requests, "\(timer)")
   }
 }

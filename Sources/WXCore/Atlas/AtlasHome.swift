@@ -121,7 +121,14 @@ extension Doctor {
   /// Absent (built on first use), healthy (every value's checksum, every place, every index
   /// entry), or what is wrong.
   package func checkAtlas() -> Health {
-    guard FileSystem.exists(home.atlasPath) else { return .absent }
+    guard FileSystem.exists(home.atlasPath) else {
+      // None of its own: the shared one answers (its own line checks it).
+      if let shared = home.sharedAtlasPath, let atlas = try? Atlas(path: shared) {
+        defer { atlas.close() }
+        return .healthy(records: atlas.meta.count, detail: "the shared one, read-only")
+      }
+      return .absent
+    }
     do throws(StoreError) {
       let atlas = try Atlas(path: home.atlasPath)
       defer { atlas.close() }

@@ -154,11 +154,11 @@ package struct Observation: Equatable, Sendable {
   /// `18:45`: the local clock time.
   package var clock: String { localTime.count >= 16 ? String(localTime.dropFirst(11).prefix(5)) : localTime }
 
-  /// ISO 8601 with the offset: `2026-11-23T18:45+01:00`.
+  /// ISO 8601 with the offset, seconds included (RFC 3339): `2026-11-23T18:45:00+01:00`.
   package var iso8601: String {
     let sign = utcOffsetSeconds < 0 ? "-" : "+"
     let m = abs(utcOffsetSeconds) / 60
     func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-    return "\(localTime)\(sign)\(two(m / 60)):\(two(m % 60))"
+    return "\(localTime):00\(sign)\(two(m / 60)):\(two(m % 60))"
   }
 }

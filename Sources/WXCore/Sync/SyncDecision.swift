@@ -14,7 +14,10 @@ package enum SyncDecision: Equatable, Sendable {
     meta: CatalogueMeta?, now: Int64, asked: String?, openMeteoOnly: Bool, ifOlder: Int64?
   ) -> SyncDecision {
     if let ifOlder, let meta, !meta.isSample {
-      let age = now - meta.syncedAt
+      // A sync of some cities (`show --refresh`, the favourites) does not make the rest young:
+      // then the oldest observation counts (the list's sync when the header has none).
+      let basis = meta.refreshed < meta.count ? (meta.oldestObservation ?? meta.listSyncedAt) : meta.syncedAt
+      let age = now - basis
       if age >= 0 && age < ifOlder { return .skip(age: age) }
     }
     if let asked { return .fetch(provider: asked, favouritesOnly: false) }

@@ -229,7 +229,7 @@ struct BrowseView {
     let when = hour.map { Ages.estimate($0, stored) + "; " } ?? ""
     let stale = stored.origin.isOlder(than: Staleness.rowLimit, at: now)
     // Wrapped, and above the hours and the forecast: a short window loses those first.
-    out += Self.wrap(when + Ages.sentence(stored, now), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
+    out += Ages.wrap(when + Ages.sentence(stored, now), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
       let strip = HourStrip.render(hours, unit, term, width: width - 1)
       if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }
@@ -240,24 +240,5 @@ struct BrowseView {
     let forecast = CityView.forecast(c.datedForecast(at: now), unit, table, source: stored.origin.source)
     out += ["", term.bold(" Forecast")] + forecast.split(separator: "\n").map { " " + $0 }
     return out
-  }
-
-  /// `text` in lines of at most `width` columns, broken between words.
-  static func wrap(_ text: String, _ width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      let w = String(word).visible
-      if line.isEmpty {
-        line = w
-      } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(w) <= width {
-        line += " " + w
-      } else {
-        lines.append(line)
-        line = w
-      }
-    }
-    if !line.isEmpty { lines.append(line) }
-    return lines
   }
 }

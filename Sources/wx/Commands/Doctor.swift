@@ -69,7 +69,13 @@ struct DoctorText {
           ? "removed \(report.removedTemps ?? report.temps) left by interrupted writers"
           : "\(report.temps) left by an interrupted (or running) writer; the next writer or `wx doctor --repair` removes them")
     }
-    if report.unrepaired > 0 {
+    // What ships with wx is restored by installing it again, not by a repair.
+    let shipped = report.lines.filter {
+      if case .broken(let e) = $0.health { return e.remedy == .reinstall } else { return false }
+    }
+    if !shipped.isEmpty && shipped.count == report.unhealthy {
+      text += "what ships with wx is damaged: install wx again (`make install`), or set WX_DATA_DIR to intact data"
+    } else if report.unrepaired > 0 {
       text += "\(report.unrepaired) store\(report.unrepaired == 1 ? "" : "s") not repaired"
     } else {
       text += report.unhealthy > 0 && !repair ? "run `wx doctor --repair` to repair" : "all stores healthy"

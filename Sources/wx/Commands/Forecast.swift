@@ -82,7 +82,8 @@ struct ForecastView: View {
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
-      ] + Ages.json(city, now) + CityView.forecastJSON(forecast, unit, key: "days", days: days))
+      ] + Ages.json(city, now, from: city.current(at: now).source)
+        + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
   func text(_ term: Terminal) -> String {

@@ -15,7 +15,8 @@ extension WX {
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
       // The atlas as it is (not built here): its header, when there is one.
-      let atlas = try? Atlas(path: ctx.home.atlasPath)
+      // The state folder's own, else the shared one beside the data (`make install` built it).
+      let atlas = (try? Atlas(path: ctx.home.atlasPath)) ?? ctx.home.sharedAtlasPath.flatMap { try? Atlas(path: $0) }
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,

@@ -173,7 +173,12 @@ struct Context {
   /// `synced 2026-11-22 10:04 (3h ago)`, plus a sample marker.
   func freshness(_ meta: CatalogueMeta) -> String {
     var s = "synced \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))"
-    if meta.isSample { s += " · sample data, run `wx sync`" }
+    if meta.isSample {
+      s += " · sample data, run `wx sync`"
+    } else if let samples = meta.bySource?.first, samples > 0 {
+      // A refresh of some cities left others the sample's: the footer says how many.
+      s += " · \(samples) of \(meta.count) cities sample data"
+    }
     return s
   }
 }

@@ -50,7 +50,8 @@ enum Ages {
     let age = max(0, now - at)
     let ago = age >= 3600 ? " (\(Clock.ago(age)))" : ""
     switch days {
-    case ...0: return "\(clock) today\(ago)"
+    case ..<0: return "\(CalendarDay.string(date)) \(clock) (ahead of this computer's clock)"
+    case 0: return "\(clock) today\(ago)"
     case 1: return "yesterday \(clock)\(ago)"
     default: return "\(days) days ago (\(CalendarDay.string(date)) \(clock))"
     }
@@ -87,5 +88,24 @@ enum Ages {
       ("source", .string(p.source.rawValue)), ("sample", .bool(p.isSample)), ("observed_at", observed),
       ("age_seconds", p.age(at: now).map { .int(Int($0)) } ?? .null), ("current_from", .string(from.rawValue)),
     ]
+  }
+
+  /// `text` in lines of at most `width` columns, broken between words.
+  static func wrap(_ text: String, _ width: Int) -> [String] {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let w = String(word).visible
+      if line.isEmpty {
+        line = w
+      } else if DisplayWidth.of(line) + 1 + DisplayWidth.of(w) <= width {
+        line += " " + w
+      } else {
+        lines.append(line)
+        line = w
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
   }
 }

@@ -95,7 +95,11 @@ struct CityView: View {
 
   /// The age line: plain when fresh, bold when the values are over three hours old or invented
   /// (never in a colour: it must read on light and dark backgrounds).
-  static func ageLine(_ s: String, stale: Bool, _ term: Terminal) -> String { stale ? term.bold(s) : term.dim(s) }
+  /// Wrapped to the terminal's width between words, never cut (a pipe gets one line).
+  static func ageLine(_ s: String, stale: Bool, _ term: Terminal) -> String {
+    let lines = term.width.map { Ages.wrap(s, $0) } ?? [s]
+    return lines.map { stale ? term.bold($0) : term.dim($0) }.joined(separator: "\n")
+  }
 
   /// The forecast table from the city's today on, then how many days before it were left
   /// out as past; a forecast wholly in the past says so instead of a table.

@@ -21,11 +21,17 @@ struct HourlyView: View {
   }
 
   func json() -> JSON {
-    .object([
-      ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
-      ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
-      ("hourly", .array(hours.map { CityView.hourItem($0, unit) })),
-    ])
+    .object(
+      [
+        ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
+        ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
+        ("hourly", .array(hours.map { CityView.hourItem($0, unit) })),
+      ] + Ages.json(city, now, from: city.current(at: now).source))
+  }
+
+  /// When and by whom the hours were forecast (the observation's age), never cut.
+  func age(_ term: Terminal) -> String {
+    CityView.ageLine(Ages.sentence(city, now), stale: city.origin.isOlder(than: Staleness.rowLimit, at: now), term) + "\n"
   }
 
   func text(_ term: Terminal) -> String {
@@ -43,11 +49,11 @@ struct HourlyView: View {
       return out + "\nNo hourly forecast \(from).\nOpen-Meteo sends 48 hours:\n  wx sync --provider open-meteo\n"
         + term.dim(freshness)
     case .ended(let last):
-      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + term.dim(freshness)
+      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + age(term) + term.dim(freshness)
     case .hours(let hours):
       out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
       let end = hours.count < asked ? "The stored hours end here: sync again for the next ones.\n" : ""
-      return out + Self.table(hours, unit, term) + end + term.dim(freshness)
+      return out + Self.table(hours, unit, term) + end + age(term) + term.dim(freshness)
     }
   }
 

@@ -24,6 +24,19 @@ import Testing
         == .fetch(provider: "open-meteo", favouritesOnly: false))
   }
 
+  /// After a sync of one city (`show --refresh`), the rest are as old as they were: the
+  /// oldest observation decides, not the header's sync time.
+  @Test func aSyncOfSomeCitiesDoesNotMakeTheRestYoung() {
+    var m = Self.meta("open-meteo", syncedAt: 10_000)
+    m.refreshed = 1
+    (m.oldestObservation, m.newestObservation) = (2_000, 10_000)
+    #expect(
+      SyncDecision.decide(meta: m, now: 10_600, asked: nil, openMeteoOnly: false, ifOlder: 1_500)
+        == .fetch(provider: "open-meteo", favouritesOnly: false))
+    m.oldestObservation = 9_500
+    #expect(SyncDecision.decide(meta: m, now: 10_600, asked: nil, openMeteoOnly: false, ifOlder: 1_500) == .skip(age: 1_100))
+  }
+
   @Test func theProviderLastUsedUnlessOneIsNamed() {
     let cases: [(CatalogueMeta?, String?, Bool, SyncDecision)] = [
       (nil, nil, false, .fetch(provider: "freetestapi", favouritesOnly: false)),

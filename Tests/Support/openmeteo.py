@@ -25,7 +25,7 @@ location also holds a member "padding", an array of MB megabytes of zeros, sent 
 bad-time (the first location's current time holds an escape sequence); no-hourly (no
 `hourly` object); imperial, ms, knots (values and units blocks in °F, mp/h and inch; m/s;
 knots), kelvin (temperatures in K, a unit wx refuses), bad-offset (the first location's
-utc_offset_seconds 25 hours).
+utc_offset_seconds 25 hours), no-current (air-quality locations without `current`).
 Control: GET /__mode?set=MODE, /__stats (requests, peak in flight, locations per request,
 bytes of forecast and air-quality answers),
 /__stats?reset=1, /__sent (every location object sent, with the coordinates asked), /__paths (every request's
@@ -334,6 +334,9 @@ class Handler(BaseHTTPRequestHandler):
                         return self.send(400, {"error": True, "reason": f"Cannot initialize SurfaceAndPressureVariable from invalid String value {v}."})
         if url.path.endswith("/air-quality"):
             items = [air(a, b) for a, b in coords]
+            if mode == "no-current":
+                for item in items:
+                    del item["current"]
         else:
             items = [weather(a, b, days, i, mode, q, hours) for i, (a, b) in enumerate(coords)]
         with st.lock:

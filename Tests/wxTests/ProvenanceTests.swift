@@ -247,4 +247,21 @@ import Testing
     let after = try api.stats().requests
     #expect(timer.status == 0 && after > requests, "\(timer)")
   }
+
+  /// AccuWeather's values are dated by the hour it forecast for (`EpochDateTime`); an
+  /// air-quality answer without `current` is bad data (exit 65), not "0 cities".
+  @Test func accuWeatherKeepsItsHourAndAnAirAnswerWithoutCurrentIsBadData() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k3y", "--accu-delay-ms", "0"])
+    #expect(try home.wx("sync", "--provider", "accuweather", "--api-key", "k3y", "--url", api.base, "--count", "3").status == 0)
+    let items = try #require(try home.wx("list", "--json").json()["items"] as? [[String: Any]])
+    #expect(
+      items.allSatisfy { $0["source"] as? String == "accuweather" && $0["observed_at"] as? String == "2026-11-18T11:06:40Z" },
+      "\(items)")
+    let air = TempHome()
+    try air.wx("fav", "add", "London")
+    let om = try OpenMeteoAPI(mode: "no-current")
+    let r = try air.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": om.airQuality])
+    #expect(r.status == 65 && r.stderr.contains("no \"current\" object"), "\(r)")
+  }
 }

@@ -39,6 +39,8 @@ package struct AccuWeatherProvider: WeatherProvider {
   struct Hour: Sendable {
     var celsius: Double
     var phrase: String
+    /// The hour's own time (`EpochDateTime`, seconds since the epoch), when sent.
+    var time: Int64? = nil
   }
 
   /// Every text the server sends (a reason, a header, a field, where it redirects) is
@@ -73,10 +75,13 @@ package struct AccuWeatherProvider: WeatherProvider {
       }
     }
     return locations.enumerated().map { (i, loc) in
-      City(
+      var city = City(
         id: loc.id, name: loc.name, country: loc.country, latitude: loc.latitude ?? City.unknownCoordinate,
         longitude: loc.longitude ?? City.unknownCoordinate, temperatureC: hours[i].celsius, description: hours[i].phrase,
         humidity: nil, windKmh: nil, forecast: [])
+      // The hour AccuWeather forecast for, when it says; else the sync's time (SyncService).
+      if let time = hours[i].time { city.provenance = Provenance(source: .accuweather, observedAt: time) }
+      return city
     }
   }
 
@@ -169,6 +174,8 @@ package struct AccuWeatherProvider: WeatherProvider {
         throw .badPayload(url: url, reason: "\"IconPhrase\" has \(error.scalars) characters, more than \(StoredText.maxScalars)")
       }
     }
-    return Hour(celsius: celsius, phrase: phrase)
+    var time: Int64? = nil
+    if case .number(let t, true)? = first["EpochDateTime"], t > 0, t < 253_402_300_800 { time = Int64(t) }
+    return Hour(celsius: celsius, phrase: phrase, time: time)
   }
 }

@@ -109,4 +109,20 @@ import Testing
     #expect(try home.wx("show", "Oslo", "--waybar", "--i3blocks").status == 64)
     #expect(try home.wx("show", "Oslo", "--waybar", "--json").status == 64)
   }
+
+  /// Issue 30's defect: after an AccuWeather sync whose cities have no coordinates, a
+  /// favourite of one was written with NaN coordinates that no command could read back (every
+  /// command that reads favourites exited 74; doctor said all was healthy).
+  @Test func aFavouriteWithoutCoordinatesReadsBack() throws {
+    let home = TempHome()
+    let api = try FakeAPI(extra: ["--api-key", "k3y", "--accu-delay-ms", "0"])
+    #expect(try home.wx("sync", "--provider", "accuweather", "--api-key", "k3y", "--url", api.base, "--count", "3").status == 0)
+    let add = try home.wx("fav", "add", "London")
+    #expect(add.status == 0, "\(add)")
+    let fav = try home.wx("fav", "--json")
+    let first = try fav.json()["items"] as? [[String: Any]]
+    #expect(fav.status == 0 && first?.first?["city"] as? String == "London", "\(fav)")
+    #expect(try home.wx("doctor").status == 0)
+    #expect(try home.wx("fav", "rm", "London").status == 0)
+  }
 }

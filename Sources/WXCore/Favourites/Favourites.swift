@@ -50,8 +50,14 @@ package struct Favourite: Equatable, Sendable {
     sequence = try r.varint()
     if !r.isAtEnd {
       let (lat, lon) = (try r.double(), try r.double())
-      guard abs(lat) <= 90, abs(lon) <= 180 else { throw MalformedValue() }
-      (latitude, longitude) = (lat, lon)
+      // Unknown coordinates (NaN: a wx before this one stored an AccuWeather city's so) are
+      // no coordinates, not damage: every command read favourites again, and exited 74.
+      if lat.isNaN || lon.isNaN {
+        (latitude, longitude) = (nil, nil)
+      } else {
+        guard abs(lat) <= 90, abs(lon) <= 180 else { throw MalformedValue() }
+        (latitude, longitude) = (lat, lon)
+      }
       let region = try r.string()
       self.region = region.isEmpty ? nil : region
     }
@@ -118,7 +124,12 @@ package struct FavouritesStore: Sendable {
         let key = city.identity.key
         if map[key] != nil { return false }
         var f = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next)
-        (f.latitude, f.longitude, f.region) = (found.latitude, found.longitude, found.place?.region)
+        // Coordinates only when known (an AccuWeather city may have none: NaN is never stored).
+        let located =
+          found.latitude.isFinite && found.longitude.isFinite && abs(found.latitude) <= 90
+          && abs(found.longitude) <= 180
+        if located { (f.latitude, f.longitude) = (found.latitude, found.longitude) }
+        f.region = found.place?.region
         map[key] = f.encoded()
         next += 1
         return true

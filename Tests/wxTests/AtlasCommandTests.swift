@@ -26,6 +26,19 @@ import WXCore
     try #require(try run.json()["items"] as? [[String: Any]])
   }
 
+  /// Issue 30: a qualifier is honoured by `fav rm`: Missouri's Springfield is no favourite
+  /// when Illinois' is (they share a name and a country, the favourite's key), so nothing is
+  /// removed; Illinois' is removed by its own name.
+  @Test func favRemoveHonoursTheRegion() throws {
+    let h = try home()
+    #expect(try h.wx("fav", "add", "Springfield, IL", env: Self.on).status == 0)
+    let wrong = try h.wx("fav", "rm", "Springfield, MO", env: Self.on)
+    #expect(wrong.status == 66 && wrong.stderr.contains("not a favourite"), "\(wrong)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
+    #expect(try h.wx("fav", "rm", "Springfield, Illinois", env: Self.on).status == 0)
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).isEmpty)
+  }
+
   @Test func firstUseBuildsTheAtlasAndSearchFindsAnyPlaceLargestFirst() throws {
     #expect(FileManager.default.fileExists(atPath: Self.built.path + "/atlas.gdbm"))
     let h = try home()

@@ -178,9 +178,18 @@ extension FavouritesStore {
         throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
       case .none:
         guard let finder else { throw FavouritesError.notAFavourite([name]) }
+        let found: Found
         do {
-          identity = try finder.lookup(name).found.asCity.identity
+          found = try finder.lookup(name).found
         } catch is PlaceLookupError {
+          throw FavouritesError.notAFavourite([name])
+        }
+        identity = found.asCity.identity
+        // A favourite is kept by name and country: the one of that name and country in
+        // another region is another place (`fav rm "Springfield, MO"` removed Illinois').
+        if let region = found.place?.region,
+          let kept = favourites.first(where: { $0.identity == identity }), let keptRegion = kept.region, keptRegion != region
+        {
           throw FavouritesError.notAFavourite([name])
         }
       }

@@ -56,7 +56,7 @@ def snapped(v):
 
 CURRENT = {"temperature_2m", "relative_humidity_2m", "wind_speed_10m", "weather_code", "is_day",
            "apparent_temperature", "precipitation", "wind_direction_10m", "wind_gusts_10m", "cloud_cover",
-           "pressure_msl"}
+           "pressure_msl", "visibility", "dew_point_2m"}
 DAILY = {"weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
          "wind_speed_10m_max", "sunrise", "sunset", "uv_index_max", "precipitation_sum", "precipitation_hours",
          "wind_direction_10m_dominant", "wind_gusts_10m_max"}
@@ -189,6 +189,10 @@ def full_weather(lat, lon, local, offset, code, temp, nulls, dates, maxes, days,
             "precipitation": None if nulls else round((index % 4) / 10, 1),
             "wind_direction_10m": None if nulls else int(abs(lon) * 10) % 360,
             "wind_gusts_10m": None if nulls else round(abs(lon) % 30 + 10, 1),
+            "pressure_msl": None if nulls else round(1000 + abs(lat) % 30, 1),
+            "visibility": None if nulls else 24140.0 - (index % 5) * 4000,
+            "dew_point_2m": None if nulls else round(temp - 6.5, 1),
+            "cloud_cover": None if nulls else (index * 17) % 101,
         },
         "daily_units": {"time": "iso8601", "temperature_2m_max": "°C"},
         "daily": {

@@ -125,4 +125,32 @@ import Testing
     #expect(try home.wx("doctor").status == 0)
     #expect(try home.wx("fav", "rm", "London").status == 0)
   }
+
+  /// What Open-Meteo already sends, kept: pressure at sea level, visibility, dew point and
+  /// cloud cover (show, JSON), and more of wttr.in's specifiers (%o %P %x %m %M); the moon is
+  /// computed locally from the date.
+  @Test func pressureVisibilityDewPointCloudsAndMoreSpecifiers() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast]).status == 0)
+    let sent = try #require(try api.sent(latitude: 59.9139, longitude: 10.7522))
+    let current = try #require(sent["current"] as? [String: Any])
+    let json = try home.wx("show", "Oslo", "--json").json()
+    #expect(json["pressure"] as? Double == current["pressure_msl"] as? Double, "\(json)")
+    #expect(json["visibility"] as? Double == current["visibility"] as? Double, "\(json)")
+    #expect(json["dew_point"] as? Double == current["dew_point_2m"] as? Double, "\(json)")
+    #expect(json["cloud_cover"] as? Double == (current["cloud_cover"] as? Int).map(Double.init), "\(json)")
+    // 2026-11-23 11:00 UTC (TempHome's clock): a day before the full moon of 2026-11-24
+    // (published 14:53 UTC; the mean lunation says 16:20): moon day 13, the full moon's eighth.
+    let moon = try #require(json["moon_phase"] as? [String: Any])
+    #expect(
+      moon["name"] as? String == "full moon" && (moon["fraction"] as? Double).map { abs($0 - 0.459) < 0.01 } == true, "\(moon)")
+    let text = try home.wx("show", "Oslo")
+    #expect(text.stdout.contains("hPa") && text.stdout.contains("dew point") && text.stdout.contains("clouds"), "\(text)")
+    let line = try home.wx("show", "Oslo", "--format", "%P|%x|%m|%M")
+    let parts = line.stdout.dropLast().split(separator: "|").map(String.init)
+    #expect(parts.count == 4 && parts[0].hasSuffix(" hPa") && parts[2] == "🌕" && parts[3] == "13", "\(line)")
+    let ascii = try home.wx("show", "Oslo", "--format", "%m", "--ascii")
+    #expect(ascii.stdout == "full moon\n", "\(ascii)")
+  }
 }

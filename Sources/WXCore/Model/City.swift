@@ -33,6 +33,12 @@ package struct City: Equatable, Sendable {
   /// The next hours from the observation's hour on (at most ``ForecastHour/maxHours``), in
   /// time order; empty when the provider sends none (freetestapi, AccuWeather).
   package var hourly: [ForecastHour] = []
+  /// Pressure at sea level, hPa; visibility, m; dew point, °C; cloud cover, percent
+  /// (Open-Meteo only; nil when unknown).
+  package var pressureHpa: Double? = nil
+  package var visibilityM: Double? = nil
+  package var dewPointC: Double? = nil
+  package var cloudCover: Double? = nil
   /// Where the weather came from and when it was observed (``Provenance``); stored with
   /// records of version 4, filled in by the catalogue for older ones (``origin`` reads it).
   package var provenance: Provenance? = nil

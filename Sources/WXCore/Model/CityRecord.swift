@@ -5,7 +5,7 @@
 /// | 1 | id, name, country, lat, lon, temp, description, humidity, wind, days (date, temp, description, humidity, wind) |
 /// | 2 | as 1, but temp, humidity and wind each a presence byte and a double when present; then an observation (presence byte, local time, UTC offset, source) |
 /// | 3 | as 2, each day followed by sunrise, sunset, UV maximum, precipitation sum, chance and dominant wind direction; after the observation feels-like, wind direction, gusts and precipitation now, then the hours (count; when any, the first hour's local time, then per hour the minutes since the one before and its ten values) |
-/// | 4 | as 3, then the provenance (source byte, 0 for none; observed-at as a varint, 0 for none, else seconds since the epoch + 1) and each day's minimum temperature (0.1 °C, scaled) |
+/// | 4 | as 3, then the provenance (source byte, 0 for none; observed-at as a varint, 0 for none, else seconds since the epoch + 1), each day's minimum temperature (0.1 °C, scaled), then pressure (0.1 hPa), visibility (m), dew point (0.1 °C) and cloud cover (%), each scaled |
 ///
 /// Version 3's new values are stored at the API's own resolution as one varint each
 /// (``ByteWriter/scaled(_:_:)``: 0 for unknown, else the zigzag of the value × scale, plus 1):
@@ -72,6 +72,10 @@ extension City {
     w.u8(provenance?.source.byte ?? 0)
     w.varint(provenance?.observedAt.map { UInt64(bitPattern: $0) &+ 1 } ?? 0)
     for day in forecast { w.scaled(day.temperatureMinC, 10) }
+    w.scaled(pressureHpa, 10)
+    w.scaled(visibilityM, 1)
+    w.scaled(dewPointC, 10)
+    w.scaled(cloudCover, 1)
     return w.bytes
   }
 
@@ -136,6 +140,10 @@ extension City {
         provenance = Provenance(source: source, observedAt: at == 0 ? nil : Int64(bitPattern: at &- 1))
       }
       for k in forecast.indices { forecast[k].temperatureMinC = try r.scaled(10) }
+      pressureHpa = try r.scaled(10)
+      visibilityM = try r.scaled(1)
+      dewPointC = try r.scaled(10)
+      cloudCover = try r.scaled(1)
     }
     let values = [temperatureC, humidity, windKmh].compactMap { $0 }
     guard !name.isEmpty, values.allSatisfy(\.isFinite) else { throw MalformedValue() }

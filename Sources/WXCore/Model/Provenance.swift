@@ -143,7 +143,8 @@ extension City {
     c.temperatureC = h.temperatureC
     c.feelsLikeC = h.feelsLikeC
     c.description = h.description
-    c.humidity = nil  // the stored hours have none: unknown, not the observation's
+    // The stored hours have none of these: unknown, not the old observation's.
+    (c.humidity, c.pressureHpa, c.visibilityM, c.dewPointC, c.cloudCover) = (nil, nil, nil, nil, nil)
     c.windKmh = h.windKmh
     c.windDirection = h.windDirection
     c.gustsKmh = h.gustsKmh

@@ -11,7 +11,7 @@ package enum OpenMeteoDecoder {
   /// The `current` variables asked for and stored.
   package static let current = [
     "temperature_2m", "relative_humidity_2m", "wind_speed_10m", "weather_code", "apparent_temperature",
-    "wind_direction_10m", "wind_gusts_10m", "precipitation",
+    "wind_direction_10m", "wind_gusts_10m", "precipitation", "pressure_msl", "visibility", "dew_point_2m", "cloud_cover",
   ]
   /// The `daily` variables.
   package static let daily = [
@@ -54,10 +54,12 @@ package enum OpenMeteoDecoder {
         "\(label) \(name) \(key) is in \(OpenMeteoDecoder.quoted(unit)), not a unit of \(kind.rawValue) wx reads")
     }
 
-    enum Kind: String { case temperature, speed, precipitation, other }
+    enum Kind: String { case temperature, speed, precipitation, pressure, distance, other }
 
     static func kind(_ key: String) -> Kind {
-      if key.contains("temperature") { return .temperature }
+      if key.contains("temperature") || key.hasPrefix("dew_point") { return .temperature }
+      if key.hasPrefix("pressure") { return .pressure }
+      if key == "visibility" { return .distance }
       if key.hasPrefix("wind_speed") || key.hasPrefix("wind_gusts") { return .speed }
       if key == "precipitation" || key == "precipitation_sum" { return .precipitation }
       return .other
@@ -66,7 +68,9 @@ package enum OpenMeteoDecoder {
     /// The conversion from `unit`, or nil for a unit wx does not read.
     static func conversion(_ unit: String, _ kind: Kind) -> ((Double) -> Double)? {
       switch (kind, unit) {
-      case (.temperature, "°C"), (.speed, "km/h"), (.precipitation, "mm"), (.other, _): return { $0 }
+      case (.temperature, "°C"), (.speed, "km/h"), (.precipitation, "mm"), (.pressure, "hPa"), (.distance, "m"), (.other, _):
+        return { $0 }
+      case (.distance, "ft"): return { ($0 * 0.3048 * 10).rounded() / 10 }
       case (.temperature, "°F"): return { (($0 - 32) * 5 / 9 * 100).rounded() / 100 }
       case (.speed, "m/s"): return { ($0 * 3.6 * 100).rounded() / 100 }
       case (.speed, "mp/h"), (.speed, "mph"): return { ($0 * 1.609344 * 100).rounded() / 100 }
@@ -121,6 +125,10 @@ package enum OpenMeteoDecoder {
     out.windDirection = try value("wind_direction_10m", 0...360)
     out.gustsKmh = try value("wind_gusts_10m", 0...500)
     out.precipitationMm = try value("precipitation", 0...2000)
+    out.pressureHpa = try value("pressure_msl", 300...1200)
+    out.visibilityM = try value("visibility", 0...1_000_000)
+    out.dewPointC = try value("dew_point_2m", -100...70)
+    out.cloudCover = try value("cloud_cover", 0...100)
     guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
     guard LocalTime.minutes(time) != nil else {
       throw PayloadError("\(label) current time \(quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")

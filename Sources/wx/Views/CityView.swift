@@ -27,6 +27,15 @@ struct CityView: View {
       ("uv_index", Fields.number(hour?.uvIndex)), ("precipitation_probability", Fields.number(hour?.precipitationProbability)),
       ("precipitation", Fields.precipitation(c.precipitationMm, unit)),
       ("sunrise", Fields.clock(day?.sunrise)), ("sunset", Fields.clock(day?.sunset)),
+      ("pressure", Fields.number(c.pressureHpa)), ("visibility", Fields.number(c.visibilityM)),
+      ("dew_point", Fields.temperature(c.dewPointC, unit)), ("cloud_cover", Fields.number(c.cloudCover)),
+      (
+        "moon_phase",
+        .object([
+          ("fraction", .number((Moon.fraction(at: now) * 1000).rounded() / 1000)),
+          ("name", .string(Moon.names[Moon.phase(at: now)])),
+        ])
+      ),
       ("hourly", .array(hours)),
     ]
     let provenance = Ages.json(city, now, from: from)
@@ -154,6 +163,17 @@ struct CityView: View {
         + " · gusts \(Fields.wind(c.gustsKmh, unit) as String)",
       "UV \(Fields.uv(hour?.uvIndex)) · sunrise \(Fields.clock(day?.sunrise) as String) · sunset \(Fields.clock(day?.sunset) as String)",
     ]
+    // Pressure, visibility, dew point and clouds: when the record has them (a sync since wx had them).
+    if [c.pressureHpa, c.visibilityM, c.dewPointC, c.cloudCover].contains(where: { $0 != nil }) {
+      let miles = unit.rawValue == "fahrenheit"
+      let visibility = c.visibilityM.map {
+        miles ? "\(Number.oneDecimal($0 / 1609.344)) mi" : "\(Number.oneDecimal($0 / 1000)) km"
+      }
+      out.append(
+        "pressure \(c.pressureHpa.map { "\(Number.amount($0, 0)) hPa" } ?? Fields.unknown) · visibility \(visibility ?? Fields.unknown)"
+      )
+      out.append("dew point \(term.temperature(c.dewPointC, unit)) · clouds \(Fields.percent(c.cloudCover))")
+    }
     switch c.hours(at: now, limit: HourStrip.hours) {
     case .hours(let hours):
       let strip = HourStrip.render(hours, unit, term)

@@ -14,7 +14,7 @@ struct FormatLine: View {
   /// `--max-age` found the values too old (or invented): each weather value prints `?`.
   var stale = false
 
-  static let specifiers = "lcCtfhwpuSsa%"
+  static let specifiers = "lcCtfhwpuSsaoPxmM%"
 
   /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
   static func check(_ format: String) throws(UsageError) {
@@ -24,7 +24,7 @@ struct FormatLine: View {
       guard next < rest.endIndex else { throw UsageError("--format ends with a lone %: write %% for a percent sign") }
       guard specifiers.contains(rest[next]) else {
         let shown = ("%" + String(rest[next])).quoted(limit: 20)
-        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %%)")
+        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %%)")
       }
       rest = rest[rest.index(after: next)...]
     }
@@ -54,13 +54,20 @@ struct FormatLine: View {
   }
 
   /// The specifiers whose values are weather: `?` when stale.
-  static let weather = "cCtfhwpu"
+  static let weather = "cCtfhwpuoPx"
 
   private func value(_ specifier: Character, unicode: Bool) -> String {
     let c = city.current(at: now).city
     if stale && Self.weather.contains(specifier) { return "?" }
     switch specifier {
     case "a": return Self.age(city, now)
+    case "o": return Fields.percent(c.observedHour?.precipitationProbability)
+    case "P": return c.pressureHpa.map { "\(Number.amount($0, 0)) hPa" } ?? Fields.unknown
+    case "x": return Self.plain(Condition(description: c.description))
+    case "m":
+      let phase = Moon.phase(at: now)
+      return unicode ? ["🌑", "🌒", "🌓", "🌔", "🌕", "🌖", "🌗", "🌘"][phase] : Moon.names[phase]
+    case "M": return String(Int(Moon.age(at: now)))
     case "l": return "\(c.name.visible), \(c.country.visible)"
     case "c": return Self.symbol(Condition(description: c.description), unicode: unicode)
     case "C": return c.description.isEmpty ? Fields.unknown : c.description.visible
@@ -84,6 +91,21 @@ struct FormatLine: View {
     guard let p = c.provenance else { return Fields.unknown }  // a place without weather
     guard let age = p.age(at: now) else { return "sample" }
     return age < 5 ? "now" : Clock.age(age)
+  }
+
+  /// wttr.in's plain-text symbols (`%x`).
+  static func plain(_ condition: Condition) -> String {
+    switch condition {
+    case .sunny, .clear: "o"
+    case .partlyCloudy, .scatteredClouds: "mo"
+    case .cloudy: "mm"
+    case .rain: "//"
+    case .showers: "/"
+    case .snow: "*"
+    case .fog: "="
+    case .thunder: "/!/"
+    case .unknown: "?"
+    }
   }
 
   /// wttr.in's symbols (without emoji variation selectors); a word without Unicode.

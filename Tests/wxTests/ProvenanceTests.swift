@@ -264,4 +264,18 @@ import Testing
     let r = try air.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": om.airQuality])
     #expect(r.status == 65 && r.stderr.contains("no \"current\" object"), "\(r)")
   }
+
+  /// At 20 to 40 columns the age is the last thing cut: every row of the sample still says
+  /// `sample` in list, top, hottest, search and fav.
+  @Test(arguments: [20, 30, 40]) func theAgeIsTheLastThingANarrowScreenCuts(_ width: Int) throws {
+    let home = TempHome()
+    try home.wx("fav", "add", "Oslo", "Paris, France")
+    for args in [["list", "--per-page", "5"], ["top"], ["hottest", "--per-page", "5"], ["search", "par"], ["fav"]] {
+      let r = try home.run(args, env: ["COLUMNS": String(width)])
+      let rows = r.stdout.split(separator: "\n").dropFirst(args[0] == "top" ? 2 : 1).filter {
+        !$0.hasPrefix("page") && !$0.contains("synced") && !$0.contains("favourite")
+      }
+      #expect(!rows.isEmpty && rows.allSatisfy { $0.contains(" sample") }, "\(width) \(args): \(r.stdout)")
+    }
+  }
 }

@@ -44,7 +44,8 @@ struct TopView: View {
   }
 
   func text(_ term: Terminal) -> String {
-    var t = Table(headers: ["City", "Temperature", "Age"])
+    // On a narrow screen the header is shortened, so that the age still fits beside it.
+    var t = Table(headers: ["City", (term.width ?? 80) < 30 ? "Temp" : "Temperature", "Age"])
     t.rightAligned = [1, 2]
     t.minWidths = [(0, 10)]
     t.fitting = [.shrink, .narrow(0, 4)]

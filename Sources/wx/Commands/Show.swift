@@ -121,7 +121,8 @@ extension WX {
     var city: [String] = []
     @Option(
       parsing: .unconditional,
-      help: "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %o %P %x %m %M, and %a the age, %% (see wx(1))."
+      help:
+        "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %o %P %x %m %M %D %z %d %T %Z, and %a the age, %% (see wx(1))."
     )
     var format: String?
     @Option(

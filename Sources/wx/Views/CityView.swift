@@ -29,6 +29,8 @@ struct CityView: View {
       ("sunrise", Fields.clock(day?.sunrise)), ("sunset", Fields.clock(day?.sunset)),
       ("pressure", Fields.number(c.pressureHpa)), ("visibility", Fields.number(c.visibilityM)),
       ("dew_point", Fields.temperature(c.dewPointC, unit)), ("cloud_cover", Fields.number(c.cloudCover)),
+      ("dawn", Self.sunClock(c, now, \.dawn)), ("solar_noon", Self.sunClock(c, now, { $0.noon })),
+      ("dusk", Self.sunClock(c, now, \.dusk)),
       (
         "moon_phase",
         .object([
@@ -42,6 +44,14 @@ struct CityView: View {
     return .object(
       head + weather + full + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
         + AtlasFields.of(place))
+  }
+
+  /// A time of the sun's day (``Sun/day(at:latitude:longitude:offset:)``) as local `HH:MM`;
+  /// null without coordinates or in a polar day or night.
+  static func sunClock(_ c: City, _ now: Int64, _ pick: ((dawn: Int64?, noon: Int64, dusk: Int64?)) -> Int64?) -> JSON {
+    guard c.hasCoordinates else { return .null }
+    let sun = Sun.day(at: now, latitude: c.latitude, longitude: c.longitude, offset: c.utcOffsetEstimate)
+    return pick(sun).map { .string(CivilTime.dayAndClock($0, offset: c.utcOffsetEstimate).clock) } ?? .null
   }
 
   /// The forecast from the city's today on (`key`), its date today and the days already past:

@@ -14,7 +14,7 @@ struct FormatLine: View {
   /// `--max-age` found the values too old (or invented): each weather value prints `?`.
   var stale = false
 
-  static let specifiers = "lcCtfhwpuSsaoPxmM%"
+  static let specifiers = "lcCtfhwpuSsaoPxmMDzdTZ%"
 
   /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
   static func check(_ format: String) throws(UsageError) {
@@ -24,7 +24,8 @@ struct FormatLine: View {
       guard next < rest.endIndex else { throw UsageError("--format ends with a lone %: write %% for a percent sign") }
       guard specifiers.contains(rest[next]) else {
         let shown = ("%" + String(rest[next])).quoted(limit: 20)
-        throw UsageError("--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %%)")
+        throw UsageError(
+          "--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %D %z %d %T %Z %%)")
       }
       rest = rest[rest.index(after: next)...]
     }
@@ -68,6 +69,16 @@ struct FormatLine: View {
       let phase = Moon.phase(at: now)
       return unicode ? ["🌑", "🌒", "🌓", "🌔", "🌕", "🌖", "🌗", "🌘"][phase] : Moon.names[phase]
     case "M": return String(Int(Moon.age(at: now)))
+    case "D", "z", "d":
+      guard c.hasCoordinates else { return Fields.unknown }
+      let sun = Sun.day(at: now, latitude: c.latitude, longitude: c.longitude, offset: c.utcOffsetEstimate)
+      let at = specifier == "D" ? sun.dawn : specifier == "z" ? sun.noon : sun.dusk
+      return at.map { CivilTime.dayAndClock($0, offset: c.utcOffsetEstimate).clock } ?? Fields.unknown
+    case "T": return CivilTime.dayAndClock(now, offset: c.utcOffsetEstimate).clock
+    case "Z":
+      let o = c.utcOffsetEstimate
+      let m = abs(o) / 60
+      return "UTC\(o < 0 ? "-" : "+")\(m / 60 < 10 ? "0" : "")\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
     case "l": return "\(c.name.visible), \(c.country.visible)"
     case "c": return Self.symbol(Condition(description: c.description), unicode: unicode)
     case "C": return c.description.isEmpty ? Fields.unknown : c.description.visible

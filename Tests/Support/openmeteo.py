@@ -141,10 +141,13 @@ def in_units(item, temp_unit, wind_unit, rain_unit):
     wind = {"km/h": 1, "m/s": 1 / 3.6, "mp/h": 1 / 1.609344, "kn": 1 / 1.852}[wind_unit]
     rain = {"mm": 1, "inch": 1 / 25.4}[rain_unit]
 
+    def is_temp(key):
+        return "temperature" in key or key.startswith("dew_point")
+
     def convert(block, key, v):
         if v is None:
             return None
-        if "temperature" in key:
+        if is_temp(key):
             return temp(v)
         if key.startswith("wind_speed") or key.startswith("wind_gusts"):
             return round(v * wind, 2)
@@ -153,8 +156,12 @@ def in_units(item, temp_unit, wind_unit, rain_unit):
         return v
 
     def unit(key):
-        if "temperature" in key:
+        if is_temp(key):
             return temp_unit
+        if key.startswith("pressure"):
+            return "hPa"
+        if key == "visibility":
+            return "m"
         if key.startswith("wind_speed") or key.startswith("wind_gusts"):
             return wind_unit
         if key in ("precipitation", "precipitation_sum"):

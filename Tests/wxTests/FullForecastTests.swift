@@ -261,7 +261,7 @@ import Testing
     #expect(!hostile.stdout.contains("\u{1B}") && hostile.stdout.contains("\\x1b]0;pwned\\x07"), "\(hostile)")
     let sample = TempHome()
     #expect(try sample.wx("show", "London", "--format", "%t %f %u %S").stdout == "18 °C – – –\n")
-    for bad in [["--format", "%x"], ["--format", "50%"], ["--format", "%t", "--json"]] {
+    for bad in [["--format", "%Q"], ["--format", "50%"], ["--format", "%t", "--json"]] {
       let e = try home.run(["show", "Berlin"] + bad)
       #expect(e.status == 64 && e.stderr.contains("--format"), "\(bad): \(e)")
     }

@@ -6,7 +6,8 @@
 # 1. The first command in a new state folder against a later one, with the data laid out as
 #    `make install` lays it out (the shared atlas store built once beside atlas.bin): `wx show
 #    Berlin` (hyperfine, $WX_BENCH_RUNS runs; the first run's folder removed before each), the
-#    ratio (goal: within x1.5), and the state folder's size after the first (goal: under 2 MB).
+#    ratio (goal: within x1.5), and the state folder's size after the first (goal: under 2 MB);
+#    then `--waybar` and `--format` with every specifier against `--format '%t'` (goal: x1.1).
 # 2. An Open-Meteo sync of each of $WX_BENCH_OM_SIZES places (default "500 5000 50000") from
 #    the stand-in (Tests/Support/openmeteo.py): its time (median of 3; one run past 5,000), its peak RSS (goal:
 #    64 MiB or less at any size), and, as the peer, curl fetching the same requests (the
@@ -56,6 +57,12 @@ hyperfine -N --warmup 3 --runs "$RUNS" --style none --export-json "$OUT/fresh-fi
   --prepare "rm -rf $FIRST" -n "first command" "env WX_HOME=$FIRST $WX show Berlin" >/dev/null 2>&1
 hyperfine -N --warmup 3 --runs "$RUNS" --style none --export-json "$OUT/fresh-later.json" \
   -n "later command" "env WX_HOME=$LATER $WX show Berlin" >/dev/null 2>&1
+# Status bars (issue 31): --waybar and --format with every specifier against --format '%t'.
+ALL='%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %D %z %d %T %Z'
+hyperfine -N --warmup 3 --runs "$RUNS" --style none --export-json "$OUT/fresh-bars.json" \
+  -n "format %t" "env WX_HOME=$LATER $WX show Berlin --format %t" \
+  -n "waybar" "env WX_HOME=$LATER $WX show Berlin --waybar" \
+  -n "format, every specifier" "env WX_HOME=$LATER $WX show Berlin --format '$ALL'" >/dev/null 2>&1
 unset WX_DATA_DIR
 
 # ---- 2. Open-Meteo syncs of many places ----------------------------------------------------
@@ -120,6 +127,10 @@ print(f"| first `wx show Berlin` in a new state folder | {first:.2f} ms | |")
 print(f"| a later one | {later:.2f} ms | |")
 print(f"| first / later | ×{first / later:.2f} | ≤ ×1.5 |")
 print(f"| state folder after the first | {home_bytes / 1e6:.2f} MB | < 2 MB |")
+t = med("fresh-bars.json", "format %t")
+for name in ("waybar", "format, every specifier"):
+    v = med("fresh-bars.json", name)
+    print(f"| `wx show Berlin --{'waybar' if name == 'waybar' else 'format ALL'}` against `--format %t` | {v:.2f} / {t:.2f} ms, ×{v / t:.2f} | ≤ ×1.1 |")
 print("\n| Open-Meteo sync | wx | curl + json.tool | ratio | peak RSS (goal ≤ 64 MiB) | bytes received | instructions / byte |")
 print("|---|---|---|---|---|---|---|")
 for line in open(rows):

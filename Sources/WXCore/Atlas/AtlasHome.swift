@@ -34,10 +34,8 @@ extension Home {
   /// shared one (`WX_ATLAS=own`).
   package func openAtlas(shared: Bool = true, building: (() -> Void)? = nil) throws -> Atlas? {
     let data = atlasDataPath
-    func current(_ atlas: Atlas) -> Bool {
-      atlas.meta.version == AtlasWriter.version
-        && (data.flatMap(AtlasData.checksum(of:)).map { $0 == atlas.meta.dataChecksum } ?? true)
-    }
+    let checksum = data.flatMap(AtlasData.checksum(of:))  // read once, for both stores
+    func current(_ atlas: Atlas) -> Bool { Self.isCurrent(atlas, dataChecksum: checksum) }
     do throws(StoreError) {
       let atlas = try Atlas(path: atlasPath)
       if current(atlas) { return atlas }
@@ -73,6 +71,12 @@ extension Home {
     }
   }
 
+  /// Whether `atlas` was built by this wx from the data whose checksum is `dataChecksum`
+  /// (nil: no data to compare with, so any data will do).
+  package static func isCurrent(_ atlas: Atlas, dataChecksum: UInt32?) -> Bool {
+    atlas.meta.version == AtlasWriter.version && (dataChecksum.map { $0 == atlas.meta.dataChecksum } ?? true)
+  }
+
   /// Builds the shared atlas store in `folder`, beside its `atlas.bin` (`make install`,
   /// `make run`: `wx __build-atlas FOLDER`): nothing when a current one is there. Returns the
   /// places written (nil when it was current). The store is left read-only (0444).
@@ -81,7 +85,7 @@ extension Home {
     guard let data = home.atlasDataPath else { throw HomeError.noAtlasData(searched: home.atlasDataCandidates) }
     if let atlas = try? Atlas(path: home.atlasPath) {
       defer { atlas.close() }
-      if atlas.meta.version == AtlasWriter.version && AtlasData.checksum(of: data) == atlas.meta.dataChecksum { return nil }
+      if let sum = AtlasData.checksum(of: data), isCurrent(atlas, dataChecksum: sum) { return nil }
     }
     let lock = try home.writers.acquire()
     defer {
@@ -132,9 +136,7 @@ extension Doctor {
     do throws(StoreError) {
       let atlas = try Atlas(path: home.atlasPath)
       defer { atlas.close() }
-      guard atlas.meta.version == AtlasWriter.version,
-        home.atlasDataPath.flatMap(AtlasData.checksum(of:)).map({ $0 == atlas.meta.dataChecksum }) ?? true
-      else {
+      guard Home.isCurrent(atlas, dataChecksum: home.atlasDataPath.flatMap(AtlasData.checksum(of:))) else {
         return .healthy(records: atlas.meta.count, detail: "from other data or an older wx: rebuilt on first use")
       }
       try atlas.check()

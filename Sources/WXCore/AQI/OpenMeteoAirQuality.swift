@@ -44,7 +44,8 @@ package struct OpenMeteoAirQuality: Sendable {
           guard let current = item["current"], case .object = current else {
             throw PayloadError("\(label) has no \"current\" object")
           }
-          let time = try Self.time(item, current, label: label)
+          // Its own time (the forecast's rules): a local time less the offset, never nil.
+          let time = try OpenMeteoDecoder.observation(item, current, label: label).epochSeconds!
           guard let us = try OpenMeteoDecoder.number(current["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
           let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name
           var reading = AQIReading(
@@ -58,20 +59,5 @@ package struct OpenMeteoAirQuality: Sendable {
       }
     }
     return results.flatMap { $0 }
-  }
-
-  /// The reading's own time: `current.time`, a local time, less `utc_offset_seconds`.
-  static func time(_ item: JSON, _ current: JSON, label: String) throws(PayloadError) -> Int64 {
-    guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
-    guard let minutes = LocalTime.minutes(time) else {
-      throw PayloadError("\(label) current time \(OpenMeteoDecoder.quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")
-    }
-    var offset: Int64 = 0
-    switch item["utc_offset_seconds"] {
-    case nil, .null?: break
-    case .number(let s, true)? where abs(s) <= 18 * 3600: offset = Int64(s)
-    default: throw PayloadError("\(label) utc_offset_seconds is not a whole number of seconds within ±18 h")
-    }
-    return minutes * 60 - offset
   }
 }

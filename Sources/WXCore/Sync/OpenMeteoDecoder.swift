@@ -129,6 +129,19 @@ package enum OpenMeteoDecoder {
     out.visibilityM = try value("visibility", 0...1_000_000)
     out.dewPointC = try value("dew_point_2m", -100...70)
     out.cloudCover = try value("cloud_cover", 0...100)
+    out.observation = try observation(item, current, label: label)
+    out.provenance = Provenance(source: .openMeteo, observedAt: out.observation?.epochSeconds)
+    out.forecast = try forecast(
+      item["daily"], label: label, days: days, units: UnitsBlock(block: item["daily_units"], name: "daily", label: label))
+    out.hourly = try hours(
+      item["hourly"], label: label, units: UnitsBlock(block: item["hourly_units"], name: "hourly", label: label))
+    return out
+  }
+
+  /// The time a location's `current` values were observed: `current.time`, a local time
+  /// (`YYYY-MM-DDTHH:MM`), at `utc_offset_seconds` (a whole number within ±18 h; UTC when
+  /// absent), or bad data. The forecast's and the air quality's alike.
+  static func observation(_ item: JSON, _ current: JSON, label: String) throws(PayloadError) -> Observation {
     guard case .string(let time)? = current["time"] else { throw PayloadError("\(label) has no current \"time\"") }
     guard LocalTime.minutes(time) != nil else {
       throw PayloadError("\(label) current time \(quoted(time)) is not a local time (YYYY-MM-DDTHH:MM)")
@@ -141,13 +154,7 @@ package enum OpenMeteoDecoder {
       let shown = if case .number(let d, _) = other { JSONWriter.number(d) } else { other.typeName }
       throw PayloadError("\(label) utc_offset_seconds \(shown) is not a whole number of seconds within ±18 h")
     }
-    out.observation = Observation(localTime: time, utcOffsetSeconds: offset, source: source)
-    out.provenance = Provenance(source: .openMeteo, observedAt: out.observation?.epochSeconds)
-    out.forecast = try forecast(
-      item["daily"], label: label, days: days, units: UnitsBlock(block: item["daily_units"], name: "daily", label: label))
-    out.hourly = try hours(
-      item["hourly"], label: label, units: UnitsBlock(block: item["hourly_units"], name: "hourly", label: label))
-    return out
+    return Observation(localTime: time, utcOffsetSeconds: offset, source: source)
   }
 
   /// A text the answer sent, cut and quoted for a message (JSON escapes its controls).

@@ -33,12 +33,14 @@ struct ShowRequest: CatalogueRequest {
   var maxAge: String?
   /// `--refresh`: the place's weather fetched from Open-Meteo first (``PlaceRefresh``).
   var refresh = false
-  /// `--waybar`, `--i3blocks`: what those status bars read (``WaybarView``, ``I3BlocksView``).
+  /// `--waybar`, `--i3blocks`: what those status bars read (``StatusBarView``).
   var waybar = false
   var i3blocks = false
   /// A status bar's line: `--format`, `--waybar` or `--i3blocks` (notes muted, the last city
   /// left as it was).
   var forABar: Bool { format != nil || waybar || i3blocks }
+  /// The status bar asked for, if any.
+  var bar: StatusBarView.Bar? { waybar ? .waybar : i3blocks ? .i3blocks : nil }
   var fetchesFirst: Bool { refresh }
 
   /// Opens the catalogue (notes muted for `--format`: a status bar reads the line alone),
@@ -67,27 +69,21 @@ struct ShowRequest: CatalogueRequest {
     let found = try ctx.resolvePlace(city, in: finder, remembering: !forABar)
     let limit = maxAge.flatMap(DurationText.seconds)
     let unit = ctx.unit(output.display)
+    if let bar {
+      // Stale past --max-age, three hours without it (waybar's `stale` class, i3blocks' colour);
+      // an atlas place wx has no weather for is a line of unknown values, stale.
+      let stale = found.city.map { $0.origin.isOlder(than: limit ?? Staleness.rowLimit, at: ctx.now) } ?? true
+      let view = StatusBarView(
+        bar: bar, city: found.city ?? found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: stale,
+        marked: stale && limit != nil && found.city != nil)
+      return (view, found.city)
+    }
     guard let weather = found.city else {
-      // An atlas place wx has no weather for: what it knows, and how to get its weather; a
-      // bar's line of unknown values, stale.
-      if waybar { return (WaybarView(city: found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: true), nil) }
-      if i3blocks {
-        return (I3BlocksView(city: found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: true), nil)
-      }
+      // An atlas place wx has no weather for: what it knows, and how to get its weather.
       if let format {
         return (FormatLine(city: found.asCity, unit: unit, format: format, now: ctx.now, stale: limit != nil), nil)
       }
       return (PlaceView(found, finder, unit: unit, now: ctx.now), nil)
-    }
-    if waybar || i3blocks {
-      // Stale past --max-age, three hours without it (waybar's `stale` class, i3blocks' colour).
-      let stale = weather.origin.isOlder(than: limit ?? Staleness.rowLimit, at: ctx.now)
-      let (f, now, marked) = (format ?? "%c %t", ctx.now, stale && limit != nil)
-      let view: any View =
-        waybar
-        ? WaybarView(city: weather, unit: unit, format: f, now: now, stale: stale, marked: marked)
-        : I3BlocksView(city: weather, unit: unit, format: f, now: now, stale: stale, marked: marked)
-      return (view, weather)
     }
     if let format {
       let stale = limit.map { weather.origin.isOlder(than: $0, at: ctx.now) } ?? false

@@ -1,11 +1,20 @@
 import WXCore
 
-/// `wx show --waybar`: one JSON object as waybar's custom module reads it (`"return-type":
-/// "json"`): `text` (the `--format` line, default `%c %t`), `tooltip` (place, conditions, high
-/// and low, the next hours, the age line), `class` (the condition as a CSS word, plus `stale`
-/// when the values are older than `--max-age`, three hours by default, or invented) and
-/// `percentage` (the chance of rain now, when known).
-struct WaybarView: View {
+/// What a status bar reads of one city.
+///
+/// `--waybar`: one JSON object as waybar's custom module reads it (`"return-type": "json"`):
+/// `text` (the `--format` line, default `%c %t`), `tooltip` (place, conditions, high and low,
+/// the next hours, the age line), `class` (the condition as a CSS word, plus `stale` when the
+/// values are older than `--max-age`, three hours by default, or invented) and `percentage`
+/// (the chance of rain now, when known).
+///
+/// `--i3blocks`: i3blocks' three lines: the full text (the `--format` line), the short text
+/// (`%t`) and the colour (none when fresh, orange when stale: a hue that reads on a light bar
+/// and a dark one).
+struct StatusBarView: View {
+  enum Bar { case waybar, i3blocks }
+
+  var bar: Bar
   var city: City
   var unit: Units
   var format: String
@@ -16,6 +25,7 @@ struct WaybarView: View {
   var marked = false
 
   func json() -> JSON {
+    guard bar == .waybar else { return .string(text(Terminal(color: false, unicode: true, width: nil))) }
     let (shown, _, hour) = city.current(at: now)
     let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: true)
     var members: [(String, JSON)] = [
@@ -29,8 +39,15 @@ struct WaybarView: View {
     return .object(members)
   }
 
-  /// One line: waybar reads a line per update.
-  func text(_ terminal: Terminal) -> String { json().text }
+  /// waybar's object on one line (it reads a line per update), or i3blocks' lines.
+  func text(_ terminal: Terminal) -> String {
+    guard bar == .i3blocks else { return json().text }
+    let line = { (format: String) in
+      FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: terminal.unicode)
+    }
+    return [line(format), line("%t"), stale ? "#FF8C00" : ""].joined(separator: "\n")
+  }
+
   var fitsWidth: Bool { false }
 
   func tooltip(_ c: City, _ hour: ForecastHour?) -> String {
@@ -52,27 +69,6 @@ struct WaybarView: View {
     lines.append((hour.map { Ages.estimate($0, city) + "; " } ?? "") + Ages.sentence(city, now))
     return lines.joined(separator: "\n")
   }
-}
-
-/// `wx show --i3blocks`: i3blocks' three lines: the full text (the `--format` line), the short
-/// text (`%t`) and the colour (none when fresh, orange when stale: a hue that reads on a light
-/// bar and a dark one).
-struct I3BlocksView: View {
-  var city: City
-  var unit: Units
-  var format: String
-  var now: Int64
-  var stale: Bool
-  var marked = false
-
-  func json() -> JSON { .string(text(Terminal(color: false, unicode: true, width: nil))) }
-
-  func text(_ terminal: Terminal) -> String {
-    let full = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: terminal.unicode)
-    let short = FormatLine(city: city, unit: unit, format: "%t", now: now, stale: marked).line(unicode: terminal.unicode)
-    return [full, short, stale ? "#FF8C00" : ""].joined(separator: "\n")
-  }
-  var fitsWidth: Bool { false }
 }
 
 enum StatusBar {

@@ -226,10 +226,9 @@ struct BrowseView {
       ]
     }
     // When the values are from and who gave them, as `wx show` says it.
-    let when = hour.map { Ages.estimate($0, stored) + "; " } ?? ""
-    let stale = stored.origin.isOlder(than: Staleness.rowLimit, at: now)
     // Wrapped, and above the hours and the forecast: a short window loses those first.
-    out += Ages.wrap(when + Ages.sentence(stored, now), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
+    let stale = Ages.isStale(stored, now)
+    out += Ages.wrap(Ages.line(stored, now, estimate: hour), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
       let strip = HourStrip.render(hours, unit, term, width: width - 1)
       if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }

@@ -82,7 +82,7 @@ struct ForecastView: View {
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
-      ] + Ages.json(city, now, from: city.current(at: now).source)
+      ] + Ages.json(city, now)
         + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
@@ -95,8 +95,7 @@ struct ForecastView: View {
       out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, term)
       out += CityView.wordsForPast(forecast, term, source: city.origin.source)
     }
-    let stale = city.origin.isOlder(than: Staleness.rowLimit, at: now)
-    return out + CityView.ageLine(Ages.sentence(city, now), stale: stale, term) + "\n" + term.dim(freshness)
+    return out + CityView.ageLine(Ages.line(city, now), stale: Ages.isStale(city, now), term) + "\n" + term.dim(freshness)
   }
 }
 

@@ -37,7 +37,7 @@ struct TopView: View {
               [
                 ("id", .int($0.id)), ("city", .string($0.name)), ("country", .string($0.country)),
                 ("temperature", Fields.temperature($0.current(at: now).city.temperatureC, unit)),
-              ] + Ages.json($0, now, from: $0.current(at: now).source))
+              ] + Ages.json($0, now))
           })
       ),
     ])

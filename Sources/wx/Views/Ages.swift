@@ -68,15 +68,31 @@ enum Ages {
     return (dayOf(at), Clock.format(at, "%H:%M"), dayOf(now))
   }
 
+  /// The age line: the estimate's label when `hour` stands for the current values (`forecast
+  /// for 16:00, from data of 13:00; `), then ``sentence(_:_:)``.
+  static func line(_ c: City, _ now: Int64, estimate hour: ForecastHour? = nil) -> String {
+    (hour.map { estimate($0, c) + "; " } ?? "") + sentence(c, now)
+  }
+
+  /// Whether `c`'s values are over three hours old or invented: its age line is bold.
+  static func isStale(_ c: City, _ now: Int64) -> Bool { c.origin.isOlder(than: Staleness.rowLimit, at: now) }
+
   /// `forecast for 14:00, from data of 09:00` (a current estimate from the stored hours).
   static func estimate(_ hour: ForecastHour, _ c: City) -> String {
     let from = c.observation.map { " from data of \($0.clock)" } ?? ""
     return "forecast for \(LocalTime.clock(hour.hourOfDay * 60)),\(from)"
   }
 
+  /// ``json(_:_:)``'s keys for a place without weather: null, `sample` false.
+  static let none: [(String, JSON)] = [
+    ("source", .null), ("sample", .bool(false)), ("observed_at", .null), ("age_seconds", .null), ("current_from", .null),
+  ]
+
   /// `source`, `sample`, `observed_at` (ISO 8601 with the offset, or null), `age_seconds`
-  /// (or null) and `current_from`: every city object's provenance in JSON.
-  static func json(_ c: City, _ now: Int64, from: CurrentSource = .observation) -> [(String, JSON)] {
+  /// (or null) and `current_from` (``WXCore/City/current(at:)``'s, so every command says the
+  /// same): every city object's provenance in JSON.
+  static func json(_ c: City, _ now: Int64) -> [(String, JSON)] {
+    let from = c.current(at: now).source
     let p = c.origin
     let observed: JSON
     if let o = c.observation, p.source.hasObservationTime {

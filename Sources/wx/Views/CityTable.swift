@@ -27,14 +27,14 @@ struct CityPage: View {
   }
 
   /// The item object shared by `list`, `search` and `hottest` JSON, with the city's
-  /// provenance (``Ages/json(_:_:from:)``).
+  /// provenance (``Ages/json(_:_:)``).
   static func item(_ c: City, _ unit: Units, _ now: Int64) -> JSON {
-    let (shown, from, _) = c.current(at: now)
+    let shown = c.current(at: now).city
     return .object(
       [
         ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
       ] + Fields.weather(shown.temperatureC, shown.description, shown.humidity, shown.windKmh, unit)
-        + Ages.json(c, now, from: from))
+        + Ages.json(c, now))
   }
 
   func text(_ term: Terminal) -> String {

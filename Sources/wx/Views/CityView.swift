@@ -13,7 +13,7 @@ struct CityView: View {
   var place: Place? = nil
 
   func json() -> JSON {
-    let (c, from, _) = city.current(at: now)
+    let c = city.current(at: now).city
     let hour = c.observedHour, day = c.observedDay
     let head: [(String, JSON)] = [
       ("id", .int(c.id)), ("city", .string(c.name)), ("country", Fields.country(c)),
@@ -40,7 +40,7 @@ struct CityView: View {
       ),
       ("hourly", .array(hours)),
     ]
-    let provenance = Ages.json(city, now, from: from)
+    let provenance = Ages.json(city, now)
     return .object(
       head + weather + full + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
         + AtlasFields.of(place))
@@ -106,8 +106,7 @@ struct CityView: View {
       about = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · "
     }
     // When the values are from and who gave them: a line of its own, never cut.
-    let when = hour.map { Ages.estimate($0, city) + "; " } ?? ""
-    let age = Self.ageLine(when + Ages.sentence(city, now), stale: city.origin.isOlder(than: Staleness.rowLimit, at: now), term)
+    let age = Self.ageLine(Ages.line(city, now, estimate: hour), stale: Ages.isStale(city, now), term)
     return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term, source: city.origin.source) + age + "\n"
       + term.dim(about + freshness)
   }

@@ -26,12 +26,12 @@ struct HourlyView: View {
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
         ("hourly", .array(hours.map { CityView.hourItem($0, unit) })),
-      ] + Ages.json(city, now, from: city.current(at: now).source))
+      ] + Ages.json(city, now))
   }
 
   /// When and by whom the hours were forecast (the observation's age), never cut.
   func age(_ term: Terminal) -> String {
-    CityView.ageLine(Ages.sentence(city, now), stale: city.origin.isOlder(than: Staleness.rowLimit, at: now), term) + "\n"
+    CityView.ageLine(Ages.line(city, now), stale: Ages.isStale(city, now), term) + "\n"
   }
 
   func text(_ term: Terminal) -> String {

@@ -23,13 +23,7 @@ enum AtlasFields {
   }
 
   /// A place without weather has no provenance: its keys null (`sample` false).
-  static func withoutProvenance(_ key: String) -> JSON? {
-    switch key {
-    case "source", "observed_at", "age_seconds", "current_from": .null
-    case "sample": .bool(false)
-    default: nil
-    }
-  }
+  static func withoutProvenance(_ key: String) -> JSON? { Ages.none.first { $0.0 == key }?.1 }
 
   /// A city's JSON members as a place's without weather: a null id (a place has a GeoNames
   /// id only) and a null description, as every unknown value.

@@ -66,7 +66,7 @@ struct StatusBarView: View {
         hours.map { "\(LocalTime.clock($0.hourOfDay * 60)) \($0.temperatureC.map(unit.format) ?? Fields.unknown)" }.joined(
           separator: " · "))
     }
-    lines.append((hour.map { Ages.estimate($0, city) + "; " } ?? "") + Ages.sentence(city, now))
+    lines.append(Ages.line(city, now, estimate: hour))
     return lines.joined(separator: "\n")
   }
 }

@@ -43,13 +43,8 @@ struct FavouritesView: View {
         .array(
           rows.map { f, found in
             let stored = found?.city
-            let current = stored?.current(at: now)
-            let c = current?.city
-            let provenance =
-              stored.map { Ages.json($0, now, from: current!.source) }
-              ?? ["source", "sample", "observed_at", "age_seconds", "current_from"].map {
-                ($0, AtlasFields.withoutProvenance($0)!)
-              }
+            let c = stored?.current(at: now).city
+            let provenance = stored.map { Ages.json($0, now) } ?? Ages.none
             return .object(
               [
                 ("city", .string(f.name)), ("country", .string(f.country)), ("id", .int(c?.id ?? f.id)),

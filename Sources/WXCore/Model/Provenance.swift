@@ -59,9 +59,8 @@ package struct Provenance: Equatable, Sendable {
   /// the sample's cities stay the sample's after a refresh of some of them, because the
   /// header keeps the list's provider.
   package static func legacy(_ city: City, _ meta: CatalogueMeta) -> Provenance {
-    if let o = city.observation, let at = o.epochSeconds {
-      return Provenance(source: o.source == "AccuWeather" ? .accuweather : .openMeteo, observedAt: at)
-    }
+    // Only Open-Meteo wrote an observation (AccuWeather's records never had one).
+    if let at = city.observation?.epochSeconds { return Provenance(source: .openMeteo, observedAt: at) }
     if meta.isSample || meta.listProvider == "sample" { return .sample }
     return Provenance(source: WeatherSource(provider: meta.listProvider) ?? .freetestapi, observedAt: meta.listSyncedAt)
   }

@@ -68,10 +68,33 @@ package enum TempFiles {
 
   /// Takes the temp file over for its rename into place; when a termination signal's handler
   /// took it first (and removed it), waits for that signal to end wx instead of going on.
+  ///
+  /// A signal already sent but not yet taken counts as taken. Only the main thread takes
+  /// SIGINT, SIGTERM and SIGHUP (Dispatch's threads, where a sync writes, block them), so a
+  /// Ctrl-C that arrives while the main thread waits for a core stays pending while this thread
+  /// runs on: CI saw a sync stopped before its rename get SIGTERM and SIGCONT, publish, and
+  /// exit 0 before the main thread ever ran. So the publisher first waits (up to 10 s, in case
+  /// no thread takes it) for a pending termination signal to be handled, which removes the file
+  /// and ends wx.
   package static func publishing(_ slot: Slot?) {
     guard let slot else { return }
+    var waited = 0
+    while terminationPending() && waited < 10_000 {
+      usleep(1_000)
+      waited += 1
+    }
     if wx_byte_exchange(buffer + slot.index * slotSize, 1, 3) != 0 { return }
     while true { pause() }
+  }
+
+  /// SIGINT, SIGTERM or SIGHUP sent to wx and not yet handled: `sigpending` reports the
+  /// process's pending signals that this thread blocks (a thread that does not block them
+  /// would already have run the handler on its way back from the kernel).
+  static func terminationPending() -> Bool {
+    var set = sigset_t()
+    sigemptyset(&set)
+    guard sigpending(&set) == 0 else { return false }
+    return [SIGINT, SIGTERM, SIGHUP].contains { sigismember(&set, $0) == 1 }
   }
 
   /// The paths registered now (for tests).

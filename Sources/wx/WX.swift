@@ -119,11 +119,15 @@ enum Main {
   }
 
   /// `wx __build-atlas FOLDER` (`make install`, `make run`): the shared atlas store built
-  /// beside FOLDER's `atlas.bin`, read-only, for every user and state folder.
+  /// beside FOLDER's `atlas.bin`, and the sample catalogue beside its sample (a new state
+  /// folder copies it rather than building its own), read-only, for every user and state folder.
   static func buildSharedAtlas(in folder: String, _ console: Console) -> Int32 {
     do {
       if let meta = try Home.buildSharedAtlas(in: folder) {
         console.err("wx: built the world atlas (\(PlaceText.people(meta.count)) places) in \(folder.quoted())")
+      }
+      if try Home.buildSharedSample(in: folder) {
+        console.err("wx: built the sample catalogue in \(folder.quoted())")
       }
       return 0
     } catch {

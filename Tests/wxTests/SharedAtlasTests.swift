@@ -15,7 +15,8 @@ import Testing
     #expect((attributes[.posixPermissions] as? Int) == 0o444)
     // Nothing else is left in the shared folder (no lock file, no temp file).
     #expect(
-      Set(try FileManager.default.contentsOfDirectory(atPath: share.path)) == ["sample-weathers.json", "atlas.bin", "atlas.gdbm"])
+      Set(try FileManager.default.contentsOfDirectory(atPath: share.path))
+        == ["sample-weathers.json", "atlas.bin", "atlas.gdbm", "sample-catalogue.gdbm"])
     // Built again: nothing to do.
     let again = try runProcess(wxBinary, ["__build-atlas", share.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
     #expect(again.status == 0 && again.stderr.isEmpty, "\(again)")
@@ -32,6 +33,49 @@ import Testing
     let empty = Scratch()
     let none = try runProcess(wxBinary, ["__build-atlas", empty.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
     #expect(none.status == 78 && none.stderr.hasPrefix("wx: "), "\(none)")
+  }
+
+  /// A new state folder's first command copies the sample catalogue built beside the sample
+  /// (`wx __build-atlas`) instead of building its own; one older than the sample (an upgrade
+  /// that did not rebuild it) is passed over, and a damaged one is named by `wx doctor`.
+  @Test func aNewStateFolderCopiesTheSharedSampleCatalogue() throws {
+    let share = Scratch()
+    for name in ["sample-weathers.json", "sample-weathers.crc32", "atlas.bin"] {
+      try FileManager.default.copyItem(atPath: repositoryRoot + "/Data/" + name, toPath: share.file(name))
+    }
+    let build = try runProcess(wxBinary, ["__build-atlas", share.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
+    #expect(build.status == 0 && build.stderr.contains("built the sample catalogue"), "\(build)")
+    let shared = try Data(contentsOf: URL(fileURLWithPath: share.file("sample-catalogue.gdbm")))
+    let mode = try FileManager.default.attributesOfItem(atPath: share.file("sample-catalogue.gdbm"))[.posixPermissions] as? Int
+    #expect(mode == 0o444)
+    let env = ["WX_DATA_DIR": share.path]
+    let home = TempHome()
+    let first = try home.run(["show", "Berlin"], env: env)
+    #expect(first.status == 0 && first.stdout.contains("invented sample data"), "\(first)")
+    #expect(first.stderr.contains("showing sample data"), "\(first)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("catalogue.gdbm"))) == shared, "not a copy of the shared one")
+    let own = try FileManager.default.attributesOfItem(atPath: home.file("catalogue.gdbm"))[.posixPermissions] as? Int
+    #expect(own == 0o600)
+    #expect(try home.run(["doctor"], env: env).stdout.contains("all stores healthy"))
+    // Each new state folder gets its own copy; a sync replaces it as any catalogue.
+    let api = try FakeAPI()
+    #expect(try home.run(["sync", "--url", api.url], env: env).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.file("catalogue.gdbm"))) != shared)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: share.file("sample-catalogue.gdbm"))) == shared)
+    // A sample newer than the shared catalogue: the state folder builds its own from the sample.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(60)], ofItemAtPath: share.file("sample-weathers.json"))
+    let later = TempHome()
+    #expect(try later.run(["list"], env: env).status == 0)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: later.file("catalogue.gdbm"))) != shared)
+    // A damaged shared catalogue is named, with what restores it.
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date().addingTimeInterval(-60)], ofItemAtPath: share.file("sample-weathers.json"))
+    let bytes = [UInt8](shared.prefix(shared.count / 2))
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: share.file("sample-catalogue.gdbm"))
+    try Data(bytes).write(to: URL(fileURLWithPath: share.file("sample-catalogue.gdbm")))
+    let doctor = try later.run(["doctor"], env: env)
+    #expect(doctor.stdout.contains("shared sample") && doctor.stdout.contains("install wx again"), "\(doctor)")
   }
 
   /// Damaged shipped data is said plainly, by every command and by `wx doctor`, with what

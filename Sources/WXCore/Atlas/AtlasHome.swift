@@ -147,8 +147,8 @@ extension Doctor {
   }
 
   /// The data shipped with wx, each named: the bundled sample (its checksum), the atlas data
-  /// (`atlas.bin`: its checksum and tables) and the shared atlas store beside it, when there
-  /// is one (every value's checksum). Absent ones are left out.
+  /// (`atlas.bin`: its checksum and tables), and the shared sample catalogue and atlas store
+  /// beside them, when there are (every record, every value's checksum). Absent ones are left out.
   package func checkShippedData() -> [(name: String, path: String, health: Health)] {
     var out: [(name: String, path: String, health: Health)] = []
     if let sample = home.samplePath {
@@ -169,6 +169,13 @@ extension Doctor {
         out.append(("atlas data", path, .healthy(records: data.count, detail: "")))
       } catch {
         out.append(("atlas data", path, .broken(error)))
+      }
+    }
+    if let path = home.sharedSamplePath {
+      if case .broken(let error) = checkCatalogue(at: path) {
+        out.append(("shared sample", path, .broken(.unusable(path: path, reason: "it is damaged: \(error)", remedy: .reinstall))))
+      } else {
+        out.append(("shared sample", path, .healthy(records: 0, detail: "")))
       }
     }
     if let path = home.sharedAtlasPath {

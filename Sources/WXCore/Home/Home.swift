@@ -125,14 +125,54 @@ package struct Home: Sendable {
   /// `$TMPDIR`'s folder is the caller's business; WXCore uses /tmp.
   package static let temporaryDirectory = "/tmp"
 
-  /// Writes the bundled sample as the catalogue, under `lock`.
+  /// Writes the bundled sample as the catalogue, under `lock`: a copy of the shared sample
+  /// catalogue beside it when there is a current one (``sharedSamplePath``: a file copy,
+  /// a third of a first command's time saved), else built from the sample itself.
   package func seedFromSample(holding lock: WriterLock) throws {
+    if let shared = sharedSamplePath, let catalogue = try? Catalogue(path: shared) {
+      let usable = catalogue.meta.isSample
+      catalogue.close()
+      if usable {
+        try FileSystem.publishCopy(of: shared, to: cataloguePath)
+        return
+      }
+    }
     try sampleCatalogue(holding: lock).publish()
+  }
+
+  /// The shared sample catalogue beside the bundled sample (`make install` builds it, read-only,
+  /// with the shared atlas), when it is there and no older than the sample (an upgrade that
+  /// ships a new sample without rebuilding it is passed over).
+  package var sharedSamplePath: String? {
+    guard let sample = samplePath else { return nil }
+    let path = FileSystem.directoryName(sample) + "/" + FileSystem.StateFileName.sharedSample
+    guard let built = FileSystem.modified(path), let shipped = FileSystem.modified(sample),
+      (built.tv_sec, built.tv_nsec) >= (shipped.tv_sec, shipped.tv_nsec)
+    else {
+      return nil
+    }
+    return path
+  }
+
+  /// Builds the shared sample catalogue beside the sample in `folder` (`wx __build-atlas`),
+  /// read-only; nothing when a current one is there. True when it built one.
+  package static func buildSharedSample(in folder: String) throws -> Bool {
+    let home = Home(directory: folder, sampleCandidates: [folder + "/sample-weathers.json"])
+    if home.sharedSamplePath != nil { return false }
+    let lock = try home.writers.acquire()
+    defer {
+      lock.release()
+      FileSystem.remove(home.directory + "/" + FileSystem.StateFileName.lock)
+    }
+    let builder = try home.sampleCatalogue(holding: lock, at: folder + "/" + FileSystem.StateFileName.sharedSample)
+    try builder.publish()
+    try FileSystem.setMode(builder.finalPath, 0o444)
+    return true
   }
 
   /// The bundled sample written as a new catalogue file, not yet published (`wx doctor
   /// --repair` keeps a copy of the damaged catalogue before it publishes this one).
-  package func sampleCatalogue(holding lock: WriterLock) throws -> StoreBuilder {
+  package func sampleCatalogue(holding lock: WriterLock, at path: String? = nil) throws -> StoreBuilder {
     guard let sample = samplePath else { throw HomeError.noSample(searched: sampleCandidates) }
     let cities: [City]
     do {
@@ -149,7 +189,7 @@ package struct Home: Sendable {
     let meta = CatalogueMeta(
       generation: UInt64.random(in: 1...UInt64.max), source: "sample:" + sample, provider: "sample",
       syncedAt: now(), count: cities.count, isSample: true)
-    let builder = try StoreBuilder(finalPath: cataloguePath)
+    let builder = try StoreBuilder(finalPath: path ?? cataloguePath)
     _ = try CatalogueWriter.write(cities, meta: meta, into: builder.database)
     return builder
   }

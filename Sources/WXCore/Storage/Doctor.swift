@@ -108,23 +108,26 @@ package struct Doctor: Sendable {
     return .exposed(records: records, mode: UInt32(st.st_mode & 0o7777))
   }
 
-  package func checkCatalogue() -> Health {
-    guard FileSystem.exists(home.cataloguePath) else { return .absent }
+  package func checkCatalogue() -> Health { checkCatalogue(at: home.cataloguePath) }
+
+  /// The catalogue at `path` (the state folder's, or the shared sample catalogue).
+  func checkCatalogue(at path: String) -> Health {
+    guard FileSystem.exists(path) else { return .absent }
     do throws(StoreError) {
-      let catalogue = try Catalogue(path: home.cataloguePath)
+      let catalogue = try Catalogue(path: path)
       defer { catalogue.close() }
       let meta = catalogue.meta
       // Every record, found through its id.
       try catalogue.forEachCity { (i, city) throws(StoreError) in
         try catalogue.checkID(city.id, at: i)
         if i == 0, try catalogue.search(city.name, offset: 0, limit: 1).total == 0 {
-          throw .damaged(path: home.cataloguePath, detail: "the search index does not find \(city.name)")
+          throw .damaged(path: path, detail: "the search index does not find \(city.name)")
         }
       }
       try catalogue.checkOrders()
       try catalogue.checkBlocks()
       let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
-      return withMode(health, home.cataloguePath)
+      return path == home.cataloguePath ? withMode(health, path) : health
     } catch {
       return .broken(error)
     }

@@ -45,6 +45,32 @@ package enum FileSystem {
     }
   }
 
+  /// Publishes a copy of `source` as `path`: a temp file beside it, written and `fsync`ed,
+  /// renamed into place, the folder `fsync`ed (``StoreBuilder``'s sequence, for a file that is
+  /// copied rather than built). The caller holds the writer lock.
+  package static func publishCopy(of source: String, to path: String) throws(StoreError) {
+    let temp = tempName(for: path)
+    let slot = TempFiles.register(temp)
+    defer { TempFiles.unregister(slot) }
+    do throws(StoreError) {
+      guard try copy(source, to: temp) else { throw .io(path: temp, operation: "creating", errno: EEXIST) }
+      Failpoint.crash("after_tmp_written")
+      TempFiles.publishing(slot)
+      try rename(temp, to: path)
+    } catch {
+      unlink(temp)
+      throw error
+    }
+    try syncDirectory(directoryName(path))
+  }
+
+  /// When `path` was last modified (nil when it cannot be read).
+  static func modified(_ path: String) -> timespec? {
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }
+    return st.st_mtim
+  }
+
   /// Copies `path` to a new file `to` (`O_EXCL`), `fsync`ed; false when `to` exists. A copy
   /// that fails is removed (the original is untouched either way).
   private static func copy(_ path: String, to: String) throws(StoreError) -> Bool {
@@ -164,6 +190,8 @@ package enum FileSystem {
     package static let aqi = "aqi.gdbm"
     package static let atlas = "atlas.gdbm"
     package static let lock = "wx.lock"
+    /// The shared sample catalogue in `share/wx` (never in a state folder).
+    package static let sharedSample = "sample-catalogue.gdbm"
     static let all = [catalogue, preferences, favourites, aqi, atlas, lock]
   }
 

@@ -20,7 +20,7 @@ struct WX: AsyncParsableCommand {
     version: WX.version,
     subcommands: [
       List.self, Show.self, Search.self, Forecast.self, Top.self, Hottest.self, Sync.self, Unit.self,
-      Fav.self, Status.self, Doctor.self, Completion.self, AQI.self, Browse.self,
+      Alerts.self, Fav.self, Status.self, Doctor.self, Completion.self, AQI.self, Browse.self,
     ]
   )
 }

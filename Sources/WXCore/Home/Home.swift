@@ -39,6 +39,9 @@ package struct Home: Sendable {
   package var preferencesPath: String { directory + "/" + FileSystem.StateFileName.preferences }
   package var favouritesPath: String { directory + "/" + FileSystem.StateFileName.favourites }
   package var aqiPath: String { directory + "/" + FileSystem.StateFileName.aqi }
+  package var alertsPath: String { directory + "/" + FileSystem.StateFileName.alerts }
+  /// What `wx alerts --notify` has sent.
+  package var sentAlerts: SentAlerts { SentAlerts(path: alertsPath, writers: writers) }
   package var lockPath: String { directory + "/" + FileSystem.StateFileName.lock }
   /// Every store file, for status and doctor.
   package var storePaths: [(name: String, path: String)] {

@@ -35,6 +35,7 @@ package struct Doctor: Sendable {
       SmallStoreFile(name: "preferences", path: home.preferencesPath, kind: .preference, key: PreferencesStore.key(salvaging:)),
       SmallStoreFile(name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:)),
       SmallStoreFile(name: "air quality", path: home.aqiPath, kind: .aqi, key: AQIStore.key(salvaging:)),
+      SmallStoreFile(name: "alerts sent", path: home.alertsPath, kind: .sentAlert, key: SentAlerts.key(salvaging:)),
     ]
   }
 

@@ -36,6 +36,8 @@ package enum Envelope {
     case namedPlaces = 0x51  // Q
     /// GeoNames ids and their places' positions, and the index of their blocks.
     case geoNamesIDs = 0x44  // D
+    /// What `wx alerts --notify` has sent (``SentAlerts``).
+    case sentAlert = 0x53  // S
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
@@ -80,6 +82,7 @@ extension Envelope.Kind {
     case .preference: return "preferences"
     case .favourite: return "favourites"
     case .aqi: return "air-quality readings"
+    case .sentAlert: return "alerts sent"
     case .manifest: return "a store's list of keys"
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
     case .atlasMeta, .places, .ranking, .namedPlaces, .geoNamesIDs: return "the world atlas"

@@ -189,10 +189,11 @@ package enum FileSystem {
     package static let favourites = "favourites.gdbm"
     package static let aqi = "aqi.gdbm"
     package static let atlas = "atlas.gdbm"
+    package static let alerts = "alerts.gdbm"
     package static let lock = "wx.lock"
     /// The shared sample catalogue in `share/wx` (never in a state folder).
     package static let sharedSample = "sample-catalogue.gdbm"
-    static let all = [catalogue, preferences, favourites, aqi, atlas, lock]
+    static let all = [catalogue, preferences, favourites, aqi, atlas, alerts, lock]
   }
 
   /// The names wx gives what it keeps in a state folder: its stores, its lock, their temp

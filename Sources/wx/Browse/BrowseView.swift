@@ -229,6 +229,10 @@ struct BrowseView {
     // Wrapped, and above the hours and the forecast: a short window loses those first.
     let stale = Ages.isStale(stored, now)
     out += Ages.wrap(Ages.line(stored, now, estimate: hour), width - 2).map { " " + CityView.ageLine($0, stale: stale, term) }
+    // What is coming, as on top of `wx show` (nothing without stored hours).
+    if let sentence = OutlookText.sentence(stored, unit, now) {
+      out += [""] + Ages.wrap(sentence.visible, width - 2).map { " " + term.bold($0) }
+    }
     if case .hours(let hours) = c.hours(at: now, limit: HourStrip.hours) {
       let strip = HourStrip.render(hours, unit, term, width: width - 1)
       if !strip.isEmpty { out += [""] + strip.map { " " + $0 } }

@@ -118,7 +118,7 @@ extension WX {
     @Option(
       parsing: .unconditional,
       help:
-        "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %o %P %x %m %M %D %z %d %T %Z, and %a the age, %% (see wx(1))."
+        "One line with wttr.in's specifiers: %l %c %C %t %f %h %w %p %u %S %s %o %P %x %m %M %D %z %d %T %Z, %a the age, %e what is coming, %% (see wx(1))."
     )
     var format: String?
     @Option(

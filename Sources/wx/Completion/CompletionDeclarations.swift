@@ -10,8 +10,8 @@ extension CompletionGrammar {
         .flag("--version")
       ],
       subcommands: [
-        "list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "fav", "status",
-        "doctor", "completion", "aqi", "browse", "help",
+        "list", "show", "search", "forecast", "top", "hottest", "sync", "unit", "alerts", "fav",
+        "status", "doctor", "completion", "aqi", "browse", "help",
       ]),
     ["list"]: Declared(
       options: [
@@ -98,6 +98,17 @@ extension CompletionGrammar {
       ]),
     ["unit"]: Declared(
       positionals: [["c", "f", "celsius", "fahrenheit", "wind"]]),
+    ["alerts"]: Declared(
+      options: [
+        .option("--within"),
+        .flag("--notify"),
+        .flag("--json"),
+        .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
+        .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),
+        .option("--color", .words(["auto", "always", "never"])),
+        .flag("--ascii"),
+      ],
+      positionals: [nil]),
     ["fav"]: Declared(
       subcommands: [
         "add", "remove", "list",

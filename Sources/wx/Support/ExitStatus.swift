@@ -56,6 +56,8 @@ enum ExitStatus: Int32, CaseIterable {
         return (.noSuchCity, "not a favourite: \(names.map { $0.quoted() }.joined(separator: ", ")); nothing was removed")
       }
     case let e as UsageError: return (.usage, e.message)
+    case is Notifier.NoNotifier:
+      return (.unavailable, "--notify needs notify-send, which is not installed (Debian: apt-get install libnotify-bin)")
     case let e as ConfigError: return (.config, e.message)
     case let e as AQIError:
       switch e {

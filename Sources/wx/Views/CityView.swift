@@ -41,8 +41,18 @@ struct CityView: View {
       ("hourly", .array(hours)),
     ]
     let provenance = Ages.json(city, now)
+    let coming: [(String, JSON)] = [
+      ("outlook", OutlookText.sentence(city, unit, now).map { .string($0) } ?? .null),
+      (
+        "events",
+        .array(
+          Outlook.events(city, now: now, until: OutlookText.endOfTomorrow(city, now)).map {
+            OutlookText.json($0, place: nil, unit)
+          })
+      ),
+    ]
     return .object(
-      head + weather + full + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
+      head + weather + full + coming + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
         + AtlasFields.of(place))
   }
 
@@ -100,6 +110,11 @@ struct CityView: View {
   func text(_ term: Terminal) -> String {
     let (shown, _, hour) = city.current(at: now)
     var out = ""
+    // What is coming, on top: from the stored hours (nothing without them).
+    if let sentence = OutlookText.sentence(city, unit, now) {
+      for line in term.width.map({ Ages.wrap(sentence.visible, $0) }) ?? [sentence.visible] { out += term.bold(line) + "\n" }
+      out += "\n"
+    }
     for line in Self.summary(shown, unit, term) + Self.extras(shown, unit, now, term) { out += line + "\n" }
     var about = ""
     if let place {

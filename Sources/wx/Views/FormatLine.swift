@@ -14,7 +14,7 @@ struct FormatLine: View {
   /// `--max-age` found the values too old (or invented): each weather value prints `?`.
   var stale = false
 
-  static let specifiers = "lcCtfhwpuSsaoPxmMDzdTZ%"
+  static let specifiers = "lcCtfhwpuSsaoPxmMDzdTZe%"
 
   /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
   static func check(_ format: String) throws(UsageError) {
@@ -25,7 +25,7 @@ struct FormatLine: View {
       guard specifiers.contains(rest[next]) else {
         let shown = ("%" + String(rest[next])).quoted(limit: 20)
         throw UsageError(
-          "--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %D %z %d %T %Z %%)")
+          "--format: \(shown) is not a specifier (%l %c %C %t %f %h %w %p %u %S %s %a %o %P %x %m %M %D %z %d %T %Z %e %%)")
       }
       rest = rest[rest.index(after: next)...]
     }
@@ -55,13 +55,14 @@ struct FormatLine: View {
   }
 
   /// The specifiers whose values are weather: `?` when stale.
-  static let weather = "cCtfhwpuoPx"
+  static let weather = "cCtfhwpuoPxe"
 
   private func value(_ specifier: Character, unicode: Bool) -> String {
     let c = city.current(at: now).city
     if stale && Self.weather.contains(specifier) { return "?" }
     switch specifier {
     case "a": return Self.age(city, now)
+    case "e": return OutlookText.sentence(city, unit, now)?.visible ?? Fields.unknown
     case "o": return Fields.percent(c.observedHour?.precipitationProbability)
     case "P": return c.pressureHpa.map { "\(Number.amount($0, 0)) hPa" } ?? Fields.unknown
     case "x": return Self.plain(Condition(description: c.description))

@@ -1,0 +1,158 @@
+import ArgumentParser
+import Glibc
+import WXCore
+
+extension WX {
+  /// `wx alerts [PLACE…]`: rain, snow, thunderstorms, frost, heat, gusts, UV and a much warmer
+  /// or colder tomorrow in the stored hours of the places (the favourites by default), offline.
+  struct Alerts: WXCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "What is coming: rain, storms, frost, heat, gusts, UV, offline from the stored hours.",
+      discussion: """
+        One line per event in the next --within (default 24h), place first, in time order, \
+        from the hours a sync stored (--provider open-meteo: freetestapi, AccuWeather and the \
+        sample have none, and wx says which places have none). Exits 0 when there is at least \
+        one event, 1 when none (as grep). Each PLACE is one argument (quote a name of several \
+        words); none: the favourites. With --notify, each event not sent yet goes to \
+        notify-send (libnotify-bin); an event that changes is sent again once.
+        """)
+
+    @Argument(help: "Places (each one argument); none: the favourites.", completion: .custom(cityCompletions))
+    var places: [String] = []
+    @Option(help: ArgumentHelp("How far ahead to look (3h, 24h, 2d; at most 2d).", valueName: "duration"))
+    var within = "24h"
+    @Flag(help: "Send each new event to notify-send (a desktop notification), once.") var notify = false
+    @OptionGroup var output: OutputOptions
+
+    func validate() throws {
+      guard let s = DurationText.seconds(within), s > 0, s <= 2 * 86_400 else {
+        throw ValidationError("--within \(within.quoted(limit: 20)) is not a duration up to 2d (3h, 24h, 2d)")
+      }
+      for p in names { try TypedName.check(p, as: "PLACE") }
+      if notify && output.value.json { throw ValidationError("--notify and --json cannot be combined") }
+    }
+
+    /// The arguments as places: one each, but "Paris," FR (an unquoted "Name, Country") as one.
+    var names: [String] {
+      var out: [String] = []
+      for word in places {
+        if let last = out.last, last.hasSuffix(",") { out[out.count - 1] = last + " " + word } else { out.append(word) }
+      }
+      return out
+    }
+
+    func execute(_ console: Console) async throws {
+      let ctx = try Context.make(console, display: output.value.display)
+      let unit = ctx.unit(output.value.display)
+      let catalogue = try ctx.catalogue()
+      defer { catalogue.close() }
+      let finder = try ctx.finder(catalogue)
+      defer { finder.atlas?.close() }
+      var found: [Found] = []
+      if names.isEmpty {
+        for f in try ctx.home.favourites.list() { if let hit = try finder.found(f) { found.append(hit) } }
+        if found.isEmpty {
+          console.err("wx: no favourites to look at: name places (`wx alerts Oslo`) or add one with `wx fav add CITY`")
+          throw NoMatch()
+        }
+      } else {
+        for name in names { found.append(try ctx.resolvePlace(name, in: finder, remembering: false)) }
+      }
+      let until = ctx.now + (DurationText.seconds(within) ?? 86_400)
+      var rows: [AlertsView.Row] = []
+      var without: [String] = []
+      for place in found {
+        guard let city = place.city, case .hours = city.hours(at: ctx.now) else {
+          without.append(place.name)
+          continue
+        }
+        for e in Outlook.events(city, now: ctx.now, until: until) { rows.append(AlertsView.Row(city: city, event: e)) }
+      }
+      rows.sort { ($0.epoch, $0.event.event.order) < ($1.epoch, $1.event.event.order) }
+      if !without.isEmpty {
+        let list = without.map(\.visible).joined(separator: ", ")
+        console.note("wx: no stored hours for \(list): run `wx sync --provider open-meteo --favourites` (or --city)")
+      }
+      if notify { try Notifier.send(rows, ctx, unit) }
+      Runner.show(AlertsView(rows: rows, unit: unit, now: ctx.now), json: output.value.json, ctx)
+      if rows.isEmpty { throw NoMatch() }
+    }
+  }
+}
+
+/// `wx alerts`' lines: `Oslo  Rain from 13:00 (94 %), about 2.5 mm, until 19:00`; JSON a list
+/// of `{place, event, kind, start, end, value, unit}`.
+struct AlertsView: View {
+  struct Row {
+    var city: City
+    var event: Outlook.Event
+    /// When the event starts, seconds since the epoch (rows of several places in time order).
+    var epoch: Int64 { (event.start * 60) - Int64(city.observation?.utcOffsetSeconds ?? 0) }
+    var place: String { "\(city.name), \(city.country)" }
+  }
+  var rows: [Row]
+  var unit: Units
+  var now: Int64
+
+  func json() -> JSON { .array(rows.map { OutlookText.json($0.event, place: $0.place, unit) }) }
+
+  func text(_ term: Terminal) -> String {
+    guard !rows.isEmpty else { return "Nothing coming: no rain, storm, frost, heat, strong gusts or high UV." }
+    var t = Table(headers: ["Place", "What"])
+    t.minWidths = [(0, 8)]
+    t.fitting = [.shrink]
+    for r in rows {
+      var what = OutlookText.phrase(r.event, r.city, unit, now)
+      if Ages.isStale(r.city, now), let o = r.city.observation, let m = LocalTime.minutes(o.localTime) {
+        what += " (from data of \(OutlookText.when(m, r.city, now, bare: true)))"
+      }
+      t.rows.append([r.city.name.visible, what])
+    }
+    return t.render(term)
+  }
+}
+
+/// Desktop notifications through `notify-send`, each event once (``SentAlerts``).
+enum Notifier {
+  static func send(_ rows: [AlertsView.Row], _ ctx: Context, _ unit: Units) throws {
+    guard let program = path(of: "notify-send") else { throw NoNotifier() }
+    let entries = rows.map {
+      SentAlerts.Entry(place: "\($0.city.id)", event: $0.event, offset: $0.city.observation?.utcOffsetSeconds ?? 0)
+    }
+    _ = try ctx.home.sentAlerts.sendNew(entries, now: ctx.now) { i in
+      let r = rows[i]
+      // Arguments, never a shell: the place's name is untrusted text.
+      let title = "wx: " + r.city.name.visible
+      let body = OutlookText.phrase(r.event, r.city, unit, ctx.now).visible
+      return run(program, ["--app-name=wx", title, body])
+    }
+  }
+
+  /// The program's path in `PATH`, if it is there.
+  static func path(of name: String) -> String? {
+    for dir in (Environment.get("PATH") ?? "/usr/bin:/bin").split(separator: ":") where !dir.isEmpty {
+      let p = dir + "/" + name
+      if access(p, X_OK) == 0 { return p }
+    }
+    return nil
+  }
+
+  /// Runs `program` with `args`, its output to /dev/null; true when it exited 0.
+  static func run(_ program: String, _ args: [String]) -> Bool {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return false }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return status == 0
+  }
+
+  struct NoNotifier: Error {}
+}

@@ -14,7 +14,8 @@
 #    stand-in lists them) piped to `python3 -m json.tool`, the same bytes read and parsed once;
 #    and for the first size, wx's instructions per byte received (callgrind's total for the
 #    whole sync over the bytes the stand-in sent; a release binary: valgrind cannot read a
-#    debug build's debug information).
+#    debug build's debug information); with it, `wx show` with its sentence against the same
+#    show's line without it, and `wx alerts` over 100 favourites.
 #
 # Appends a Markdown section to bench-out/results.md (and prints it). Everything runs in a
 # temporary folder removed on exit; the stand-ins are stopped.
@@ -106,6 +107,18 @@ EOF
     WX_HOME=$H valgrind --tool=callgrind --callgrind-out-file="$TMP/cg" "${SYNC[@]}" 2>"$TMP/vg" >/dev/null || true
     ins=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$TMP/cg" | head -1)
     [ -n "$ins" ] && ipb=$(python3 -c "print(f'{$ins / $bytes:.0f}')")
+    # What is coming (issue 32), on these places' stored hours: `wx show` with its sentence
+    # against the same show's line without it (--format '%t' against '%t %e': the sentence's
+    # own cost), and `wx alerts` over 100 favourites (the first 100 places).
+    WX_HOME=$H "$WX" list --per-page 100 --json | python3 -c 'import json,sys; [print(i["id"]) for i in json.load(sys.stdin)["items"]]' |
+      while read -r id; do WX_HOME=$H "$WX" fav add "$id" >/dev/null 2>&1; done
+    one=$(WX_HOME=$H "$WX" list --per-page 1 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["items"][0]["id"])')
+    hyperfine -N -i --warmup 3 --runs "$RUNS" --style none --export-json "$OUT/fresh-outlook.json" \
+      -n "show" "env WX_HOME=$H $WX show $one" \
+      -n "format %t" "env WX_HOME=$H $WX show $one --format %t" \
+      -n "format %t %e" "env WX_HOME=$H $WX show $one --format '%t %e'" \
+      -n "alerts, 100 favourites" "env WX_HOME=$H $WX alerts" \
+      -n "fav, 100 favourites" "env WX_HOME=$H $WX fav" >/dev/null 2>&1
     first_size=0
   fi
   printf '%s\t%s\t%s\t%s\n' "$n" "$rss" "$bytes" "$ipb" >>"$ROWS"
@@ -131,6 +144,11 @@ t = med("fresh-bars.json", "format %t")
 for name in ("waybar", "format, every specifier"):
     v = med("fresh-bars.json", name)
     print(f"| `wx show Berlin --{'waybar' if name == 'waybar' else 'format ALL'}` against `--format %t` | {v:.2f} / {t:.2f} ms, ×{v / t:.2f} | ≤ ×1.1 |")
+if os.path.exists(os.path.join(out, "fresh-outlook.json")):
+    o = lambda name: med("fresh-outlook.json", name)
+    print(f"| `wx show` (with its sentence) | {o('show'):.2f} ms | |")
+    print(f"| `--format '%t %e'` against `--format %t` (the sentence's cost) | {o('format %t %e'):.2f} / {o('format %t'):.2f} ms, ×{o('format %t %e') / o('format %t'):.2f} | ≤ ×1.1 |")
+    print(f"| `wx alerts` over 100 favourites (against `wx fav`) | {o('alerts, 100 favourites'):.2f} / {o('fav, 100 favourites'):.2f} ms, ×{o('alerts, 100 favourites') / o('fav, 100 favourites'):.2f} | |")
 print("\n| Open-Meteo sync | wx | curl + json.tool | ratio | peak RSS (goal ≤ 64 MiB) | bytes received | instructions / byte |")
 print("|---|---|---|---|---|---|---|")
 for line in open(rows):

@@ -7,6 +7,7 @@ import WXCore
 /// `wx browse`, driven in a pseudo-terminal by Tests/Support/browse_driver.py and read back
 /// through the pyte terminal emulator: what a person would see, not the raw bytes.
 @Suite struct BrowseTests {
+  static let ctrlF = "\u{6}", ctrlT = "\u{14}"
   static let down = "\u{1B}[B", pageDown = "\u{1B}[6~", end = "\u{1B}[F", home = "\u{1B}[H", esc = "\u{1B}"
 
   /// Runs `wx ARGS` in a `size` terminal through `steps` and returns the driver's report.
@@ -57,7 +58,7 @@ import WXCore
   static func keys(_ k: String) -> [String: Any] { ["keys": k] }
   static func wait(_ t: String) -> [String: Any] { ["wait": t] }
   static func snap(_ n: String) -> [String: Any] { ["snap": n] }
-  static var quit: [[String: Any]] { [["keys": "q"], ["exit": true]] }
+  static var quit: [[String: Any]] { [["keys": "\u{3}"], ["exit": true]] }
 
   /// A terminal without a full screen (`TERM=dumb`, Emacs' shell) is treated like a pipe:
   /// browse exits 64 with a one-line reason and draws nothing; `wx` alone prints the help.
@@ -82,6 +83,23 @@ import WXCore
       home, [Self.keys("ljub"), ["wait": "Ljubljana", "timeout": 180], Self.snap("found"), Self.keys("\u{3}"), ["exit": true]],
       env: ["NO_COLOR": "1", "WX_ATLAS": "own"])
     #expect(r.screen("found").contains { $0.contains("Search: ljub") }, "\(r)")
+  }
+
+  /// Every printable key goes to the search field, the first one too (issue 31: `frankfurt`
+  /// made New York a favourite, `quito` quit, `kyoto` opened Yotoco); `?` lists the keys.
+  @Test func printableKeysAlwaysSearch() throws {
+    let home = TempHome()
+    let r = try browse(
+      home,
+      [
+        Self.ready, Self.keys("quito"), Self.wait("Search: quito"), Self.snap("quito"), Self.keys(Self.esc), Self.ready,
+        Self.keys("frankfurt"), Self.wait("Search: frankfurt"), Self.keys(Self.esc), Self.ready,
+        Self.keys("?"), Self.wait("Ctrl-F"), Self.snap("keys"),
+      ] + Self.quit)
+    #expect(r.status == ["code": 0], "\(r)")
+    #expect(r.screen("keys").contains { $0.contains("search as you type") })
+    let fav = try home.wx("fav", "--json").json()
+    #expect((fav["items"] as? [Any])?.isEmpty == true, "a letter made a favourite")
   }
 
   /// Rows say their age (invented values: `sample`) and the detail screen says when and by
@@ -195,7 +213,7 @@ import WXCore
       [
         Self.ready, Self.keys(Self.pageDown), Self.wait("page 2 of 4"), Self.snap("two"),
         Self.keys(Self.end), Self.wait("page 4 of 4"), Self.snap("last"),
-        Self.keys(Self.home), Self.ready, Self.keys("jj"), Self.snap("third"),
+        Self.keys(Self.home), Self.ready, Self.keys(Self.down + Self.down), Self.snap("third"),
       ] + Self.quit)
     #expect(r.selected("two")?.contains("Tromsø") == true)  // row 20 of the catalogue
     #expect(r.selected("last")?.contains("Prague") == true)
@@ -233,11 +251,11 @@ import WXCore
     let r = try browse(
       home,
       [
-        Self.ready, Self.keys("f"), Self.wait("added New York"),
+        Self.ready, Self.keys(Self.ctrlF), Self.wait("added New York"),
         ["run": [wxBinary, "fav", "add", "Oslo"]],  // another wx, meanwhile
-        Self.keys("j"), Self.keys("f"), Self.wait("added London"),
+        Self.keys(Self.down), Self.keys(Self.ctrlF), Self.wait("added London"),
         Self.keys("\t"), Self.wait("3 favourites"), Self.snap("favourites"),
-        Self.keys("f"), Self.wait("2 favourites"),
+        Self.keys(Self.ctrlF), Self.wait("2 favourites"),
       ] + Self.quit)
     #expect(r.runs.first?["code"] as? Int == 0)
     let listed = r.screen("favourites").joined(separator: "\n")
@@ -254,14 +272,15 @@ import WXCore
   @Test func aFavouriteKeyTypedAheadActsOnTheRowReached() throws {
     let home = TempHome()
     // 19 moves and f in one read: the selection crosses to page 2 before f is seen.
-    _ = try browse(home, [Self.ready, Self.keys(String(repeating: "j", count: 19) + "f"), Self.wait("added Tromsø")] + Self.quit)
+    _ = try browse(
+      home, [Self.ready, Self.keys(String(repeating: Self.down, count: 19) + Self.ctrlF), Self.wait("added Tromsø")] + Self.quit)
     let fav = try home.wx("fav", "--json").json()
     #expect((fav["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } == ["Tromsø"])
   }
 
   @Test func unitTogglesAndPersists() throws {
     let home = TempHome()
-    let r = try browse(home, [Self.ready, Self.snap("c"), Self.keys("u"), Self.wait("°F"), Self.snap("f")] + Self.quit)
+    let r = try browse(home, [Self.ready, Self.snap("c"), Self.keys(Self.ctrlT), Self.wait("°F"), Self.snap("f")] + Self.quit)
     #expect(r.screen("c")[0].hasSuffix("°C"))
     #expect(r.screen("f")[0].hasSuffix("°F"))
     #expect(r.screen("f").contains { $0.contains("New York") && $0.contains("49 °F") })
@@ -307,7 +326,7 @@ import WXCore
   func everyWayOutRestoresTheTerminal(_ way: String) throws {
     let steps: [[String: Any]]
     switch way {
-    case "q": steps = [Self.keys("q")]
+    case "q": steps = [Self.keys("\r"), Self.wait("Forecast"), Self.keys("q")]
     case "ctrl-c": steps = [Self.keys("par"), Self.wait("3 matches"), Self.keys("\u{3}")]
     case "esc": steps = [Self.keys("par"), Self.wait("3 matches"), Self.keys(Self.esc), Self.ready, Self.keys(Self.esc)]
     default: steps = [["signal": way]]
@@ -341,7 +360,7 @@ import WXCore
     let home = TempHome()
     let junk = home.path + "/junk"
     try Data("not a catalogue".utf8).write(to: URL(fileURLWithPath: junk))
-    let r = try browse(home, [Self.ready, ["rename": [junk, home.catalogue]], Self.keys("j"), ["exit": true]])
+    let r = try browse(home, [Self.ready, ["rename": [junk, home.catalogue]], Self.keys(Self.down), ["exit": true]])
     #expect(r.status == ["code": 74])
     #expect(r.flag("modes_restored") && r.flag("alternate_left") && r.flag("cursor_shown"))
     // pyte keeps one screen, so the message lands where the last frame ended.
@@ -376,7 +395,7 @@ import WXCore
     try publish([city(1, "Atlantis", "Sea"), city(2, "Lemuria", "Ocean")], in: other)
     let r = try browse(
       home,
-      [Self.ready, ["rename": [other.catalogue, home.catalogue]], Self.keys("j"), Self.wait("2 cities"), Self.snap("new")]
+      [Self.ready, ["rename": [other.catalogue, home.catalogue]], Self.keys(Self.down), Self.wait("2 cities"), Self.snap("new")]
         + Self.quit)
     #expect(r.screen("new").contains { $0.contains("Atlantis") })
   }
@@ -412,13 +431,22 @@ import WXCore
     #expect(m.apply(.enter) == .opened && m.mode == .detail)
     _ = m.apply(.escape)
     #expect(m.mode == .list && m.selection == 61)
-    #expect(m.apply(.char("j")) == .none && m.selection == 61)
-    #expect(m.apply(.char("f")) == .toggleFavourite)
-    _ = m.apply(.char("l"))
-    #expect(m.query == "l" && m.selection == 0 && m.editing)
-    #expect(m.apply(.char("q")) == .none && m.query == "lq")
-    _ = m.apply(.escape)
-    #expect(m.query.isEmpty && !m.editing)
+    #expect(m.apply(.ctrl(0x06)) == .toggleFavourite)
+    #expect(m.apply(.ctrl(0x14)) == .toggleUnit)
+    // Every printable key goes to the search field, first letters included: frankfurt,
+    // quito and kyoto are searched for, not taken as actions.
+    for word in ["frankfurt", "quito", "kyoto", "jujuy", "ulm"] {
+      for c in word { #expect(m.apply(.char(c)) == .none) }
+      #expect(m.query == word && m.mode == .list && m.editing)
+      _ = m.apply(.escape)
+      #expect(m.query.isEmpty && !m.editing)
+    }
+    _ = m.apply(.char(" "))
+    #expect(m.query.isEmpty, "no name starts with a space")
+    _ = m.apply(.char("?"))
+    #expect(m.mode == .help)
+    _ = m.apply(.char("x"))
+    #expect(m.mode == .list)
     #expect(m.apply(.escape) == .quit)
   }
 

@@ -153,4 +153,34 @@ import Testing
     let ascii = try home.wx("show", "Oslo", "--format", "%m", "--ascii")
     #expect(ascii.stdout == "full moon\n", "\(ascii)")
   }
+
+  /// `--ascii` and a non-UTF-8 locale print names in their ASCII spelling, never raw bytes, with
+  /// the columns kept; completion inserts the ASCII spelling there, and wx reads it back.
+  @Test func asciiTerminalsGetAsciiNamesAndCompletions() throws {
+    let home = TempHome()
+    let env = ["WX_ATLAS": "on"]
+    for (args, locale) in [
+      (["search", "krak", "--ascii"], "C.UTF-8"), (["search", "krak"], "C"), (["search", "lodz"], "POSIX"),
+    ] {
+      let r = try home.run(args, env: env.merging(["LANG": locale, "LC_ALL": locale]) { $1 })
+      #expect(r.status == 0 && r.stdout.utf8.allSatisfy { $0 < 0x80 }, "\(args) \(locale): \(r)")
+      #expect(r.stdout.contains("Krakow") || r.stdout.contains("Lodz"), "\(r)")
+      // Columns line up: every row's Country starts where the header's does.
+      let lines = r.stdout.split(separator: "\n").filter { $0.contains("Poland") || $0.contains("Country") }
+      let columns = Set(
+        lines.map {
+          $0.range(of: $0.contains("Country") ? "Country" : "Poland", options: .backwards)!.lowerBound.utf16Offset(in: $0)
+        })
+      #expect(columns.count == 1, "\(r.stdout)")
+    }
+    let show = try home.run(["show", "Kraków", "--json", "--ascii"], env: env)
+    #expect(show.stdout.contains("Krak\u{00F3}w") || show.stdout.contains("Kraków"), "JSON keeps the name: \(show)")
+    // Completion in the C locale: ASCII names, which wx resolves to the place meant.
+    let offers = try home.run(["__complete", "zsh", "--", "show", "lod"], env: env.merging(["LC_ALL": "C"]) { $1 })
+    #expect(offers.stdout.split(separator: "\n").first == "Lodz" && offers.stdout.utf8.allSatisfy { $0 < 0x80 }, "\(offers)")
+    let back = try home.run(["show", "Lodz", "--json"], env: env).json()
+    #expect(back["city"] as? String == "Łódź")
+    let utf8 = try home.run(["__complete", "zsh", "--", "show", "lod"], env: env.merging(["LC_ALL": "C.UTF-8"]) { $1 })
+    #expect(utf8.stdout.split(separator: "\n").first == "Łódź", "\(utf8)")
+  }
 }

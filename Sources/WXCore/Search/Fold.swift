@@ -141,6 +141,42 @@ package enum Fold {
     return out
   }
 
+  /// `s` in ASCII letters, case kept: what an ASCII terminal shows of a name (`Kraków` →
+  /// `Krakow`, `Łódź` → `Lodz`, `Gießen` → `Giessen`) with the folding table's spellings. A
+  /// character with no Latin spelling (`東京`) becomes one `?` per column it takes, so a table
+  /// laid out for the name keeps its columns.
+  package static func ascii(_ s: String) -> String {
+    guard s.utf8.contains(where: { $0 >= 0x80 }) else { return s }
+    var out = ""
+    for scalar in s.unicodeScalars {
+      let v = scalar.value
+      if v < 0x80 {
+        out.unicodeScalars.append(scalar)
+        continue
+      }
+      if let i = tableIndex(v) {
+        let spelled = String(decoding: foldTableBytes[Int(foldTableOffsets[i])..<Int(foldTableOffsets[i + 1])], as: UTF8.self)
+        if spelled.utf8.allSatisfy({ $0 < 0x80 }) {
+          out += scalar.properties.isUppercase ? spelled.prefix(1).uppercased() + spelled.dropFirst() : spelled
+          continue
+        }
+      }
+      switch scalar.properties.generalCategory {
+      case .nonspacingMark, .enclosingMark, .spacingMark, .format: continue
+      case .spaceSeparator: out += " "
+      default: out += isWide(v) ? "??" : "?"
+      }
+    }
+    return out
+  }
+
+  /// East Asian wide characters (two terminal columns).
+  package static func isWide(_ v: UInt32) -> Bool {
+    (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
+      || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
+      || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
+  }
+
   /// Folds `s` to the search key; the same as `key(_:)`, as a `String`.
   package static func string(_ s: String) -> String {
     String(decoding: key(s), as: UTF8.self)

@@ -27,8 +27,6 @@ struct BrowseModel: Equatable {
   enum Mode: Equatable { case list, detail, help }
 
   var query = ""
-  /// True after `/`: letters type even while the query is empty.
-  var typing = false
   var list = BrowseList.all
   var mode = Mode.list
   /// Index of the selected row in the whole result set.
@@ -40,8 +38,8 @@ struct BrowseModel: Equatable {
   /// The screen the keys screen (`?`) goes back to: the list, or the city it was opened from.
   var beforeHelp = Mode.list
 
-  /// Letters type into the query (rather than being commands).
-  var editing: Bool { typing || !query.isEmpty }
+  /// A query is typed (Esc clears it rather than quitting).
+  var editing: Bool { !query.isEmpty }
   var page: Int { selection / max(1, pageSize) }
   var pages: Int { max(1, (total + pageSize - 1) / max(1, pageSize)) }
   /// The first row shown.
@@ -63,12 +61,13 @@ struct BrowseModel: Equatable {
     }
   }
 
+  /// The detail screen has no search field: its letters are actions (f, u, q, j, k, ?).
   private mutating func applyDetail(_ key: Key) -> BrowseAction {
     switch key {
     case .escape, .left, .backspace: mode = .list
     case .char("q"): return .quit
-    case .char("f"): return .toggleFavourite
-    case .char("u"): return .toggleUnit
+    case .char("f"), .ctrl(0x06): return .toggleFavourite
+    case .char("u"), .ctrl(0x14): return .toggleUnit
     case .char("?"): showHelp()
     case .up, .char("k"):
       if selection > 0 {
@@ -85,6 +84,9 @@ struct BrowseModel: Equatable {
     return .none
   }
 
+  /// In the list every printable key goes to the search field (typing `frankfurt`, `quito`
+  /// or `kyoto` searches for it); actions are on keys no name starts with: Enter, arrows,
+  /// Tab, Esc, Ctrl-F (favourite), Ctrl-T (°C/°F), and `?` (no name holds one).
   private mutating func applyList(_ key: Key) -> BrowseAction {
     switch key {
     case .up: move(by: -1)
@@ -103,29 +105,15 @@ struct BrowseModel: Equatable {
     case .escape:
       if !editing { return .quit }
       setQuery("")
-      typing = false
     case .backspace:
       if !query.isEmpty { setQuery(String(query.dropLast())) }
     case .ctrl(0x15): setQuery("")  // Ctrl-U
-    case .char(let c) where !editing: return command(c)
+    case .ctrl(0x06): return total > 0 ? .toggleFavourite : .none  // Ctrl-F
+    case .ctrl(0x14): return .toggleUnit  // Ctrl-T
+    case .char("?"): showHelp()
+    case .char(" ") where query.isEmpty: break  // no name starts with a space
     case .char(let c): type(c)
     default: break
-    }
-    return .none
-  }
-
-  /// A letter while no query is being typed.
-  private mutating func command(_ c: Character) -> BrowseAction {
-    switch c {
-    case "q": return .quit
-    case "j": move(by: 1)
-    case "k": move(by: -1)
-    case "f": return total > 0 ? .toggleFavourite : .none
-    case "u": return .toggleUnit
-    case "?": showHelp()
-    case "/": typing = true
-    case " ": move(by: pageSize)
-    default: type(c)
     }
     return .none
   }

@@ -86,7 +86,7 @@ struct BrowseView {
   }
 
   private func search(_ m: BrowseModel) -> String {
-    guard m.editing else { return term.dim("Type to search (/ for j k f u q ?) · Tab: All, Favourites, Hottest") }
+    guard m.editing else { return term.dim("Type to search · ? keys · Tab: All, Favourites, Hottest") }
     let caret = term.unicode ? "▏" : "_"
     return "Search: " + term.bold(m.query.visible) + caret
   }
@@ -189,23 +189,22 @@ struct BrowseView {
     case .list:
       return m.editing
         ? "Enter open · ↑↓ PgUp PgDn move · Ctrl-U clear · Esc done · Tab view · Ctrl-C quit"
-        : "↑↓ move · PgUp PgDn page · Enter open · f favourite · u °C/°F · Tab view · ? keys · q quit"
+        : "↑↓ move · PgUp PgDn page · Enter open · Ctrl-F favourite · Ctrl-T °C/°F · Tab view · ? keys · Esc quit"
     }
   }
 
   private func help() -> [String] {
     [
       "", term.bold("Keys"),
-      "  letters, digits   search as you type (the same matching as wx search)",
-      "  / then letters    search for a name starting with j, k, f, u or q",
+      "  any letter, digit search as you type (the same matching as wx search)",
       "  Backspace Ctrl-U  delete a letter / the whole query; Esc clears it",
-      "  ↑ ↓  j k          previous / next city (j k when no query is typed)",
-      "  PgUp PgDn Space   previous / next page;  Home End  first / last city",
+      "  ↑ ↓               previous / next city (j k on a city's screen)",
+      "  PgUp PgDn         previous / next page;  Home End  first / last city",
       "  Enter →           open the city;  Esc ← Backspace  back to the list",
-      "  f                 add or remove the favourite (not while a query is typed)",
-      "  u                 switch between °C and °F (saved, like wx unit)",
+      "  Ctrl-F            add or remove the favourite (f on a city's screen)",
+      "  Ctrl-T            switch between °C and °F, saved like wx unit (u there)",
       "  Tab Shift-Tab     All · Favourites · Hottest (rain-free, hottest first)",
-      "  q Esc Ctrl-C      quit",
+      "  Esc Ctrl-C        quit (Esc with no query; q on a city's screen)",
       "  Ctrl-Z            suspend (fg brings it back)",
     ]
   }

@@ -48,27 +48,7 @@ extension WX {
       defer { catalogue.close() }
       let finder = try ctx.finder(catalogue)
       defer { finder.atlas?.close() }
-      var found: [Found] = []
-      if names.isEmpty {
-        for f in try ctx.home.favourites.list() { if let hit = try finder.found(f) { found.append(hit) } }
-        if found.isEmpty {
-          console.err("wx: no favourites to look at: name places (`wx alerts Oslo`) or add one with `wx fav add CITY`")
-          throw NoMatch()
-        }
-      } else {
-        for name in names { found.append(try ctx.resolvePlace(name, in: finder, remembering: false)) }
-      }
-      let until = ctx.now + (DurationText.seconds(within) ?? 86_400)
-      var rows: [AlertsView.Row] = []
-      var without: [String] = []
-      for place in found {
-        guard let city = place.city, case .hours = city.hours(at: ctx.now) else {
-          without.append(place.name)
-          continue
-        }
-        for e in Outlook.events(city, now: ctx.now, until: until) { rows.append(AlertsView.Row(city: city, event: e)) }
-      }
-      rows.sort { ($0.epoch, $0.event.event.order) < ($1.epoch, $1.event.event.order) }
+      let (rows, without) = AlertsView.rows(try places(ctx, finder), now: ctx.now, within: DurationText.seconds(within) ?? 86_400)
       if !without.isEmpty {
         let list = without.map(\.visible).joined(separator: ", ")
         console.note("wx: no stored hours for \(list): run `wx sync --provider open-meteo --favourites` (or --city)")
@@ -76,6 +56,17 @@ extension WX {
       if notify { try Notifier.send(rows, ctx, unit) }
       Runner.show(AlertsView(rows: rows, unit: unit, now: ctx.now), json: output.value.json, ctx)
       if rows.isEmpty { throw NoMatch() }
+    }
+
+    /// The places named, else the favourites (none: said, exit 1).
+    func places(_ ctx: Context, _ finder: PlaceFinder) throws -> [Found] {
+      guard names.isEmpty else { return try names.map { try ctx.resolvePlace($0, in: finder, remembering: false) } }
+      let found = try ctx.home.favourites.list().compactMap { try finder.found($0) }
+      if found.isEmpty {
+        ctx.console.err("wx: no favourites to look at: name places (`wx alerts Oslo`) or add one with `wx fav add CITY`")
+        throw NoMatch()
+      }
+      return found
     }
   }
 }
@@ -93,6 +84,21 @@ struct AlertsView: View {
   var rows: [Row]
   var unit: Units
   var now: Int64
+
+  /// Every place's events starting within `within` seconds, in time order; the names of the
+  /// places with no stored hours to come.
+  static func rows(_ places: [Found], now: Int64, within: Int64) -> (rows: [Row], without: [String]) {
+    var rows: [Row] = []
+    var without: [String] = []
+    for place in places {
+      guard let city = place.city, case .hours = city.hours(at: now) else {
+        without.append(place.name)
+        continue
+      }
+      rows += Outlook.events(city, now: now, until: now + within).map { Row(city: city, event: $0) }
+    }
+    return (rows.sorted { ($0.epoch, $0.event.event.order) < ($1.epoch, $1.event.event.order) }, without)
+  }
 
   func json() -> JSON { .array(rows.map { OutlookText.json($0.event, place: $0.place, unit) }) }
 

@@ -26,6 +26,20 @@ enum CompletionEntry {
     return 0
   }
 
+  /// The candidates as the locale can insert them: in a non-UTF-8 locale, names in their
+  /// ASCII spelling (Łódź → Lodz, which wx reads as Łódź), never bytes the shell shows as
+  /// `$'\305'`; a name with no ASCII spelling (東京) is left out. Each once.
+  static func spelled(_ found: [Completer.Candidate]) -> [Completer.Candidate] {
+    guard !Terminal.localeIsUTF8 else { return found }
+    var seen = Set<String>()
+    return found.compactMap { c in
+      var c = c
+      c.word = Fold.ascii(c.word)
+      guard !c.word.contains("?"), seen.insert(c.word).inserted else { return nil }
+      return c
+    }
+  }
+
   /// The longest prefix all `words` share, by Unicode scalar (as the shells compare).
   static func sharedPrefix(_ words: [String]) -> String {
     guard var shared = words.first?.unicodeScalars.map({ $0 }) else { return "" }
@@ -47,7 +61,7 @@ enum CompletionEntry {
       let line = ShellLine(
         String(decoding: args[1].utf8.prefix(max(0, point)), as: UTF8.self),
         breaks: args.count == 4 ? args[3] : " \t\n\"'><=;|&(:")
-      let found = Completer(words: Array(line.words.dropFirst()), current: line.current).candidates()
+      let found = Self.spelled(Completer(words: Array(line.words.dropFirst()), current: line.current).candidates())
       var replies: [String] = []
       var words: [String] = []
       for c in found {
@@ -70,10 +84,11 @@ enum CompletionEntry {
       }
       return replies
     case ("zsh", 2...) where args[1] == "--":
-      return Completer(words: Array(args.dropFirst(2).dropLast()), current: args.last ?? "").candidates().map(\.word)
+      return Self.spelled(Completer(words: Array(args.dropFirst(2).dropLast()), current: args.last ?? "").candidates()).map(
+        \.word)
     case ("fish", 2...) where args[1] == "--":
       let current = args.count > 2 ? ShellLine.unquote(args[args.count - 1]) : ""
-      let found = Completer(words: Array(args.dropFirst(2).dropLast()), current: current).candidates()
+      let found = Self.spelled(Completer(words: Array(args.dropFirst(2).dropLast()), current: current).candidates())
       return fish(found, current)
     default:
       return nil

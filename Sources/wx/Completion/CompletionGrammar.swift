@@ -98,6 +98,7 @@ enum CompletionGrammar {
     ["unit"]: Shape(then: [.words(WindArgument.allValueStrings + ["auto"])]),
     ["fav"]: Shape(defaultSubcommand: "list"),
     ["fav", "add"]: Shape(arguments: [.cities], repeats: true),
+    ["alerts"]: Shape(arguments: [.cities], repeats: true),
     ["fav", "remove"]: Shape(arguments: [.favourites], repeats: true),
     ["aqi"]: Shape(defaultSubcommand: "list"),
     ["aqi", "show"]: Shape(arguments: [.airQualityCities], joinsWords: true),

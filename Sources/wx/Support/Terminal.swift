@@ -114,7 +114,8 @@ enum ASCII {
       case "³": out += "3"
       case "×": out += "x"
       case "“", "”": out += "\""
-      default: out.append(ch)
+      // Names in their ASCII spelling (Kraków → Krakow), never raw bytes.
+      default: out += ch.isASCII ? String(ch) : Fold.ascii(String(ch))
       }
     }
     return out
@@ -140,10 +141,7 @@ enum DisplayWidth {
         continue
       }
       if u.properties.generalCategory == .nonspacingMark || u.properties.generalCategory == .enclosingMark { continue }
-      if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-        || (0xF900...0xFAFF).contains(v) || (0xFE30...0xFE4F).contains(v) || (0xFF00...0xFF60).contains(v)
-        || (0xFFE0...0xFFE6).contains(v) || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v)
-      {
+      if Fold.isWide(v) {
         width += 2
       } else {
         width += 1

@@ -50,4 +50,16 @@ import Testing
     var old = ByteReader(Array(meta.encoded().dropLast(5)))
     #expect(try CatalogueMeta(decoding: &old).foldVersion == 1)
   }
+
+  /// The ASCII spelling a terminal without UTF-8 shows: case kept, one `?` a column otherwise.
+  @Test func asciiSpellingKeepsCaseAndColumns() {
+    #expect(Fold.ascii("Kraków") == "Krakow")
+    #expect(Fold.ascii("Łódź") == "Lodz")
+    #expect(Fold.ascii("Gießen") == "Giessen")
+    #expect(Fold.ascii("ÆRØ") == "AeRO")
+    #expect(Fold.ascii("São Paulo") == "Sao Paulo")
+    #expect(Fold.ascii("Sa\u{0303}o") == "Sao")
+    #expect(Fold.ascii("東京") == "????")
+    #expect(Fold.ascii("Paris") == "Paris")
+  }
 }

@@ -27,7 +27,10 @@ import Testing
     // The state folder's, then what ships with wx (here: the repository's Data/).
     #expect(
       report.lines.map(\.name)
-        == ["state folder", "lock", "catalogue", "atlas", "preferences", "favourites", "air quality", "sample", "atlas data"])
+        == [
+          "state folder", "lock", "catalogue", "atlas", "preferences", "favourites", "air quality", "alerts sent", "sample",
+          "atlas data",
+        ])
     #expect(report.unhealthy == 0 && report.unrepaired == 0 && !report.folderUnusable)
     #expect(report.lines[5].health == .healthy(records: 1, detail: ""))
     #expect(report.lines[2].health == .absent && report.lines[3].health == .absent)

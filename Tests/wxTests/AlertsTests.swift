@@ -33,19 +33,22 @@ import Testing
         "frost <null> 2026-11-24T01:00 2026-11-24T03:00 -4.5 °C",
         "gusts <null> 2026-11-24T05:00 2026-11-24T06:00 75 km/h",
         "uv <null> 2026-11-24T07:00 2026-11-24T08:00 9 UV index",
-        "heat <null> 2026-11-24T09:00 2026-11-24T11:00 33 °C",
+        "heat <null> 2026-11-24T09:00 2026-11-24T11:00 31 °C",
       ], "\(r.stdout)")
     #expect(items.allSatisfy { $0["place"] as? String == "Oslo, Norway" })
     #expect(items.first?["chance"] as? Int == 90)
     // The text: one line per event, place first.
     let text = try home.wx("alerts")
-    let lines = text.stdout.split(separator: "\n").dropFirst()
+    let lines = text.stdout.split(separator: "\n")
     #expect(lines.count == 8 && lines.allSatisfy { $0.hasPrefix("Oslo ") }, "\(text)")
     #expect(lines.first?.contains("Rain from 15:00 (90 %), about 3 mm, until 18:00") == true, "\(text)")
     // In °F and mph, converted when shown.
     let f = try home.wx("alerts", "--unit", "f")
     #expect(f.stdout.contains("about 0.12 in") && f.stdout.contains("Gusts to 46.6 mph"), "\(f)")
-    #expect(f.stdout.contains("Tomorrow 13° colder"), "\(f)")
+    #expect(f.stdout.contains("Tomorrow 13 °F colder"), "\(f)")
+    // Heat says what it feels like when that is higher than the air.
+    #expect(text.stdout.contains("Heat tomorrow from 09:00, up to 31 °C, feeling like 33 °C, until 11:00"), "\(text)")
+    #expect(items.last?["feels_like"] as? Int == 33)
   }
 
   /// `--within` decides which events start in time; one that starts in it is shown whole.
@@ -69,7 +72,16 @@ import Testing
   @Test func placesWithoutHoursHaveNoneAndSaySo() throws {
     let (home, _) = try Self.oslo()
     let berlin = try home.wx("alerts", "Berlin")
-    #expect(berlin.status == 1 && berlin.stderr.contains("no stored hours for Berlin"), "\(berlin)")
+    #expect(berlin.status == 1 && berlin.stderr.contains("no stored hours to come for Berlin"), "\(berlin)")
+    #expect(berlin.stdout.isEmpty, "nothing is said of a place wx knows nothing of: \(berlin)")
+    // Data whose hours are all past is no data either.
+    let past = try home.wx("alerts", "Oslo", env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 3 * 86_400)])
+    #expect(past.status == 1 && past.stdout.isEmpty && past.stderr.contains("no stored hours to come for Oslo"), "\(past)")
+    // A place named twice is looked at once; an empty name is a usage error.
+    let twice = try home.wx("alerts", "Oslo", "oslo", "--json")
+    #expect((try JSONSerialization.jsonObject(with: Data(twice.stdout.utf8)) as? [Any])?.count == 8, "\(twice)")
+    let blank = try home.wx("alerts", "")
+    #expect(blank.status == 64 && blank.stderr.hasPrefix("wx: PLACE must contain"), "\(blank)")
     let both = try home.wx("alerts", "Berlin", "Oslo")
     #expect(both.status == 0 && both.stderr.contains("Berlin") && both.stdout.contains("Oslo"), "\(both)")
     #expect(try home.wx("alerts", "Nowhereville").status == 66)
@@ -101,6 +113,10 @@ import Testing
     let later = String(Int(TempHome.sampleNow)! + 5 * 3600)
     let old = try home.wx("show", "Oslo", "--json", env: ["WX_NOW": later]).json()["outlook"] as? String
     #expect(old?.hasPrefix("From data of 13:00: rain now (60 %), about 0.5 mm, until 18:00.") == true, "\(old ?? "nil")")
+    // Past the stored hours, nothing is claimed: "until" where they end, not "through tomorrow".
+    let late = String(Int(TempHome.sampleNow)! + 40 * 3600)
+    let end = try home.wx("show", "Oslo", "--format", "%e", env: ["WX_NOW": late]).stdout
+    #expect(end == "From data of Mon 13:00: no rain, storm, frost, heat or strong gusts until 13:00.\n", "\(end)")
   }
 
   /// `--notify`: each event to notify-send once, its words as arguments; a second run sends
@@ -120,6 +136,23 @@ import Testing
     #expect(sent.first == "--app-name=wx|wx: Oslo|Rain from 15:00 (90 %), about 3 mm, until 18:00|", "\(sent)")
     #expect(try home.wx("alerts", "--notify", env: env).status == 0)
     #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 8, "sent again")
+    // Hours later, the rain under way and the rest are the same events: nothing sent again.
+    for hours in [3, 4, 5] {
+      let later = env.merging(["WX_NOW": String(Int(TempHome.sampleNow)! + hours * 3600)]) { $1 }
+      #expect(try home.wx("alerts", "--notify", env: later).status == 0)
+    }
+    // Only the snow, which the moving window reached (tomorrow 15:00), is new, and sent once.
+    let after = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+    #expect(after.count == 9 && after.last?.contains("Snow tomorrow from 15:00") == true, "sent again as hours passed: \(after)")
+    // notify-send failing (no desktop session under a timer): said, and tried again next time.
+    let failing = Scratch()
+    try "#!/bin/sh\nexit 3\n".write(toFile: failing.file("notify-send"), atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: failing.file("notify-send"))
+    let fresh = try Self.oslo().0
+    let failed = try fresh.wx("alerts", "--notify", env: ["PATH": failing.path + ":/usr/bin:/bin"])
+    #expect(failed.stderr.contains("notify-send failed (exit status 3)"), "\(failed)")
+    #expect(try fresh.wx("alerts", "--notify", env: env).status == 0)
+    #expect(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").count == 17, "not retried")
     #expect(try home.wx("doctor").stdout.contains("alerts sent"))
     // No notify-send on PATH.
     let none = try home.wx("alerts", "--notify", env: ["PATH": Scratch().path])

@@ -22,16 +22,27 @@ package enum Outlook {
   package static let uvIndex = 8.0
   package static let dayChangeC = 5.0
 
-  /// Events from the stored hours still to come at `now` (the current hour counts) up to
-  /// `until` (seconds since the epoch), in time order. None without hourly data.
+  /// Events of the stored hours still to come at `now` (the current hour counts) that start
+  /// by `until` (seconds since the epoch), in time order; none without hourly data.
+  ///
+  /// A spell is read whole from the stored hours, so one already under way keeps the hour it
+  /// started (its identity does not change as the hours pass: `wx alerts --notify` sends it
+  /// once); its values (amount, chance, lowest, highest) are those of the hours still to come.
   package static func events(_ city: City, now: Int64, until: Int64) -> [Event] {
-    guard case .hours(let all) = city.hours(at: now), let offset = city.observation?.utcOffsetSeconds else { return [] }
-    // Spells that start before `until`, read to their end (or the last stored hour).
+    guard case .hours = city.hours(at: now), let offset = city.observation?.utcOffsetSeconds else { return [] }
+    let local = Int64.floorDivide(now + Int64(offset), by: 60)
+    let current = local - ((local % 60) + 60) % 60
     let end = Int64.floorDivide(until + Int64(offset), by: 60)
-    let hours = all
-    guard hours.first.map({ $0.minutes < end }) ?? false else { return [] }
+    let hours = city.hourly
     var out: [Event] = []
-    for spell in runs(hours, where: isWet) {
+    /// The spells of `test` not over yet, each with the hours still to come.
+    func spells(_ test: (ForecastHour) -> Bool) -> [(start: Int64, end: Int64?, hours: [ForecastHour])] {
+      runs(hours, where: test).compactMap { spell in
+        let ahead = spell.hours.filter { $0.minutes >= current }
+        return ahead.isEmpty ? nil : (spell.start, spell.end, ahead)
+      }
+    }
+    for spell in spells(isWet) {
       let codes = spell.hours.compactMap(\.weatherCode)
       let kind: Event.Kind =
         codes.contains(where: isThunder) ? .thunder : codes.contains(where: isSnow) ? .snow : .rain
@@ -42,30 +53,37 @@ package enum Outlook {
           value: amounts.isEmpty ? nil : amounts.reduce(0, +), unit: .mm,
           chance: spell.hours.compactMap(\.precipitationProbability).max()))
     }
-    for spell in runs(hours, where: { $0.weatherCode.map(isThunder) ?? false }) {
+    for spell in spells({ $0.weatherCode.map(isThunder) ?? false }) {
       out.append(Event(event: .thunderstorm, start: spell.start, end: spell.end, unit: .none))
     }
-    for spell in runs(hours, where: { ($0.temperatureC ?? .infinity) <= frostC }) {
+    for spell in spells({ ($0.temperatureC ?? .infinity) <= frostC }) {
       out.append(
         Event(
           event: .frost, start: spell.start, end: spell.end, value: spell.hours.compactMap(\.temperatureC).min(), unit: .celsius))
     }
     let hot = { (h: ForecastHour) in (h.temperatureC ?? -.infinity) >= heatC || (h.feelsLikeC ?? -.infinity) >= heatFeelsLikeC }
-    for spell in runs(hours, where: hot) {
-      let peak = spell.hours.compactMap { h in [h.temperatureC, h.feelsLikeC].compactMap { $0 }.max() }.max()
-      out.append(Event(event: .heat, start: spell.start, end: spell.end, value: peak, unit: .celsius))
+    for spell in spells(hot) {
+      var e = Event(
+        event: .heat, start: spell.start, end: spell.end, value: spell.hours.compactMap(\.temperatureC).max(), unit: .celsius)
+      e.feelsLike = spell.hours.compactMap(\.feelsLikeC).max()
+      out.append(e)
     }
-    for spell in runs(hours, where: { ($0.gustsKmh ?? 0) >= gustsKmh }) {
+    for spell in spells({ ($0.gustsKmh ?? 0) >= gustsKmh }) {
       out.append(
         Event(event: .gusts, start: spell.start, end: spell.end, value: spell.hours.compactMap(\.gustsKmh).max(), unit: .kmh))
     }
-    for spell in runs(hours, where: { ($0.uvIndex ?? 0) >= uvIndex }) {
+    for spell in spells({ ($0.uvIndex ?? 0) >= uvIndex }) {
       out.append(
         Event(event: .uv, start: spell.start, end: spell.end, value: spell.hours.compactMap(\.uvIndex).max(), unit: .index))
     }
     if let change = dayChange(city, now: now, offset: offset) { out.append(change) }
-    return out.filter { $0.start < end }.sorted { ($0.start, $0.event.order) < ($1.start, $1.event.order) }
+    // An event that starts at the end of the window is in it ("the next 3 hours" from 12:00
+    // include rain from 15:00).
+    return out.filter { $0.start <= end }.sorted { ($0.start, $0.event.order) < ($1.start, $1.event.order) }
   }
+
+  /// Where the stored hours end (the end of the last one), local minutes; nil without hours.
+  package static func storedUntil(_ city: City) -> Int64? { city.hourly.last.map { $0.minutes + 60 } }
 
   /// Tomorrow's high against today's, 5 °C apart or more: an event from tomorrow's midnight.
   static func dayChange(_ city: City, now: Int64, offset: Int) -> Event? {
@@ -148,6 +166,8 @@ package enum Outlook {
     package var unit: Unit
     /// The highest chance of precipitation over the spell, percent.
     package var chance: Double? = nil
+    /// Heat: the highest feels-like temperature over the spell, °C.
+    package var feelsLike: Double? = nil
 
     package init(
       event: Name, kind: Kind? = nil, start: Int64, end: Int64?, value: Double? = nil, unit: Unit, chance: Double? = nil
@@ -156,8 +176,9 @@ package enum Outlook {
         (event, kind, start, end, value, unit, chance)
     }
 
-    /// What identifies it for a notification already sent: the event and its kind; its
-    /// start and end tell whether it changed.
-    package var key: String { event.rawValue + (kind.map { ":" + $0.rawValue } ?? "") }
+    /// What identifies it for a notification already sent: the event, its kind and its start
+    /// (two spells of rain are two events; rain moved to 17:00 is a new one); its end tells
+    /// whether it changed.
+    package var key: String { event.rawValue + (kind.map { ":" + $0.rawValue } ?? "") + "@\(start)" }
   }
 }

@@ -28,7 +28,9 @@ extension WX {
       guard let s = DurationText.seconds(within), s > 0, s <= 2 * 86_400 else {
         throw ValidationError("--within \(within.quoted(limit: 20)) is not a duration up to 2d (3h, 24h, 2d)")
       }
-      for p in names { try TypedName.check(p, as: "PLACE") }
+      do {
+        for p in names { try TypedName.check(p, as: "PLACE") }
+      } catch { throw ValidationError(error.message) }
       if notify && output.value.json { throw ValidationError("--notify and --json cannot be combined") }
     }
 
@@ -48,19 +50,34 @@ extension WX {
       defer { catalogue.close() }
       let finder = try ctx.finder(catalogue)
       defer { finder.atlas?.close() }
-      let (rows, without) = AlertsView.rows(try places(ctx, finder), now: ctx.now, within: DurationText.seconds(within) ?? 86_400)
+      let places = try places(ctx, finder)
+      let (rows, without) = AlertsView.rows(places, now: ctx.now, within: DurationText.seconds(within) ?? 86_400)
+      if notify, let failed = try Notifier.send(rows, ctx, unit) {
+        console.err("wx: notify-send failed (\(failed)); those events are sent at the next run")
+      }
+      show(rows, without: without, of: places.count, ctx, unit)
+      if rows.isEmpty { throw NoMatch() }
+    }
+
+    /// The events, and which places have no stored hours to come (on stderr). Places without
+    /// hours are no news either way: "nothing coming" is said only of data.
+    func show(_ rows: [AlertsView.Row], without: [String], of count: Int, _ ctx: Context, _ unit: Units) {
       if !without.isEmpty {
         let list = without.map(\.visible).joined(separator: ", ")
-        console.note("wx: no stored hours for \(list): run `wx sync --provider open-meteo --favourites` (or --city)")
+        ctx.console.note("wx: no stored hours to come for \(list): run `wx sync --provider open-meteo --favourites` (or --city)")
       }
-      if notify { try Notifier.send(rows, ctx, unit) }
-      Runner.show(AlertsView(rows: rows, unit: unit, now: ctx.now), json: output.value.json, ctx)
-      if rows.isEmpty { throw NoMatch() }
+      if !rows.isEmpty || without.count < count || output.value.json {
+        Runner.show(AlertsView(rows: rows, unit: unit, now: ctx.now), json: output.value.json, ctx)
+      }
     }
 
     /// The places named, else the favourites (none: said, exit 1).
     func places(_ ctx: Context, _ finder: PlaceFinder) throws -> [Found] {
-      guard names.isEmpty else { return try names.map { try ctx.resolvePlace($0, in: finder, remembering: false) } }
+      guard names.isEmpty else {
+        // A place named twice is looked at once.
+        return try names.map { try ctx.resolvePlace($0, in: finder, remembering: false) }
+          .reduce(into: [Found]()) { out, f in if !out.contains(f) { out.append(f) } }
+      }
       let found = try ctx.home.favourites.list().compactMap { try finder.found($0) }
       if found.isEmpty {
         ctx.console.err("wx: no favourites to look at: name places (`wx alerts Oslo`) or add one with `wx fav add CITY`")
@@ -102,36 +119,46 @@ struct AlertsView: View {
 
   func json() -> JSON { .array(rows.map { OutlookText.json($0.event, place: $0.place, unit) }) }
 
+  /// `Oslo  Rain from 15:00 …`: the place, then what, wrapped between words under it (never
+  /// cut: the end of a spell is its point).
   func text(_ term: Terminal) -> String {
     guard !rows.isEmpty else { return "Nothing coming: no rain, storm, frost, heat, strong gusts or high UV." }
-    var t = Table(headers: ["Place", "What"])
-    t.minWidths = [(0, 8)]
-    t.fitting = [.shrink]
-    for r in rows {
-      var what = OutlookText.phrase(r.event, r.city, unit, now)
+    let names = rows.map { $0.city.name.visible }
+    let column = min(20, names.map(DisplayWidth.of).max() ?? 0) + 2
+    var out: [String] = []
+    for (r, name) in zip(rows, names) {
+      var what = OutlookText.phrase(r.event, r.city, unit, now).visible
       if Ages.isStale(r.city, now), let o = r.city.observation, let m = LocalTime.minutes(o.localTime) {
         what += " (from data of \(OutlookText.when(m, r.city, now, bare: true)))"
       }
-      t.rows.append([r.city.name.visible, what])
+      let lines = term.width.map { Ages.wrap(what, max(20, $0 - column)) } ?? [what]
+      let lead = DisplayWidth.pad(name, to: column)
+      out.append(lead + (lines.first ?? ""))
+      for more in lines.dropFirst() { out.append(String(repeating: " ", count: column) + more) }
     }
-    return t.render(term)
+    return out.joined(separator: "\n")
   }
 }
 
 /// Desktop notifications through `notify-send`, each event once (``SentAlerts``).
 enum Notifier {
-  static func send(_ rows: [AlertsView.Row], _ ctx: Context, _ unit: Units) throws {
+  /// Sends each new event; a description of the failures (`exit status 3`), nil when none failed.
+  static func send(_ rows: [AlertsView.Row], _ ctx: Context, _ unit: Units) throws -> String? {
     guard let program = path(of: "notify-send") else { throw NoNotifier() }
+    var failure: String?
     let entries = rows.map {
-      SentAlerts.Entry(place: "\($0.city.id)", event: $0.event, offset: $0.city.observation?.utcOffsetSeconds ?? 0)
+      SentAlerts.Entry(place: $0.place, event: $0.event, offset: $0.city.observation?.utcOffsetSeconds ?? 0)
     }
     _ = try ctx.home.sentAlerts.sendNew(entries, now: ctx.now) { i in
       let r = rows[i]
       // Arguments, never a shell: the place's name is untrusted text.
       let title = "wx: " + r.city.name.visible
       let body = OutlookText.phrase(r.event, r.city, unit, ctx.now).visible
-      return run(program, ["--app-name=wx", title, body])
+      let status = run(program, ["--app-name=wx", title, body])
+      if status != 0 { failure = status < 0 ? "it could not be started" : "exit status \(status)" }
+      return status == 0
     }
+    return failure
   }
 
   /// The program's path in `PATH`, if it is there.
@@ -143,8 +170,9 @@ enum Notifier {
     return nil
   }
 
-  /// Runs `program` with `args`, its output to /dev/null; true when it exited 0.
-  static func run(_ program: String, _ args: [String]) -> Bool {
+  /// Runs `program` with `args`, its output to /dev/null: its exit status (-1: not started;
+  /// 128 + the signal that ended it).
+  static func run(_ program: String, _ args: [String]) -> Int32 {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -154,10 +182,10 @@ enum Notifier {
     let argv: [UnsafeMutablePointer<CChar>?] = ([program] + args).map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return false }
+    guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return -1 }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return status == 0
+    return status & 0x7F != 0 ? 128 + (status & 0x7F) : (status >> 8) & 0xFF
   }
 
   struct NoNotifier: Error {}

@@ -27,9 +27,13 @@ enum OutlookText {
         if out.count < sentenceEvents && !out.contains(where: { $0.event == e.event }) { out.append(e) }
       }
       .sorted { ($0.start, $0.event.order) < ($1.start, $1.event.order) }
+    // A claim of nothing stops where the stored hours stop.
+    let local = Int64.floorDivide(endOfTomorrow(city, now) + Int64(city.utcOffsetEstimate), by: 60)
+    let through =
+      Outlook.storedUntil(city).flatMap { $0 < local ? "until " + when($0, city, now, bare: true) : nil } ?? "through tomorrow"
     var s =
       chosen.isEmpty
-      ? "No rain, storm, frost, heat or strong gusts through tomorrow."
+      ? "No rain, storm, frost, heat or strong gusts \(through)."
       : chosen.map { phrase($0, city, unit, now) + "." }.joined(separator: " ")
     if Ages.isStale(city, now), let o = city.observation, let t = LocalTime.minutes(o.localTime) {
       s = "From data of \(when(t, city, now, bare: true)): " + lowerFirst(s)
@@ -41,25 +45,34 @@ enum OutlookText {
   static func phrase(_ e: Outlook.Event, _ city: City, _ unit: Units, _ now: Int64) -> String {
     let from = when(e.start, city, now)
     // The end: its clock alone on the start's day, else its day too ("until tomorrow 08:00").
+    // A spell that runs past the stored hours says so, rather than seeming cut off.
     let until =
       e.end.map { end in
         let sameDay = Int64.floorDivide(end - 1, by: 1440) == Int64.floorDivide(e.start, by: 1440)
         return ", until " + (sameDay ? LocalTime.clock(Int(((end % 1440) + 1440) % 1440)) : when(end, city, now, bare: true))
-      } ?? ""
+      } ?? ", beyond the stored hours"
     switch e.event {
     case .precipitation:
       let word = e.kind == .snow ? "Snow" : e.kind == .thunder ? "Rain with thunder" : "Rain"
       let chance = e.chance.map { " (\(Int($0.rounded())) %)" } ?? ""
-      let amount = e.value.flatMap { $0 > 0 ? ", about \(unit.formatPrecipitation($0))" : nil } ?? ""
+      var amount = ""
+      if let v = e.value, v > 0 {
+        let trace: Double = unit.inches ? 0.005 : 0.05
+        amount = unit.precipitation(v) < trace ? ", a trace" : ", about " + unit.formatPrecipitation(v)
+      }
       return word + " " + from + chance + amount + until
     case .thunderstorm: return "Thunderstorms " + from + until
     case .frost: return "Frost " + from + (e.value.map { ", down to \(unit.format($0))" } ?? "") + until
-    case .heat: return "Heat " + from + (e.value.map { ", up to \(unit.format($0))" } ?? "") + until
+    case .heat:
+      var out = "Heat " + from
+      if let v = e.value { out += ", up to " + unit.format(v) }
+      if let f = e.feelsLike, f > (e.value ?? -Double.infinity) { out += ", feeling like " + unit.format(f) }
+      return out + until
     case .gusts: return "Gusts to \(e.value.map(unit.formatWind) ?? "62 km/h") " + from + until
     case .uv: return "UV \(e.value.map { String(Int($0.rounded())) } ?? "8") (very high) " + from + until
     case .temperatureChange:
       let delta = abs(e.value ?? 0) * (unit.temperature == .celsius ? 1 : 1.8)
-      return "Tomorrow \(Int(delta.rounded()))° \(e.kind == .warmer ? "warmer" : "colder") than today"
+      return "Tomorrow \(Int(delta.rounded())) \(unit.symbol) \(e.kind == .warmer ? "warmer" : "colder") than today"
     }
   }
 
@@ -102,8 +115,11 @@ enum OutlookText {
     fields += [
       ("event", .string(e.event.rawValue)), ("kind", e.kind.map { .string($0.rawValue) } ?? .null),
       ("start", .string(LocalTime.format(e.start))), ("end", e.end.map { .string(LocalTime.format($0)) } ?? .null),
-      ("value", value.map { .number(($0 * 10).rounded() / 10) } ?? .null), ("unit", symbol.isEmpty ? .null : .string(symbol)),
+      ("value", value.map { .number(($0 * 100).rounded() / 100) } ?? .null), ("unit", symbol.isEmpty ? .null : .string(symbol)),
     ]
+    if e.event == .heat {
+      fields.append(("feels_like", e.feelsLike.map { .number((unit.jsonTemperature($0) * 100).rounded() / 100) } ?? .null))
+    }
     if e.event == .precipitation { fields.append(("chance", e.chance.map { .number($0) } ?? .null)) }
     return .object(fields)
   }

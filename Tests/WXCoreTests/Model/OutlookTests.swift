@@ -101,7 +101,8 @@ import Testing
     hours.insert(ForecastHour(minutes: Self.start - 120, precipitationProbability: 90), at: 0)
     let c = Self.city(hours)
     #expect(Self.events(c) == ["precipitation 12:00-13:00"])
-    #expect(Outlook.events(c, now: Self.now, until: Self.now + 3600).isEmpty)
+    #expect(Outlook.events(c, now: Self.now, until: Self.now + 3599).isEmpty)
+    #expect(Outlook.events(c, now: Self.now, until: Self.now + 3600).count == 1, "one starting at the window's end is in it")
     // No hours: nothing, whatever the days say.
     #expect(Outlook.events(Self.city([], highs: [20, 5]), now: Self.now, until: Self.now + 86_400).isEmpty)
   }
@@ -159,5 +160,35 @@ import Testing
     // Two days after the events ended, the entries are gone (the store does not grow).
     #expect(try sent.sendNew([], now: Self.now + 3 * 86_400) { _ in true } == 0)
     #expect(try sent.store.read().isEmpty)
+  }
+
+  /// A spell under way keeps the hour it started as the hours pass (its values are those of
+  /// the hours to come); two spells of one kind are two events, each sent once.
+  @Test func aSpellUnderWayKeepsItsStartAndTwoSpellsAreTwoEvents() throws {
+    let hours = Self.hours(
+      24,
+      [
+        1: {
+          $0.precipitationProbability = 80; $0.precipitationMm = 1
+        },
+        2: {
+          $0.precipitationProbability = 90; $0.precipitationMm = 2
+        },
+        3: {
+          $0.precipitationProbability = 70; $0.precipitationMm = 0.5
+        }, 8: { $0.precipitationProbability = 60 },
+      ])
+    let c = Self.city(hours)
+    let first = Outlook.events(c, now: Self.now, until: Self.now + 86_400)
+    let later = Outlook.events(c, now: Self.now + 2 * 3600, until: Self.now + 86_400)
+    #expect(first.map(\.start) == later.map(\.start) && first.count == 2)
+    #expect(first[0].value == 3.5 && later[0].value == 2.5 && later[0].chance == 90)
+    #expect(Set(first.map(\.key)).count == 2)
+    let s = Scratch()
+    let sent = SentAlerts(path: s.file("alerts.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 5))
+    let entries = first.map { SentAlerts.Entry(place: "Here, There", event: $0, offset: 0) }
+    #expect(try sent.sendNew(entries, now: Self.now) { _ in true } == 2)
+    let again = later.map { SentAlerts.Entry(place: "Here, There", event: $0, offset: 0) }
+    #expect(try sent.sendNew(again, now: Self.now + 7200) { _ in true } == 0)
   }
 }

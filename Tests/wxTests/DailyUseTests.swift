@@ -183,4 +183,25 @@ import Testing
     let utf8 = try home.run(["__complete", "zsh", "--", "show", "lod"], env: env.merging(["LC_ALL": "C.UTF-8"]) { $1 })
     #expect(utf8.stdout.split(separator: "\n").first == "Łódź", "\(utf8)")
   }
+
+  /// Several places on one bar: `wx show A B C --format` and `wx fav --format`, one line each
+  /// in the order named (a name of several words stays one place).
+  @Test func severalPlacesOneLineEach() throws {
+    let home = TempHome()
+    let env = ["WX_ATLAS": "on"]
+    let three = try home.run(["show", "Oslo", "Tokyo", "New", "York", "--format", "%l|%t"], env: env)
+    #expect(three.status == 0, "\(three)")
+    let lines = three.stdout.split(separator: "\n").map { $0.split(separator: "|").first.map(String.init) ?? "" }
+    #expect(lines == ["Oslo, Norway", "東京, Japan", "New York, United States"], "\(three)")
+    let one = try home.run(["show", "New", "York", "--format", "%l"], env: env)
+    #expect(one.stdout == "New York, United States\n", "\(one)")
+    // Not a place among them: the usual error.
+    #expect(try home.run(["show", "Qqqzz", "Oslo", "--format", "%l"], env: env).status == 66)
+    // The last city shown is not changed by a bar's line.
+    try home.run(["fav", "add", "Lima", "Oslo"], env: env)
+    let favs = try home.run(["fav", "--format", "%l %t"], env: env)
+    #expect(favs.stdout == "Lima, Peru 20 °C\nOslo, Norway 1 °C\n", "\(favs)")
+    #expect(try home.run(["fav", "--format", "%t", "--json"], env: env).status == 64)
+    #expect(try home.run(["fav", "--format", "%q"], env: env).status == 64)
+  }
 }

@@ -62,11 +62,25 @@ struct ShowRequest: CatalogueRequest {
   var format: String?
   var output = Output()
 
+  /// The words as several places (the one resolver's runs of words), when they are more than one.
+  func severalPlaces(_ finder: PlaceFinder) throws -> [Found]? {
+    guard let city else { return nil }
+    let found = try finder.lookup(words: city.split(separator: " ").map(String.init)).map(\.found)
+    return found.count > 1 ? found : nil
+  }
+
   /// The view and the city whose weather it shows (nil for an atlas place without weather).
   func resolved(_ ctx: Context, _ catalogue: Catalogue) throws -> (view: any View, city: City?) {
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
-    let found = try ctx.resolvePlace(city, in: finder, remembering: !forABar)
+    let found: Found
+    do {
+      found = try ctx.resolvePlace(city, in: finder, remembering: !forABar)
+    } catch {
+      // `wx show Oslo Tokyo New York --format FMT`: several places, one line each.
+      guard let format, bar == nil, let several = try? severalPlaces(finder) else { throw error }
+      return (FormatLine.Lines(several.map { FormatLine(place: $0, unit: ctx.unit(output.display), format: format, ctx) }), nil)
+    }
     let limit = maxAge.flatMap(DurationText.seconds)
     let unit = ctx.unit(output.display)
     if let bar {

@@ -121,6 +121,7 @@ extension CompletionGrammar {
     ["fav", "list"]: Declared(
       options: [
         .option("--sort", .words(["added", "name", "temperature"])),
+        .option("--format"),
         .flag("--json"),
         .option("--unit", .words(["c", "f", "celsius", "fahrenheit"])),
         .option("--wind", .words(["kmh", "mph", "ms", "knots", "beaufort"])),

@@ -14,6 +14,15 @@ struct FormatLine: View {
   /// `--max-age` found the values too old (or invented): each weather value prints `?`.
   var stale = false
 
+  /// Several places, one line each (`wx show A B C --format`, `wx fav --format`).
+  struct Lines: View {
+    var lines: [FormatLine]
+    init(_ lines: [FormatLine]) { self.lines = lines }
+    func json() -> JSON { .array(lines.map { $0.json() }) }
+    func text(_ term: Terminal) -> String { lines.map { $0.text(term) }.joined(separator: "\n") }
+    var fitsWidth: Bool { false }
+  }
+
   static let specifiers = "lcCtfhwpuSsaoPxmMDzdTZe%"
 
   /// A format with a `%` not followed by one of ``specifiers`` is a usage error.
@@ -133,5 +142,12 @@ struct FormatLine: View {
     case .thunder: unicode ? "⛈" : "thunder"
     case .unknown: unicode ? "✨" : "?"
     }
+  }
+}
+
+extension FormatLine {
+  /// One place's line: a catalogue city's weather, or what wx knows of an atlas place.
+  init(place: Found, unit: Units, format: String, _ ctx: Context) {
+    self.init(city: place.city ?? place.asCity, unit: unit, format: format, now: ctx.now, stale: false)
   }
 }

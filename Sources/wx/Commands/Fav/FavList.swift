@@ -3,9 +3,24 @@ import WXCore
 
 /// `wx fav` / `wx fav list`: favourites with their current weather.
 struct FavListRequest: OutputRequest {
-  static var options: [RequestOption<Self>] { [.choice("sort", \.sort)] + outputOptions }
+  static var options: [RequestOption<Self>] { [.choice("sort", \.sort), .parsed("format", \.format, { $0 })] + outputOptions }
   var sort = FavouriteOrder.added
+  /// One line each with wttr.in's specifiers (a status bar of several places).
+  var format: String?
   var output = Output()
+
+  func validate() throws(UsageError) {
+    guard let format else { return }
+    if output.json { throw UsageError("--format and --json cannot be combined") }
+    try FormatLine.check(format)
+  }
+
+  /// A favourite no longer in the catalogue, as a city whose weather is unknown.
+  static func withoutWeather(_ f: Favourite) -> City {
+    City(
+      id: f.id, name: f.name, country: f.country, latitude: f.latitude ?? .nan, longitude: f.longitude ?? .nan,
+      temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: [])
+  }
 
   /// The favourites first: what is wrong with their store is what `wx fav` reports.
   func show(in ctx: Context) throws {
@@ -22,8 +37,16 @@ struct FavListRequest: OutputRequest {
     case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
     case .temperature: rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
     }
-    let view = FavouritesView(
-      rows: rows, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta), now: ctx.now)
+    let unit = ctx.unit(output.display)
+    if let format {
+      ctx.console.notesMuted = true
+      let lines = rows.map { f, found in
+        found.map { FormatLine(place: $0, unit: unit, format: format, ctx) }
+          ?? FormatLine(city: Self.withoutWeather(f), unit: unit, format: format, now: ctx.now)
+      }
+      return Runner.show(FormatLine.Lines(lines), json: false, ctx)
+    }
+    let view = FavouritesView(rows: rows, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now)
     Runner.show(view, json: output.json, ctx)
   }
 }
@@ -82,9 +105,14 @@ extension WX.Fav {
     static let configuration = CommandConfiguration(abstract: "List favourites with their current weather.")
 
     @Option(help: "Order: added, name or temperature (warmest first).") var sort = FavListRequest().sort
+    @Option(
+      parsing: .unconditional,
+      help: "One line each with wx show's --format specifiers (a status bar of several places; see wx(1)).")
+    var format: String?
     @OptionGroup var output: OutputOptions
 
-    var request: FavListRequest { FavListRequest(sort: sort, output: output.value) }
+    var request: FavListRequest { FavListRequest(sort: sort, format: format, output: output.value) }
+    func validate() throws { try check(request) }
     func execute(_ console: Console) async throws { try request.perform(console) }
   }
 }

@@ -154,6 +154,9 @@ import WXCore
     #expect(r.stderr.contains("the weather of 1 of 63 cities"))
     #expect(try api.stats().requests == 1)
     #expect(try h.wx("fav", env: Self.on).stdout.contains("No favourites"))
+    // Nor the last city shown (wx(1) says so): `wx show` alone still has none.
+    let last = try h.wx("show", env: Self.on)
+    #expect(last.status == 64 && !last.stdout.contains("Portland"), "\(last)")
     #expect(try h.wx("sync", "--provider", "open-meteo", "--city", "Portland", "--favourites", env: Self.on).status == 64)
   }
 

@@ -42,6 +42,8 @@ struct ShowRequest: CatalogueRequest {
   /// The status bar asked for, if any.
   var bar: StatusBarView.Bar? { waybar ? .waybar : i3blocks ? .i3blocks : nil }
   var fetchesFirst: Bool { refresh }
+  /// Whether the place becomes the last city shown (not when `wx sync --city` shows it).
+  var remembers = true
 
   /// Opens the catalogue (notes muted for `--format`: a status bar reads the line alone),
   /// shows the view, then exits 1 when `--max-age` finds the values stale.
@@ -75,7 +77,7 @@ struct ShowRequest: CatalogueRequest {
     defer { finder.atlas?.close() }
     let found: Found
     do {
-      found = try ctx.resolvePlace(city, in: finder, remembering: !forABar)
+      found = try ctx.resolvePlace(city, in: finder, remembering: !forABar && remembers)
     } catch {
       // `wx show Oslo Tokyo New York --format FMT`: several places, one line each.
       guard let format, bar == nil, let several = try? severalPlaces(finder) else { throw error }

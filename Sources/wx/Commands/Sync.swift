@@ -81,7 +81,7 @@ extension WX {
       if quiet { return }
       SyncSummary(report: report, seconds: progress.elapsed).show(console)
       // `--city`: the place's weather, as `wx show` shows it (offline from now on).
-      if let city { try ShowRequest(city: city).perform(console) }
+      if let city { try ShowRequest(city: city, remembers: false).perform(console) }
     }
 
     func config(_ progress: SyncProgress, _ provider: ProviderName) throws -> ProviderConfig {

@@ -118,11 +118,15 @@ package struct FavouritesStore: Sendable {
   /// name and country: of two places that share both, one can be a favourite.
   package func add(_ places: [Found], now: Int64) throws -> [Bool] {
     try store.update(under: writers) { map in
-      var next = (try Self.decode(map, path: store.path).map(\.sequence).max() ?? 0) + 1
+      var kept = try Self.decode(map, path: store.path)
+      var next = (kept.map(\.sequence).max() ?? 0) + 1
       return places.map { found in
         let city = found.asCity
         let key = city.identity.key
         if map[key] != nil { return false }
+        // One place is one favourite whatever the catalogue spells its country: "Cairo, EG"
+        // from a catalogue with codes is "Cairo, Egypt" after a provider switch.
+        if kept.contains(where: { Self.sameIdentity($0.identity, city.identity) }) { return false }
         var f = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next)
         // Coordinates only when known (an AccuWeather city may have none: NaN is never stored).
         let located =
@@ -131,10 +135,18 @@ package struct FavouritesStore: Sendable {
         if located { (f.latitude, f.longitude) = (found.latitude, found.longitude) }
         f.region = found.place?.region
         map[key] = f.encoded()
+        kept.append(f)
         next += 1
         return true
       }
     }
+  }
+
+  /// The same name, and the same country however it is written (a name, a code: ``Countries``).
+  static func sameIdentity(_ a: CityIdentity, _ b: CityIdentity) -> Bool {
+    guard Fold.key(a.name) == Fold.key(b.name) else { return false }
+    let (x, y) = (Fold.key(a.country), Fold.key(b.country))
+    return x == y || Countries.fit(x, y, version: Fold.version) == .exact || Countries.fit(y, x, version: Fold.version) == .exact
   }
 
   /// Removes favourites in one locked read-modify-write; removes nothing if any is absent.

@@ -459,6 +459,25 @@ import WXCore
     }
   }
 
+  /// Every `wx search` a message suggests lists what it says (issue 30: `Mt Vernon` suggested
+  /// `wx search 'Mt Vernon'`, which found nothing); places of different names get none.
+  @Test func everySuggestedSearchListsThePlaces() throws {
+    let h = try home()
+    for typed in ["Mt Vernon", "Salem", "paris", "Halle, Flanders", "Springfield"] {
+      let r = try h.wx("show", typed, env: Self.on)
+      let hint = try #require(r.stderr.components(separatedBy: "`wx search ").dropFirst().first, "\(typed): \(r)")
+      let word = String(hint.prefix { $0 != "`" })
+      let unquoted = word.hasPrefix("'") ? String(word.dropFirst().dropLast()) : word
+      let search = try h.wx("search", unquoted, env: Self.on)
+      #expect(search.status == 0, "\(typed): `wx search \(word)`: \(search)")
+      // The place the message is about is among what the search lists.
+      let named = typed.split(separator: ",")[0].replacingOccurrences(of: "Mt ", with: "Mount ")
+      #expect(search.stdout.lowercased().contains(named.lowercased()), "\(typed): \(search)")
+    }
+    let id = try h.wx("show", "45", env: Self.on)
+    #expect(!id.stderr.contains("wx search"), "\(id)")
+  }
+
   /// A GeoNames id (which show prints) names its place: the way to pick one of two places
   /// that share a name and a region, which the ambiguity message offers with their ids; its
   /// `wx search` hint is a search that lists them (no "Name, Region" in it).

@@ -85,7 +85,7 @@ extension Context {
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     console.note(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
-        + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(argument)))` lists them")
+        + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(f.name)))` lists them")
   }
 }
 

@@ -185,7 +185,13 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
       candidates.first { $0.place?.region != nil }.map { f in
         " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
       } ?? ""
-    let word = PlaceText.shellWord(String(PlaceText.searchWords(query).prefix(60))).visible
+    // The search that lists them: of their one name (`Mt Vernon` is listed by `wx search 'Mount
+    // Vernon'`); none when their names differ (an id typed), as no one search lists them all.
+    let names = Set(candidates.map { Fold.key($0.name) })
+    let search =
+      names.count == 1
+      ? "; `wx search \(PlaceText.shellWord(String(PlaceText.searchWords(candidates[0].name).prefix(60))).visible)` lists them"
+      : ""
     // A qualifier typed already did not tell the twins apart: their ids alone can.
     let pick =
       switch (twin, query.contains(",")) {
@@ -194,7 +200,7 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
       case (nil, _): " — pick one with \"Name, Region\"\(example) or \"Name, Country\""
       }
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
-      + pick + "; `wx search \(word)` lists them"
+      + pick + search
   case .notFound(let query, let suggestions):
     guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
     return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")

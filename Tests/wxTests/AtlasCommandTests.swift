@@ -459,6 +459,25 @@ import WXCore
     }
   }
 
+  /// After a comma, England, Scotland, Wales and Northern Ireland are the United Kingdom's
+  /// regions, not the kingdom (issue 30: "Newcastle, England" gave Northern Ireland's).
+  @Test func theUKsNationsAreRegions() throws {
+    let h = try home()
+    func region(_ q: String) throws -> String? {
+      try h.wx("show", q, "--json", env: Self.on).json()["region"] as? String
+    }
+    #expect(try region("Bangor, Wales") == "Wales")
+    #expect(try region("Bangor, Northern Ireland") == "Northern Ireland")
+    #expect(try region("Newport, Wales") == "Wales")
+    #expect(try region("Cardiff, Wales") == "Wales" && region("London, England") == "England")
+    #expect(try region("Perth, Scotland") == "Scotland")
+    // No place named Newcastle in England: said, never Northern Ireland's taken for it.
+    let newcastle = try h.wx("show", "Newcastle, England", "--json", env: Self.on)
+    #expect(newcastle.status == 66 && !newcastle.stdout.contains("Northern Ireland"), "\(newcastle)")
+    // The kingdom by its own names still finds any of its places.
+    #expect(try region("Newcastle, UK") == "Northern Ireland")
+  }
+
   /// Every `wx search` a message suggests lists what it says (issue 30: `Mt Vernon` suggested
   /// `wx search 'Mt Vernon'`, which found nothing); places of different names get none.
   @Test func everySuggestedSearchListsThePlaces() throws {

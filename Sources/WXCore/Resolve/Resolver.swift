@@ -321,19 +321,32 @@ package struct Resolver<Source: NameSource> {
     let typed = fold(qualifier.trimmingSpaces)
     let lines = Countries.lines(naming: typed, version: source.foldVersion)  // once, not per place
     var fitting: [Source.Place] = []
-    var best = Countries.Fit.prefix
+    var best = (fit: Countries.Fit.prefix, region: false)
     for p in named {
-      let fit = fit(typed, try source.qualifiers(of: p), lines: lines)
-      if fit > best { (best, fitting) = (fit, []) }
-      if fit == best { fitting.append(p) }
+      let q = try source.qualifiers(of: p)
+      // A region named whole wins over a country it also names: "Bangor, Wales" is the one of
+      // Wales, not Northern Ireland's, though "Wales" also reads as the United Kingdom.
+      let rank = (fit: fit(typed, q, lines: lines), region: namesRegion(typed, q))
+      if rank.fit > best.fit || (rank.fit == best.fit && rank.region && !best.region) { (best, fitting) = (rank, []) }
+      if rank.fit == best.fit && rank.region == best.region { fitting.append(p) }
     }
     return (fitting, named)
+  }
+
+  /// Whether a typed qualifier is the place's region, by name or code.
+  func namesRegion(_ typed: [UInt8], _ q: Qualifiers) -> Bool {
+    !typed.isEmpty && (q.region.map { fold($0) == typed } == true || q.regionCode.map { fold($0) == typed } == true)
   }
 
   /// How well a typed qualifier fits a place: its country, or its region (name or code)
   /// where known. (A new kind of qualifier is one more line here.)
   func fit(_ typed: [UInt8], _ q: Qualifiers, lines: [Int]) -> Countries.Fit {
-    var fit = Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
+    // England, Scotland, Wales and Northern Ireland name regions of the United Kingdom (its
+    // places' regions in GeoNames) though the country table reads them as the kingdom:
+    // "Newcastle, England" is no place of Northern Ireland.
+    var fit =
+      RegionsNotCountries.folded.contains(typed)
+      ? .none : Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
     if let region = q.region.map(fold), fit != .exact, !typed.isEmpty {
       // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
       // never Saint Mark Parish).
@@ -775,4 +788,10 @@ package struct KeyVariants: Sequence, IteratorProtocol {
     if rest == nil { rest = Resolver<PlaceList>.variants(folded, insertions: insertions) }
     return k - 1 < rest!.count ? rest![k - 1] : nil
   }
+}
+
+/// Qualifiers the country table reads as a country that are, for places, their region:
+/// England, Scotland, Wales and Northern Ireland (the United Kingdom's, as GeoNames names them).
+enum RegionsNotCountries {
+  static let folded: Set<[UInt8]> = Set(["england", "scotland", "wales", "northern ireland"].map { Array($0.utf8) })
 }

@@ -478,6 +478,22 @@ import WXCore
     #expect(try region("Newcastle, UK") == "Northern Ireland")
   }
 
+  /// `wx search` reads "Name, Region", "Name, ST" and "Name, Country" as `wx show` does.
+  @Test func searchTakesAQualifierAsShowDoes() throws {
+    let h = try home()
+    func rows(_ q: String) throws -> [[String: Any]] {
+      let r = try h.wx("search", q, "--json", env: Self.on)
+      return try #require(r.json()["items"] as? [[String: Any]], "\(q): \(r)")
+    }
+    let il = try rows("Springfield, IL")
+    #expect(il.count == 1 && il[0]["region"] as? String == "Illinois", "\(il)")
+    #expect(try rows("Bangor, Wales").map { $0["region"] as? String } == ["Wales"])
+    let fr = try rows("par, FR")
+    #expect(!fr.isEmpty && fr.allSatisfy { $0["country"] as? String == "France" } && fr[0]["city"] as? String == "Paris")
+    let none = try h.wx("search", "Springfield, Zz", env: Self.on)
+    #expect(none.status == 1, "\(none)")
+  }
+
   /// Every `wx search` a message suggests lists what it says (issue 30: `Mt Vernon` suggested
   /// `wx search 'Mt Vernon'`, which found nothing); places of different names get none.
   @Test func everySuggestedSearchListsThePlaces() throws {

@@ -21,7 +21,13 @@ struct SearchRequest: PagedRequest {
     // The catalogue and the atlas together (PlaceFinder): largest places first in each class.
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
-    let result = try finder.search(query, offset: (pages.page - 1) * pages.perPage, limit: pages.perPage)
+    let offset = (pages.page - 1) * pages.perPage
+    // "Name, Qualifier" (Springfield, IL; Bangor, Wales; Paris, FR) as `wx show` reads it.
+    let parts = query.split(separator: ",", maxSplits: 1).map(String.init)
+    let result =
+      parts.count == 2 && finder.atlas != nil && (try? TypedName.check(parts[0], as: "")) != nil
+      ? try finder.search(parts[0], qualifier: parts[1], offset: offset, limit: pages.perPage)
+      : try finder.search(query, offset: offset, limit: pages.perPage)
     let paging = Paging(pages, total: result.total)
     let unit = ctx.unit(output.display)
     let freshness = ctx.freshness(catalogue.meta)
@@ -50,7 +56,9 @@ extension WX {
         N'Djamena). The catalogue's cities and the world atlas's places (GeoNames, every place of \
         1,000 people or more; an alternate name typed whole, such as kiev or cologne, finds its \
         place): those whose name starts with PREFIX come first, then those with a later word \
-        starting with it (york finds New York), each group largest first. Exits 1 when nothing matches.
+        starting with it (york finds New York), each group largest first. "Prefix, Qualifier" keeps \
+        those of that country, region or US state ("Springfield, IL", "Bangor, Wales"). Exits 1 when \
+        nothing matches.
         """)
 
     @Argument(help: "The start of a city name (the words of an unquoted query are joined).") var words: [String] = []

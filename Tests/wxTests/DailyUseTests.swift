@@ -197,8 +197,8 @@ import Testing
     #expect(one.stdout == "New York, United States\n", "\(one)")
     // Not a place among them: the usual error.
     #expect(try home.run(["show", "Qqqzz", "Oslo", "--format", "%l"], env: env).status == 66)
-    // The last city shown is not changed by a bar's line.
-    try home.run(["fav", "add", "Lima", "Oslo"], env: env)
+    // The favourites, one line each.
+    #expect(try home.run(["fav", "add", "Lima", "Oslo"], env: env).status == 0)
     let favs = try home.run(["fav", "--format", "%l %t"], env: env)
     #expect(favs.stdout == "Lima, Peru 20 °C\nOslo, Norway 1 °C\n", "\(favs)")
     #expect(try home.run(["fav", "--format", "%t", "--json"], env: env).status == 64)

@@ -14,7 +14,7 @@
 #    stand-in lists them) piped to `python3 -m json.tool`, the same bytes read and parsed once;
 #    and for the first size, wx's instructions per byte received (callgrind's total for the
 #    whole sync over the bytes the stand-in sent; a release binary: valgrind cannot read a
-#    debug build's debug information); with it, `wx show` with its sentence against the same
+#    debug build's debug information) and, with WX_BENCH_SYMBOLS, decoding's alone; then `wx show` with its sentence against the same
 #    show's line without it, and `wx alerts` over 100 favourites.
 #
 # Appends a Markdown section to bench-out/results.md (and prints it). Everything runs in a
@@ -107,6 +107,16 @@ EOF
     WX_HOME=$H valgrind --tool=callgrind --callgrind-out-file="$TMP/cg" "${SYNC[@]}" 2>"$TMP/vg" >/dev/null || true
     ins=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$TMP/cg" | head -1)
     [ -n "$ins" ] && ipb=$(python3 -c "print(f'{$ins / $bytes:.0f}')")
+    # Decoding alone (the streaming parser and the records made of each location: callgrind
+    # collecting inside OpenMeteoStream.feed and .finish only), on a binary with its symbols
+    # (WX_BENCH_SYMBOLS: `make bench` strips the debug information only).
+    if [ -n "${WX_BENCH_SYMBOLS:-}" ] && [ -x "$WX_BENCH_SYMBOLS" ]; then
+      WX_HOME=$H valgrind --tool=callgrind --callgrind-out-file="$TMP/cg-decode" \
+        --toggle-collect='$s6WXCore15OpenMeteoStreamV4feedyySWKF' --toggle-collect='$s6WXCore15OpenMeteoStreamV6finishyyKF' \
+        "$WX_BENCH_SYMBOLS" "${SYNC[@]:1}" 2>"$TMP/vg" >/dev/null || true
+      dins=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$TMP/cg-decode" | head -1)
+      [ -n "$dins" ] && ipb="$ipb (decoding $(python3 -c "print(f'{$dins / $bytes:.0f}')"))"
+    fi
     # What is coming (issue 32), on these places' stored hours: `wx show` with its sentence
     # against the same show's line without it (--format '%t' against '%t %e': the sentence's
     # own cost), and `wx alerts` over 100 favourites (the first 100 places).

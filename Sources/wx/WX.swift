@@ -206,7 +206,7 @@ enum Main {
       // Help is fitted; a version or a JSON dump (`--experimental-dump-help`) is left as is.
       let help = text.hasPrefix("OVERVIEW: ") || text.hasPrefix("USAGE: ")
       // In a locale that is not UTF-8, help is spelled in ASCII as every other output is.
-      let spelled = help && !Terminal.localeIsUTF8 ? BrowseView.spellArrows(ASCII.spell(text)) : text
+      let spelled = help && !Terminal.localeIsUTF8 ? ASCII.spell(BrowseView.spellArrows(text)) : text
       if !text.isEmpty { console.data(help ? wrapped(spelled, width: width) : spelled) }
       return 0
     }

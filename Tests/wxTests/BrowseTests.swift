@@ -100,6 +100,13 @@ import WXCore
     #expect(r.screen("keys").contains { $0.contains("search as you type") })
     let fav = try home.wx("fav", "--json").json()
     #expect((fav["items"] as? [Any])?.isEmpty == true, "a letter made a favourite")
+    // `wx browse --help` says the same keys (it had the old ones).
+    let help = try home.wx("browse", "--help").stdout
+    #expect(help.contains("Ctrl-F") && help.contains("Ctrl-T") && !help.contains("j k with no"), "\(help)")
+    // In ASCII the arrows are words, never `?` (the keys screen's own key).
+    let ascii = try browse(home, [Self.wait("page 1 of 4"), Self.snap("list")] + Self.quit, env: ["LANG": "C", "LC_ALL": "C"])
+    let hint = try #require(ascii.screen("list").last { !$0.trimmingCharacters(in: .whitespaces).isEmpty })
+    #expect(!hint.contains("??") && hint.contains("Up/Down move"), "\(hint)")
   }
 
   /// Rows say their age (invented values: `sample`) and the detail screen says when and by

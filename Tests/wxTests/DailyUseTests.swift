@@ -195,8 +195,17 @@ import Testing
     #expect(lines == ["Oslo, Norway", "東京, Japan", "New York, United States"], "\(three)")
     let one = try home.run(["show", "New", "York", "--format", "%l"], env: env)
     #expect(one.stdout == "New York, United States\n", "\(one)")
-    // Not a place among them: the usual error.
-    #expect(try home.run(["show", "Qqqzz", "Oslo", "--format", "%l"], env: env).status == 66)
+    // Not a place among them: the error names the word, as `wx fav add` does.
+    let bad = try home.run(["show", "Oslo", "Qqqzz", "--format", "%l"], env: env)
+    #expect(bad.status == 66 && bad.stderr.hasPrefix("wx: no city or place named \"Qqqzz\""), "\(bad)")
+    let shared = try home.run(["show", "Oslo", "Springfield", "--format", "%l"], env: env)
+    #expect(shared.status == 64 && shared.stderr.hasPrefix("wx: \"Springfield\" matches"), "\(shared)")
+    #expect(try home.run(["show", "Oslo", "Oslo", "--format", "%l"], env: env).stdout == "Oslo, Norway\n")
+    // A bar module shows one place; --max-age marks each place's stale values.
+    let bar = try home.run(["show", "Oslo", "Tokyo", "--waybar"], env: env)
+    #expect(bar.status == 64 && bar.stderr.contains("use --format for several"), "\(bar)")
+    let old = try home.run(["show", "Oslo", "Lima", "--format", "%l %t", "--max-age", "3h"], env: env)
+    #expect(old.status == 1 && old.stdout == "Oslo, Norway ?\nLima, Peru ?\n", "\(old)")
     // The favourites, one line each.
     #expect(try home.run(["fav", "add", "Lima", "Oslo"], env: env).status == 0)
     let favs = try home.run(["fav", "--format", "%l %t"], env: env)

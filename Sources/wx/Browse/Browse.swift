@@ -9,14 +9,14 @@ extension WX {
         A full-screen view of the local catalogue, offline: a list of cities with a search line \
         on top and the forecast of the selected city on Enter. `wx` alone opens it on a terminal.
 
-        Keys: letters and digits search as you type (as `wx search` matches), Backspace and \
-        Ctrl-U edit the query, Esc clears it; / starts a query with any letter. ↑ ↓ (j k with no \
-        query), PgUp PgDn (Space), Home End move through the whole list, one page at a time. \
-        Enter (→) opens the selected city and records it as the last city; Esc (← Backspace) \
-        goes back to the same place. f adds or removes a favourite (in the list when no query \
-        is typed, and in a city's view), u switches °C/°F and saves it, Tab (Shift-Tab) cycles \
-        All / Favourites / Hottest (rain-free, hottest first), ? shows the keys, q, Esc or \
-        Ctrl-C quits, Ctrl-Z suspends.
+        Keys: every printable key goes to the search line (as `wx search` matches: quito, \
+        kyoto and frankfurt are searched for), Backspace and Ctrl-U edit the query, Esc clears \
+        it. ↑ ↓, PgUp PgDn, Home End move through the whole list, one page at a time. Enter (→) \
+        opens the selected city and records it as the last city; Esc (← Backspace) goes back to \
+        the same place. Ctrl-F adds or removes a favourite, Ctrl-T switches °C/°F and saves it \
+        (on a city's screen also f and u, with j k to move and q to quit), Tab (Shift-Tab) \
+        cycles All / Favourites / Hottest (rain-free, hottest first), ? shows the keys, Esc \
+        with no query or Ctrl-C quits, Ctrl-Z suspends.
 
         Needs a terminal on standard input and output (otherwise it exits 64); a window \
         smaller than 40×10 shows a notice until it grows.

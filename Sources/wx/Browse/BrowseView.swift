@@ -52,7 +52,8 @@ struct BrowseView {
   /// Each line cut to the width (ASCII spellings without Unicode), padded to `height` lines.
   private func finish(_ lines: [String]) -> [String] {
     var out = lines.map { line -> String in
-      let l = term.unicode ? line : Self.spellArrows(ASCII.spell(line))
+      // The arrows in words first: ASCII spelling would make them `?`, the keys screen's key.
+      let l = term.unicode ? line : ASCII.spell(Self.spellArrows(line))
       return DisplayWidth.truncate(l, to: width, ellipsis: term.ellipsis)
     }
     while out.count < height { out.append("") }
@@ -188,7 +189,7 @@ struct BrowseView {
     case .detail: return "Esc back · ↑↓ previous/next · f favourite · u °C/°F · ? keys · q quit"
     case .list:
       return m.editing
-        ? "Enter open · ↑↓ PgUp PgDn move · Ctrl-U clear · Esc done · Tab view · Ctrl-C quit"
+        ? "Enter open · ↑↓ PgUp PgDn move · Esc clear · Tab view · Ctrl-C quit"
         : "↑↓ move · PgUp PgDn page · Enter open · Ctrl-F favourite · Ctrl-T °C/°F · Tab view · ? keys · Esc quit"
     }
   }

@@ -64,11 +64,20 @@ struct ShowRequest: CatalogueRequest {
   var format: String?
   var output = Output()
 
-  /// The words as several places (the one resolver's runs of words), when they are more than one.
-  func severalPlaces(_ finder: PlaceFinder) throws -> [Found]? {
-    guard let city else { return nil }
-    let found = try finder.lookup(words: city.split(separator: " ").map(String.init)).map(\.found)
-    return found.count > 1 ? found : nil
+  /// The words as places (the one resolver's runs of words), each once.
+  func severalPlaces(_ finder: PlaceFinder) throws -> [Found] {
+    try finder.lookup(words: (city ?? "").split(separator: " ").map(String.init)).map(\.found)
+  }
+
+  /// One `--format` line a place; with `--max-age`, a place's values past it print `?`.
+  func lines(_ places: [Found], _ ctx: Context) -> FormatLine.Lines {
+    let limit = maxAge.flatMap(DurationText.seconds)
+    return FormatLine.Lines(
+      places.map { p in
+        var line = FormatLine(place: p, unit: ctx.unit(output.display), format: format ?? "%t", ctx)
+        line.stale = limit.map { l in p.city.map { $0.origin.isOlder(than: l, at: ctx.now) } ?? true } ?? false
+        return line
+      })
   }
 
   /// The view and the city whose weather it shows (nil for an atlas place without weather).
@@ -79,9 +88,19 @@ struct ShowRequest: CatalogueRequest {
     do {
       found = try ctx.resolvePlace(city, in: finder, remembering: !forABar && remembers)
     } catch {
-      // `wx show Oslo Tokyo New York --format FMT`: several places, one line each.
-      guard let format, bar == nil, let several = try? severalPlaces(finder) else { throw error }
-      return (FormatLine.Lines(several.map { FormatLine(place: $0, unit: ctx.unit(output.display), format: format, ctx) }), nil)
+      // `wx show Oslo Tokyo New York --format FMT`: several places, one line each, the words
+      // read as `wx fav add` reads them (its errors name the word that names no one place).
+      guard format != nil || bar != nil, let words = city, words.contains(" ") else { throw error }
+      let several = try severalPlaces(finder)
+      if bar != nil {
+        guard several.count < 2 else {
+          throw UsageError("--\(waybar ? "waybar" : "i3blocks") shows one place: use --format for several")
+        }
+        throw error
+      }
+      // With --max-age, wx exits 1 when any place's values are past it (none is returned then).
+      let view = lines(several, ctx)
+      return (view, view.lines.contains(where: \.stale) ? nil : several.lazy.compactMap(\.city).first)
     }
     let limit = maxAge.flatMap(DurationText.seconds)
     let unit = ctx.unit(output.display)

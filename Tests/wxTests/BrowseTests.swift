@@ -109,6 +109,18 @@ import WXCore
     #expect(!hint.contains("??") && hint.contains("Up/Down move"), "\(hint)")
   }
 
+  /// Keys pressed while the window is too small (its notice shown) change nothing unseen:
+  /// no unit saved, no favourite made; Ctrl-C still quits.
+  @Test func keysUnderTheTooSmallNoticeChangeNothing() throws {
+    let home = TempHome()
+    let r = try browse(
+      home, [Self.wait("needs a window"), Self.keys("kyoto" + Self.ctrlT + Self.ctrlF + "\r"), Self.snap("small")] + Self.quit,
+      size: [30, 8])
+    #expect(r.status == ["code": 0], "\(r)")
+    #expect(try home.wx("unit").stdout == "celsius\n")
+    #expect(((try home.wx("fav", "--json").json()["items"]) as? [Any])?.isEmpty == true)
+  }
+
   /// Rows say their age (invented values: `sample`) and the detail screen says when and by
   /// whom its values were observed, above the hours and the forecast, at 40 columns too.
   @Test func rowsAndTheDetailSayHowOldTheValuesAre() throws {

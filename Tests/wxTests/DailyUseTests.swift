@@ -173,6 +173,9 @@ import Testing
         })
       #expect(columns.count == 1, "\(r.stdout)")
     }
+    // waybar's text in an ASCII locale: the condition as a word, never `?` (the stale mark).
+    let bar = try home.run(["show", "Oslo", "--waybar"], env: env.merging(["LC_ALL": "C"]) { $1 })
+    #expect(bar.stdout.hasPrefix("{\"text\":\"clouds 1 C\""), "\(bar)")
     let show = try home.run(["show", "Kraków", "--json", "--ascii"], env: env)
     #expect(show.stdout.contains("Krak\u{00F3}w") || show.stdout.contains("Kraków"), "JSON keeps the name: \(show)")
     // Completion in the C locale: ASCII names, which wx resolves to the place meant.

@@ -44,7 +44,11 @@ final class BrowseSession {
       }
       status = ""
       var after: [Deferred] = []
-      for key in keys {
+      // While the window is too small for the screen (its notice shown), only the ways out
+      // act: nothing unseen is typed, saved or made a favourite.
+      let (width, height) = Terminal.screenSize()
+      let shown = width >= BrowseView.minWidth && height >= BrowseView.minHeight
+      for key in keys where shown || key == .ctrl(0x03) || key == .ctrl(0x1A) {
         let action = model.apply(key)
         switch action {
         case .quit: return

@@ -24,10 +24,14 @@ struct StatusBarView: View {
   /// `--max-age` was given and the values are older: `?` in place of each (as `--format`).
   var marked = false
 
-  func json() -> JSON {
+  func json() -> JSON { json(unicode: true) }
+
+  /// waybar's object; `unicode` false (an ASCII terminal) spells the condition as a word, as
+  /// `--format %c` does, rather than a symbol the output would turn into `?`.
+  func json(unicode: Bool) -> JSON {
     guard bar == .waybar else { return .string(text(Terminal(color: false, unicode: true, width: nil))) }
     let (shown, _, hour) = city.current(at: now)
-    let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: true)
+    let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: unicode)
     var members: [(String, JSON)] = [
       ("text", .string(line)), ("tooltip", .string(tooltip(shown, hour))),
       (
@@ -41,7 +45,7 @@ struct StatusBarView: View {
 
   /// waybar's object on one line (it reads a line per update), or i3blocks' lines.
   func text(_ terminal: Terminal) -> String {
-    guard bar == .i3blocks else { return json().text }
+    guard bar == .i3blocks else { return json(unicode: terminal.unicode).text }
     let line = { (format: String) in
       FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: terminal.unicode)
     }

@@ -511,6 +511,12 @@ import WXCore
     }
     let id = try h.wx("show", "45", env: Self.on)
     #expect(!id.stderr.contains("wx search"), "\(id)")
+    // "Name, Country" is offered only where it tells the places apart.
+    let us = try h.wx("show", "Springfield, United States", env: Self.on)
+    #expect(
+      us.status == 64 && us.stderr.contains("\"Name, Region\" (Springfield, MO)") && !us.stderr.contains("Name, Country"), "\(us)"
+    )
+    #expect(try h.wx("show", "Springfield", env: Self.on).stderr.contains("or \"Name, Country\""))
   }
 
   /// A GeoNames id (which show prints) names its place: the way to pick one of two places

@@ -193,11 +193,15 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
       ? "; `wx search \(PlaceText.shellWord(String(PlaceText.searchWords(candidates[0].name).prefix(60))).visible)` lists them"
       : ""
     // A qualifier typed already did not tell the twins apart: their ids alone can.
+    // "Name, Country" only where it can tell them apart (not all of one country).
+    let country = Set(candidates.map { Fold.key($0.country) }).count > 1 ? ", \"Name, Country\"" : ""
     let pick =
       switch (twin, query.contains(",")) {
       case (let id?, true): " — pick one by its GeoNames id (`wx show \(id)`)"
-      case (let id?, false): " — pick one with \"Name, Region\"\(example), \"Name, Country\" or its GeoNames id (`wx show \(id)`)"
-      case (nil, _): " — pick one with \"Name, Region\"\(example) or \"Name, Country\""
+      case (let id?, false): " — pick one with \"Name, Region\"\(example)\(country) or its GeoNames id (`wx show \(id)`)"
+      case (nil, _):
+        country.isEmpty
+          ? " — pick one with \"Name, Region\"\(example)" : " — pick one with \"Name, Region\"\(example) or \"Name, Country\""
       }
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
       + pick + search

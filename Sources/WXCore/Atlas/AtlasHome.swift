@@ -81,20 +81,13 @@ extension Home {
   /// `make run`: `wx __build-atlas FOLDER`): nothing when a current one is there. Returns the
   /// places written (nil when it was current). The store is left read-only (0444).
   package static func buildSharedAtlas(in folder: String) throws -> AtlasMeta? {
-    let home = Home(directory: folder, sampleCandidates: [folder + "/sample-weathers.json"])
+    let home = shared(in: folder)
     guard let data = home.atlasDataPath else { throw HomeError.noAtlasData(searched: home.atlasDataCandidates) }
     if let atlas = try? Atlas(path: home.atlasPath) {
       defer { atlas.close() }
       if let sum = AtlasData.checksum(of: data), isCurrent(atlas, dataChecksum: sum) { return nil }
     }
-    let lock = try home.writers.acquire()
-    defer {
-      lock.release()
-      FileSystem.remove(home.directory + "/" + FileSystem.StateFileName.lock)
-    }
-    let meta = try home.buildAtlas(holding: lock)
-    try FileSystem.setMode(home.atlasPath, 0o444)
-    return meta
+    return try home.buildingShared(home.atlasPath) { lock in try home.buildAtlas(holding: lock) }
   }
 
   /// Builds the atlas from the shipped data and publishes it, under `lock`.

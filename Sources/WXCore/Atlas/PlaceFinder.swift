@@ -177,27 +177,18 @@ package struct PlaceFinder {
   /// each largest first (a catalogue city that is no atlas place after the places, in the
   /// catalogue's order); a catalogue city that is an atlas place is listed once, with both.
   /// "Name, Qualifier" searched as `wx show` reads it: the places whose name (or a later word)
-  /// starts with Name and whose country (a name or a code), region or US state code is the
-  /// qualifier (`Springfield, IL`, `Bangor, Wales`, `Paris, FR`). The first 2,000 matches of
-  /// Name are read.
+  /// starts with Name and whose country (a name or a code), region or region code the
+  /// qualifier names whole (``Qualifiers/fit(_:lines:version:)``: `Springfield, IL`, `Bangor,
+  /// Wales`, `Paris, FR`). The first 2,000 matches of Name are read.
   package func search(_ name: String, qualifier: String, offset: Int, limit: Int) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
     let typed = Fold.key(qualifier.trimmingSpaces)
-    let all = try search(name, offset: 0, limit: 2_000).items.filter { Self.fits($0, typed) }
-    return (all.count, Array(all.dropFirst(offset).prefix(limit)))
-  }
-
-  /// Whether a folded qualifier names the place's country, region or region code.
-  static func fits(_ f: Found, _ typed: [UInt8]) -> Bool {
-    guard !typed.isEmpty else { return false }
-    if let p = f.place {
-      if [p.region, p.stateCode, p.countryCode].contains(where: { $0.map { Fold.key($0) } == typed }) { return true }
-      if RegionCodes.code(of: p).map({ Fold.key($0) }) == typed { return true }
+    let lines = Countries.lines(naming: typed, version: Fold.version)  // once, not per place
+    let all = try search(name, offset: 0, limit: 2_000).items.filter {
+      Qualifiers(of: $0).fit(typed, lines: lines, version: Fold.version) == .exact
     }
-    if RegionsNotCountries.folded.contains(typed) { return false }
-    let country = Fold.key(f.country)
-    return country == typed || Countries.fit(typed, country, version: Fold.version) == .exact
+    return (all.count, Array(all.dropFirst(offset).prefix(limit)))
   }
 
   package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (

@@ -160,17 +160,32 @@ package struct Home: Sendable {
   /// Builds the shared sample catalogue beside the sample in `folder` (`wx __build-atlas`),
   /// read-only; nothing when a current one is there. True when it built one.
   package static func buildSharedSample(in folder: String) throws -> Bool {
-    let home = Home(directory: folder, sampleCandidates: [folder + "/sample-weathers.json"])
+    let home = shared(in: folder)
     if home.sharedSamplePath != nil { return false }
-    let lock = try home.writers.acquire()
+    try home.buildingShared(folder + "/" + FileSystem.StateFileName.sharedSample) { lock in
+      try home.sampleCatalogue(holding: lock, at: folder + "/" + FileSystem.StateFileName.sharedSample).publish()
+    }
+    return true
+  }
+
+  /// The folder of what ships with wx (`share/wx`: the sample and the atlas data beside it),
+  /// as a home whose stores `wx __build-atlas` builds there.
+  package static func shared(in folder: String) -> Home {
+    Home(directory: folder, sampleCandidates: [folder + "/sample-weathers.json"])
+  }
+
+  /// Runs `build` under the folder's writer lock, then leaves `path` read-only (0444) for every
+  /// user and the folder without the lock file: a shared folder holds only the data.
+  @discardableResult
+  package func buildingShared<R>(_ path: String, _ build: (WriterLock) throws -> R) throws -> R {
+    let lock = try writers.acquire()
     defer {
       lock.release()
-      FileSystem.remove(home.directory + "/" + FileSystem.StateFileName.lock)
+      FileSystem.remove(directory + "/" + FileSystem.StateFileName.lock)
     }
-    let builder = try home.sampleCatalogue(holding: lock, at: folder + "/" + FileSystem.StateFileName.sharedSample)
-    try builder.publish()
-    try FileSystem.setMode(builder.finalPath, 0o444)
-    return true
+    let result = try build(lock)
+    try FileSystem.setMode(path, 0o444)
+    return result
   }
 
   /// The bundled sample written as a new catalogue file, not yet published (`wx doctor

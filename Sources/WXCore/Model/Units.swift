@@ -19,6 +19,11 @@ package enum TemperatureUnit: String, CaseIterable, Sendable {
     self == .celsius ? celsius : celsius * 9 / 5 + 32
   }
 
+  /// A difference of temperatures in this unit (no offset: 7 °C warmer is 12.6 °F warmer).
+  package func difference(_ celsius: Double) -> Double {
+    self == .celsius ? celsius : celsius * 9 / 5
+  }
+
   /// `kmh` → km/h or mph.
   package func wind(_ kmh: Double) -> Double {
     self == .celsius ? kmh : kmh / 1.609344

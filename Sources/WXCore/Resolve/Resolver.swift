@@ -59,6 +59,37 @@ package struct Qualifiers: Sendable {
     self.region = region
     self.regionCode = regionCode
   }
+
+  /// A catalogue city's or an atlas place's: its country, and an atlas place's region and its code.
+  package init(of f: Found) {
+    self.init(country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)))
+  }
+
+  /// How well a typed qualifier (folded with ``Fold`` `version`) fits: the country, or the
+  /// region (name or code) where known; `lines` are the country table's lines naming it
+  /// (``Countries/lines(naming:version:)``, found once for many places). The one rule of
+  /// `wx show "Name, Qualifier"` and `wx search`. (A new kind of qualifier is one more line here.)
+  package func fit(_ typed: [UInt8], lines: [Int], version: Int) -> Countries.Fit {
+    let fold = { (s: String) in Fold.key(s, version: version) }
+    // England, Scotland, Wales and Northern Ireland name regions of the United Kingdom (its
+    // places' regions in GeoNames) though the country table reads them as the kingdom:
+    // "Newcastle, England" is no place of Northern Ireland.
+    var fit =
+      RegionsNotCountries.folded.contains(typed) ? .none : Countries.fit(typed, fold(country), lines: lines, version: version)
+    if let region = region.map(fold), fit != .exact, !typed.isEmpty {
+      // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
+      // never Saint Mark Parish).
+      if region == typed { fit = .exact } else if typed.count > 2 && region.starts(with: typed) { fit = max(fit, .prefix) }
+    }
+    if fit != .exact, let code = regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
+    return fit
+  }
+
+  /// Whether a typed qualifier is the region, by name or code.
+  package func namesRegion(_ typed: [UInt8], version: Int) -> Bool {
+    let fold = { (s: String) in Fold.key(s, version: version) }
+    return !typed.isEmpty && (region.map { fold($0) == typed } == true || regionCode.map { fold($0) == typed } == true)
+  }
 }
 
 /// A name that does not name exactly one place. The executable words it (the query cut and
@@ -334,26 +365,11 @@ package struct Resolver<Source: NameSource> {
   }
 
   /// Whether a typed qualifier is the place's region, by name or code.
-  func namesRegion(_ typed: [UInt8], _ q: Qualifiers) -> Bool {
-    !typed.isEmpty && (q.region.map { fold($0) == typed } == true || q.regionCode.map { fold($0) == typed } == true)
-  }
+  func namesRegion(_ typed: [UInt8], _ q: Qualifiers) -> Bool { q.namesRegion(typed, version: source.foldVersion) }
 
-  /// How well a typed qualifier fits a place: its country, or its region (name or code)
-  /// where known. (A new kind of qualifier is one more line here.)
+  /// How well a typed qualifier fits a place (``Qualifiers/fit(_:lines:version:)``).
   func fit(_ typed: [UInt8], _ q: Qualifiers, lines: [Int]) -> Countries.Fit {
-    // England, Scotland, Wales and Northern Ireland name regions of the United Kingdom (its
-    // places' regions in GeoNames) though the country table reads them as the kingdom:
-    // "Newcastle, England" is no place of Northern Ireland.
-    var fit =
-      RegionsNotCountries.folded.contains(typed)
-      ? .none : Countries.fit(typed, fold(q.country), lines: lines, version: source.foldVersion)
-    if let region = q.region.map(fold), fit != .exact, !typed.isEmpty {
-      // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
-      // never Saint Mark Parish).
-      if region == typed { fit = .exact } else if typed.count > 2 && region.starts(with: typed) { fit = max(fit, .prefix) }
-    }
-    if fit != .exact, let code = q.regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
-    return fit
+    q.fit(typed, lines: lines, version: source.foldVersion)
   }
 
   /// The folded keys `folded` may stand for, in the order they are tried: itself; then with

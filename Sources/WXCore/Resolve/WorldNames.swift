@@ -90,9 +90,7 @@ package struct WorldNames: NameSource {
     if let atlas = finder.atlas { try CityIndexReader(database: atlas.db).typoNames(for: key, body) }
   }
 
-  package func qualifiers(of f: Found) -> Qualifiers {
-    Qualifiers(country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)))
-  }
+  package func qualifiers(of f: Found) -> Qualifiers { Qualifiers(of: f) }
 
   package func identity(of f: Found) -> CityIdentity { f.asCity.identity }
 

@@ -128,9 +128,7 @@ struct AlertsView: View {
     var out: [String] = []
     for (r, name) in zip(rows, names) {
       var what = OutlookText.phrase(r.event, r.city, unit, now).visible
-      if Ages.isStale(r.city, now), let o = r.city.observation, let m = LocalTime.minutes(o.localTime) {
-        what += " (from data of \(OutlookText.when(m, r.city, now, bare: true)))"
-      }
+      if let data = OutlookText.dataTime(r.city, now) { what += " (from data of \(data))" }
       let lines = term.width.map { Ages.wrap(what, max(20, $0 - column)) } ?? [what]
       let lead = DisplayWidth.pad(name, to: column)
       out.append(lead + (lines.first ?? ""))

@@ -41,15 +41,10 @@ struct CityView: View {
       ("hourly", .array(hours)),
     ]
     let provenance = Ages.json(city, now)
+    let events = Outlook.events(city, now: now, until: OutlookText.endOfTomorrow(city, now))
     let coming: [(String, JSON)] = [
-      ("outlook", OutlookText.sentence(city, unit, now).map { .string($0) } ?? .null),
-      (
-        "events",
-        .array(
-          Outlook.events(city, now: now, until: OutlookText.endOfTomorrow(city, now)).map {
-            OutlookText.json($0, place: nil, unit)
-          })
-      ),
+      ("outlook", OutlookText.sentence(city, unit, now, events: events).map { .string($0) } ?? .null),
+      ("events", .array(events.map { OutlookText.json($0, place: nil, unit) })),
     ]
     return .object(
       head + weather + full + coming + provenance + Self.forecastJSON(c.datedForecast(at: now), unit, key: "forecast")
@@ -166,13 +161,16 @@ struct CityView: View {
   /// The Day column: `Today`, `Tomorrow`, then the weekday (`Fri`); a past day is `past`.
   static func label(_ d: DatedForecast.Day) -> String { label(fromToday: d.fromToday, weekday: d.weekday) }
 
+  /// The weekdays' short names, Sunday first (``CalendarDay/weekday(_:)``).
+  static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
   /// `past`, `Today`, `Tomorrow` or the weekday (0 Sunday … 6 Saturday).
   static func label(fromToday: Int, weekday: Int) -> String {
     switch fromToday {
     case ..<0: "past"
     case 0: "Today"
     case 1: "Tomorrow"
-    default: ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday]
+    default: weekdays[weekday]
     }
   }
 

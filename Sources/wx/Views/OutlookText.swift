@@ -18,9 +18,10 @@ enum OutlookText {
   /// "Rain from 15:00 (80 %), about 4 mm, until 19:00. Tomorrow 6° colder." — nil without
   /// stored hours to come (freetestapi, AccuWeather, the sample, or all past): wx says
   /// nothing rather than guess. Data over three hours old says from when.
-  static func sentence(_ city: City, _ unit: Units, _ now: Int64) -> String? {
+  /// `events`: the city's events to the end of tomorrow, when the caller has them already.
+  static func sentence(_ city: City, _ unit: Units, _ now: Int64, events known: [Outlook.Event]? = nil) -> String? {
     guard case .hours = city.hours(at: now) else { return nil }
-    let events = Outlook.events(city, now: now, until: endOfTomorrow(city, now))
+    let events = known ?? Outlook.events(city, now: now, until: endOfTomorrow(city, now))
     let chosen = events.sorted { ($0.event.order, $0.start) < ($1.event.order, $1.start) }
       .reduce(into: [Outlook.Event]()) { out, e in
         // One of each kind: the first spell of rain, not every shower.
@@ -35,10 +36,15 @@ enum OutlookText {
       chosen.isEmpty
       ? "No rain, storm, frost, heat or strong gusts \(through)."
       : chosen.map { phrase($0, city, unit, now) + "." }.joined(separator: " ")
-    if Ages.isStale(city, now), let o = city.observation, let t = LocalTime.minutes(o.localTime) {
-      s = "From data of \(when(t, city, now, bare: true)): " + lowerFirst(s)
-    }
+    if let data = dataTime(city, now) { s = "From data of \(data): " + lowerFirst(s) }
     return s
+  }
+
+  /// When the values were observed, for values over three hours old ("13:00", "Mon 13:00");
+  /// nil for fresh ones.
+  static func dataTime(_ city: City, _ now: Int64) -> String? {
+    guard Ages.isStale(city, now), let o = city.observation, let t = LocalTime.minutes(o.localTime) else { return nil }
+    return when(t, city, now, bare: true)
   }
 
   /// One event in words: "Rain from 15:00 (80 %), about 4 mm, until 19:00".
@@ -71,7 +77,7 @@ enum OutlookText {
     case .gusts: return "Gusts to \(e.value.map(unit.formatWind) ?? "62 km/h") " + from + until
     case .uv: return "UV \(e.value.map { String(Int($0.rounded())) } ?? "8") (very high) " + from + until
     case .temperatureChange:
-      let delta = abs(e.value ?? 0) * (unit.temperature == .celsius ? 1 : 1.8)
+      let delta = unit.temperature.difference(abs(e.value ?? 0))
       return "Tomorrow \(Int(delta.rounded())) \(unit.symbol) \(e.kind == .warmer ? "warmer" : "colder") than today"
     }
   }
@@ -91,7 +97,7 @@ enum OutlookText {
     case -1: return "yesterday " + prefix + clock
     default:
       let weekday = CalendarDay.weekday(Int(Int64.floorDivide(minutes, by: 1440)))
-      return ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"][weekday] + " " + prefix + clock
+      return CityView.weekdays[weekday] + " " + prefix + clock
     }
   }
 
@@ -104,7 +110,7 @@ enum OutlookText {
       switch e.unit {
       case .celsius:
         e.event == .temperatureChange
-          ? (e.value.map { unit.temperature == .celsius ? $0 : $0 * 1.8 }, unit.symbol)
+          ? (e.value.map(unit.temperature.difference), unit.symbol)
           : (e.value.map(unit.jsonTemperature), unit.symbol)
       case .mm: (e.value.map(unit.precipitation), unit.inches ? "in" : "mm")
       case .kmh: (e.value.map(unit.jsonWind), unit.wind.symbol)

@@ -370,6 +370,25 @@ if [ "$ATLAS" != 0 ]; then
   echo "   queries: hyperfine -N, ${#ACMDS[@]} commands x $RUNS runs" >&2
   hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic -i --export-json "$OUT/atlas-queries.json" "${args[@]}"
   printf 'atlas\tatlas\t%s\t%s\t%s\n' "$atlas_rss" "$(stat -c %s "$AHOME/atlas.gdbm")" "$atlas_total" >>"$ROWS"
+
+  # `wx fav` (its first page) with 3, 100 and 10,000 favourites: atlas places by GeoNames id,
+  # one per name and country (a favourite's identity), the largest first; the atlas store is
+  # the one built above, copied in. Issue 30's goal: 10,000 within x2 of 3.
+  echo "== favourites" >&2
+  declare -a FNAMES=() FCMDS=()
+  for n in 3 100 10000; do
+    FHOME=$TMP/home-fav-$n
+    mkdir -p "$FHOME" && cp "$AHOME/atlas.gdbm" "$FHOME/"
+    sqlite3 -readonly "$ADB" "SELECT MIN(geonameid) FROM places GROUP BY name_lc, country ORDER BY MAX(population) DESC LIMIT $n" |
+      xargs -n 500 env WX_HOME="$FHOME" "$WX" fav add >/dev/null 2>&1 || true
+    have=$(WX_HOME=$FHOME "$WX" fav --json --per-page 1 | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+    [ "$have" = "$n" ] || echo "bench: WARNING: $have favourites kept of $n" >&2
+    FNAMES+=("wx fav ($n)")
+    FCMDS+=("$(qcmd env WX_HOME="$FHOME" "$WX" fav)")
+  done
+  args=()
+  for i in "${!FCMDS[@]}"; do args+=(-n "${FNAMES[$i]}" "${FCMDS[$i]}"); done
+  hf -N --warmup 5 --runs "$RUNS" --output=pipe --style basic --export-json "$OUT/favourites.json" "${args[@]}"
   unset WX_HOME WX_DATA_DIR
   export WX_ATLAS=off
 fi
@@ -495,6 +514,15 @@ for f in facts.get("atlas", []):
         if off:
             print(f"| {off} | {fmt_ms(ms(q[off]))} | | |")
     print()
+    fav = load("favourites.json")
+    if fav:
+        few = ms(fav["wx fav (3)"])
+        print("`wx fav`, its first page (20), by how many favourites are kept:\n")
+        print("| command | median ms | vs 3 favourites |")
+        print("|---|---:|---:|")
+        for k in ("wx fav (3)", "wx fav (100)", "wx fav (10000)"):
+            print(f"| {k} | {fmt_ms(ms(fav[k]))} | {ratio(ms(fav[k]), few)} |")
+        print()
 
 st = load("startup.json")
 wxv, tr = ms(st["wx --version"]), ms(st["/bin/true"])

@@ -71,11 +71,8 @@ package final class TempHome: Scratch, @unchecked Sendable {
   package func run(_ args: [String], env: [String: String] = [:], timeout: Double = 60) throws -> Run {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
-      "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": repositoryRoot + "/Data",
+      "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": sharedData,
       "WX_HTTP_TIMEOUT": "5", "TZ": "UTC", "WX_NOW": Self.sampleNow,
-      // The world atlas is off unless a test turns it on (AtlasCommandTests, with a store
-      // built once and copied in: building it takes seconds in a debug build).
-      "WX_ATLAS": "off",
     ]
     for (k, v) in env { environment[k] = v.isEmpty ? nil : v }
     return try runProcess(wxBinary, args, environment: environment, timeout: timeout)

@@ -20,3 +20,19 @@ package let sharedFixture: String? = {
 /// A file of Tests/Support: the Python stand-ins (fakeapi.py, openmeteo.py, wsserver.py), the
 /// pseudo-terminal driver of `wx browse` (browse_driver.py) and stored fixtures.
 package func supportFile(_ name: String) -> String { repositoryRoot + "/Tests/Support/" + name }
+
+/// The shared data folder as `make install` lays it out (`share/wx`): the bundled sample,
+/// atlas.bin and the read-only stores `wx __build-atlas` builds from them once. Every run of
+/// the harness reads it (WX_DATA_DIR), so each test takes the path users take, the world
+/// atlas on, without building an atlas of its own (seconds in a debug build). Built once per
+/// test process, by the binary under test; removed never (a temporary folder).
+package let sharedData: String = {
+  var template = Array((NSTemporaryDirectory() + "wx-share-XXXXXX").utf8CString)
+  let folder = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
+  for name in ["sample-weathers.json", "sample-weathers.crc32", "atlas.bin"] {
+    try? FileManager.default.copyItem(atPath: repositoryRoot + "/Data/" + name, toPath: folder + "/" + name)
+  }
+  let build = try? runProcess(wxBinary, ["__build-atlas", folder], environment: ["PATH": "/usr/bin:/bin"], timeout: 300)
+  precondition(build?.status == 0, "wx __build-atlas \(folder) failed: \(build.map(String.init(describing:)) ?? "did not run")")
+  return folder
+}()

@@ -358,7 +358,7 @@ import Testing
   @Test func aqiShowFindsACityRecordedWithItsCountry() throws {
     let home = TempHome()
     try home.wx("fav", "add", "Zürich")
-    try home.wx("fav", "add", "zurich")
+    try home.wx("fav", "add", "Zurich, Canada")
     let api = try OpenMeteoAPI()
     #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
     for (typed, recorded) in [

@@ -270,7 +270,9 @@ import Testing
   @Test(arguments: [20, 30, 40]) func theAgeIsTheLastThingANarrowScreenCuts(_ width: Int) throws {
     let home = TempHome()
     try home.wx("fav", "add", "Oslo", "Paris, France")
-    for args in [["list", "--per-page", "5"], ["top"], ["hottest", "--per-page", "5"], ["search", "par"], ["fav"]] {
+    for args in [
+      ["list", "--per-page", "5"], ["top"], ["hottest", "--per-page", "5"], ["search", "par", "--per-page", "1"], ["fav"],
+    ] {
       let r = try home.run(args, env: ["COLUMNS": String(width)])
       let rows = r.stdout.split(separator: "\n").dropFirst(args[0] == "top" ? 2 : 1).filter {
         !$0.hasPrefix("page") && !$0.contains("synced") && !$0.contains("favourite")

@@ -32,7 +32,7 @@ import WXCore
     (["search", "par", "--page", "461168601842738790", "--per-page", "20"], 64),
     (["search", "zzzq", "--page", "9223372036854775807"], 64), (["search", "zzzq", "--page", "2"], 1),
     (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
-    (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "2"], 64),
+    (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "500"], 64),
     (["search", "par", "--page", "9223372036854775807", "--json"], 64),
   ])
   func hugePagesArePastTheEndOf(_ args: [String], _ status: Int) throws {

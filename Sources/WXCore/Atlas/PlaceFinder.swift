@@ -201,7 +201,9 @@ package struct PlaceFinder {
     }
     let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
     let q = places.key.isEmpty ? catalogue.fold(query) : places.key
-    // (class, rank, catalogue order): 0 name start, 1 later word; rank a place's position.
+    // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
+    // rank a place's position (largest first). Exactly named first: a town before the
+    // districts within it (`paris`: the Parises, then Paris 15 Vaugirard…).
     var keyed: [(key: (Int, Int, Int), item: Found)] = []
     // Place positions and their indices in keyed, the last for a position counting: arrays, as
     // a Dictionary's Hashable check at run time cost 0.24 M instructions, more than these lookups.
@@ -220,14 +222,33 @@ package struct PlaceFinder {
           overlap += 1
         }
       }
-      keyed.append(((nameMatch ? 0 : 1, place?.position ?? Int.max, k), Found(city: city, place: place)))
+      let exact = nameMatch && (catalogue.fold(city.name) == q || place.map { alternates.contains($0.position) } == true)
+      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place?.position ?? Int.max, k), Found(city: city, place: place)))
     }
-    for (place, nameMatch) in places.places {
+    var listed = twinPositions
+    // Every place named exactly so, though the window of ranks below would not reach it.
+    var ranked = places.places
+    for p in try atlas.namedPlaces(q)
+    where catalogue.fold(p.name) == q && !ranked.contains(where: { $0.place.position == p.position }) {
+      ranked.append((p, true))
+    }
+    // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
+    // Paris before Pa, Burkina Faso), as ``Resolver/dwarfed(_:_:)`` rules for `wx show`.
+    let exactPeople = ranked.filter { catalogue.fold($0.place.name) == q }.map(\.place.population).max() ?? 0
+    let prefixPeople = places.places.map(\.place.population).max() ?? 0
+    let dwarfed =
+      exactPeople < Resolver<WorldNames>.smallPlace && prefixPeople >= Resolver<WorldNames>.dominance * max(exactPeople, 1)
+    if dwarfed { for k in keyed.indices where keyed[k].key.0 == 0 { keyed[k].key.0 = 1 } }
+    for (place, nameMatch) in ranked {
+      let exact =
+        !dwarfed && nameMatch && (catalogue.fold(place.name) == q || alternates.contains(place.position))
       if let t = twinPositions.lastIndex(of: place.position) {
         let k = twinIndices[t]
-        if nameMatch { keyed[k].key.0 = 0 }
+        if nameMatch { keyed[k].key.0 = min(keyed[k].key.0, exact ? 0 : 1) }
         continue
       }
+      if listed.contains(place.position) { continue }
+      listed.append(place.position)
       // A place matched by an alternate name (`wien`: Vienna) is no catalogue match of the
       // query: the catalogue city it is, if any, is the one of its own name.
       // Nor is one named so exactly that no catalogue city of its name twins: the catalogue
@@ -237,7 +258,7 @@ package struct PlaceFinder {
       let byAlternate = alternates.contains(place.position) && folded != q
       var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : nil
       if let c = city, keyed.contains(where: { $0.item.city == c }) { city = nil }
-      keyed.append(((nameMatch ? 0 : 1, place.position, 0), Found(city: city, place: place)))
+      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place.position, 0), Found(city: city, place: place)))
     }
     keyed.sort { $0.key < $1.key }
     let page = keyed.dropFirst(offset).prefix(limit).map(\.item)

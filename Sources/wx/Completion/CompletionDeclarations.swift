@@ -120,6 +120,8 @@ extension CompletionGrammar {
       positionals: [nil]),
     ["fav", "list"]: Declared(
       options: [
+        .option("--page"),
+        .option("--per-page"),
         .option("--sort", .words(["added", "name", "temperature"])),
         .option("--format"),
         .flag("--json"),

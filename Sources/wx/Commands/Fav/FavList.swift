@@ -3,13 +3,18 @@ import WXCore
 
 /// `wx fav` / `wx fav list`: favourites with their current weather.
 struct FavListRequest: OutputRequest {
-  static var options: [RequestOption<Self>] { [.choice("sort", \.sort), .parsed("format", \.format, { $0 })] + outputOptions }
+  static var options: [RequestOption<Self>] {
+    [.int("page", \.pages.page), .int("per-page", \.pages.perPage), .choice("sort", \.sort), .parsed("format", \.format, { $0 })]
+      + outputOptions
+  }
+  var pages = Pages()
   var sort = FavouriteOrder.added
   /// One line each with wttr.in's specifiers (a status bar of several places).
   var format: String?
   var output = Output()
 
   func validate() throws(UsageError) {
+    try pages.validate()
     guard let format else { return }
     if output.json { throw UsageError("--format and --json cannot be combined") }
     try FormatLine.check(format)
@@ -22,20 +27,27 @@ struct FavListRequest: OutputRequest {
       temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: [])
   }
 
-  /// The favourites first: what is wrong with their store is what `wx fav` reports.
+  /// The favourites first: what is wrong with their store is what `wx fav` reports. Only the
+  /// page shown is looked up in the catalogue and the atlas (a page of 10,000 favourites
+  /// costs what a page of 20 does), except in temperature order, which needs them all;
+  /// `--format` prints every favourite, one line each (a status bar's list).
   func show(in ctx: Context) throws {
-    let favourites = try ctx.home.favourites.list()
+    var favourites = try ctx.home.favourites.list()
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
     // Catalogue cities and atlas places (PlaceFinder): an atlas favourite without weather yet.
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
+    if sort == .name { favourites.sort { Fold.key($0.name).lexicographicallyPrecedes(Fold.key($1.name)) } }
+    let paging = Paging(pages, total: favourites.count)
+    try paging.check()
+    let shown =
+      format != nil || sort == .temperature ? favourites[...] : favourites.dropFirst(paging.offset).prefix(paging.perPage)
     var rows: [(Favourite, Found?)] = []
-    for f in favourites { rows.append((f, try finder.found(f))) }
-    switch sort {
-    case .added: break
-    case .name: rows.sort { Fold.key($0.0.name).lexicographicallyPrecedes(Fold.key($1.0.name)) }
-    case .temperature: rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
+    for f in shown { rows.append((f, try finder.found(f))) }
+    if sort == .temperature {
+      rows.sort { ($0.1?.city?.temperatureC ?? -.infinity) > ($1.1?.city?.temperatureC ?? -.infinity) }
+      if format == nil { rows = Array(rows.dropFirst(paging.offset).prefix(paging.perPage)) }
     }
     let unit = ctx.unit(output.display)
     if let format {
@@ -46,14 +58,16 @@ struct FavListRequest: OutputRequest {
       }
       return Runner.show(FormatLine.Lines(lines), json: false, ctx)
     }
-    let view = FavouritesView(rows: rows, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now)
+    let view = FavouritesView(
+      rows: rows, paging: paging, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now)
     Runner.show(view, json: output.json, ctx)
   }
 }
 
-/// Favourites and, for those still in the catalogue, their weather.
+/// A page of favourites and, for those still in the catalogue, their weather.
 struct FavouritesView: View {
   var rows: [(favourite: Favourite, found: Found?)]
+  var paging: Paging
   var unit: Units
   var freshness: String
   /// The time now: each row's age.
@@ -61,6 +75,8 @@ struct FavouritesView: View {
 
   func json() -> JSON {
     .object([
+      ("page", .int(paging.page)), ("per_page", .int(paging.perPage)), ("pages", .int(paging.pages)),
+      ("total", .int(paging.total)),
       (
         "items",
         .array(
@@ -77,12 +93,12 @@ struct FavouritesView: View {
                 ("in_catalogue", .bool(c != nil)),
               ] + provenance + AtlasFields.of(found?.place))
           })
-      )
+      ),
     ])
   }
 
   func text(_ term: Terminal) -> String {
-    guard !rows.isEmpty else { return "No favourites yet. Add one with `wx fav add CITY`." }
+    guard paging.total > 0 else { return "No favourites yet. Add one with `wx fav add CITY`." }
     var t = Table(headers: ["City", "Country", "Temp", "Age", "Conditions", "Added"])
     t.rightAligned = [2, 3]
     t.minWidths = [(0, 10), (1, 8), (4, 8)]
@@ -90,13 +106,14 @@ struct FavouritesView: View {
     if !Ages.anyMarked(rows.map(\.found?.city), now) { t.hide(3) }
     for (f, found) in rows {
       let c = found?.city?.current(at: now).city
-      let missing = found == nil ? "not in the current catalogue" : "no weather yet"
       t.rows.append([
         f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit), c.map { Ages.cell($0, now) } ?? "",
-        c?.description.visible ?? term.dim(missing), Clock.format(f.added, "%Y-%m-%d"),
+        c?.description.visible ?? term.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
       ])
     }
-    return t.render(term) + term.dim("\(rows.count) favourite\(rows.count == 1 ? "" : "s") · " + freshness)
+    let count = "\(paging.total) favourite\(paging.total == 1 ? "" : "s")"
+    let page = paging.pages > 1 ? "page \(paging.page) of \(paging.pages) · " : ""
+    return t.render(term) + term.dim(page + count + " · " + freshness)
   }
 }
 
@@ -104,6 +121,7 @@ extension WX.Fav {
   struct List: RequestCommand {
     static let configuration = CommandConfiguration(abstract: "List favourites with their current weather.")
 
+    @OptionGroup var pages: PageOptions
     @Option(help: "Order: added, name or temperature (warmest first).") var sort = FavListRequest().sort
     @Option(
       parsing: .unconditional,
@@ -111,7 +129,7 @@ extension WX.Fav {
     var format: String?
     @OptionGroup var output: OutputOptions
 
-    var request: FavListRequest { FavListRequest(sort: sort, format: format, output: output.value) }
+    var request: FavListRequest { FavListRequest(pages: pages.value, sort: sort, format: format, output: output.value) }
     func validate() throws { try check(request) }
     func execute(_ console: Console) async throws { try request.perform(console) }
   }

@@ -1,0 +1,92 @@
+/// What the words after the comma of "Name, Qualifier" may name: the country (as a name, a
+/// prefix, a code), and the first-level region where the source knows it (the atlas does),
+/// by name or by code (a US state's: `Portland, OR`).
+package struct Qualifiers: Sendable {
+  package var country: String
+  package var region: String?
+  package var regionCode: String?
+
+  package init(country: String, region: String? = nil, regionCode: String? = nil) {
+    self.country = country
+    self.region = region
+    self.regionCode = regionCode
+  }
+
+  /// A catalogue city's or an atlas place's: its country, and an atlas place's region and its code.
+  package init(of f: Found) {
+    self.init(country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)))
+  }
+
+  /// How well a typed qualifier (folded with ``Fold`` `version`) fits: the country, or the
+  /// region (name or code) where known; `lines` are the country table's lines naming it
+  /// (``Countries/lines(naming:version:)``, found once for many places). The one rule of
+  /// `wx show "Name, Qualifier"` and `wx search`. (A new kind of qualifier is one more line here.)
+  package func fit(_ typed: [UInt8], lines: [Int], version: Int) -> Countries.Fit {
+    let fold = { (s: String) in Fold.key(s, version: version) }
+    // England, Scotland, Wales and Northern Ireland name regions of the United Kingdom (its
+    // places' regions in GeoNames) though the country table reads them as the kingdom:
+    // "Newcastle, England" is no place of Northern Ireland.
+    var fit =
+      RegionsNotCountries.folded.contains(typed) ? .none : Countries.fit(typed, fold(country), lines: lines, version: version)
+    if let region = region.map(fold), fit != .exact, !typed.isEmpty {
+      // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
+      // never Saint Mark Parish).
+      if region == typed { fit = .exact } else if typed.count > 2 && region.starts(with: typed) { fit = max(fit, .prefix) }
+    }
+    if fit != .exact, let code = regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
+    return fit
+  }
+
+  /// Whether a typed qualifier is the region, by name or code.
+  package func namesRegion(_ typed: [UInt8], version: Int) -> Bool {
+    let fold = { (s: String) in Fold.key(s, version: version) }
+    return !typed.isEmpty && (region.map { fold($0) == typed } == true || regionCode.map { fold($0) == typed } == true)
+  }
+}
+
+/// A name that does not name exactly one place. The executable words it (the query cut and
+/// escaped, the candidates listed with what tells them apart).
+package enum LookupError: Error, Equatable, Sendable {
+  case ambiguous(query: String, candidates: [Candidate])
+  case notFound(query: String, suggestions: [Candidate])
+  /// No CITY given and no city shown before.
+  case noLastCity
+}
+
+/// A place as offered to a person: enough to tell it from the others and to type it back.
+package struct Candidate: Equatable, Sendable {
+  package var name: String
+  package var country: String
+  /// The id, only where it picks this place alone (nil where ids repeat, so none is offered).
+  package var id: Int?
+  package var latitude: Double?
+  package var longitude: Double?
+  package var region: String?
+  package var population: Int?
+
+  package init(
+    name: String, country: String, id: Int? = nil, latitude: Double? = nil, longitude: Double? = nil,
+    region: String? = nil, population: Int? = nil
+  ) {
+    self.name = name
+    self.country = country
+    self.id = id
+    self.latitude = latitude
+    self.longitude = longitude
+    self.region = region
+    self.population = population
+  }
+}
+
+/// What a name resolves to (``Resolver/resolve(_:)``). Generic over the place alone, not
+/// nested in ``Resolver``: a type nested there carries the requirement `Source: NameSource`,
+/// and when its metadata is built at run time (an outlined destroy of the enum asks for it)
+/// the runtime checks the requirement by scanning every protocol conformance in the binary
+/// (0.6 M instructions, a sixth of `wx show "Springfield, Illinois"`).
+package enum NameOutcome<Place> {
+  case one(Place)
+  /// Several places fit; the caller lists them.
+  case several([Place])
+  /// Nothing fits; the closest names, best first.
+  case none(closest: [Place])
+}

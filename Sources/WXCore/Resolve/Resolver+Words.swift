@@ -1,0 +1,74 @@
+extension Resolver {
+  // MARK: Runs of words
+
+  /// The names in unquoted words: a word ending in a comma goes with the next one (the
+  /// qualifier grows word by word while it still fits: `Paris, United States`), and words
+  /// that together name a place are that one name, the longest first (`Dar es Salaam`, not
+  /// `Dar es` and `Salaam`). Costs a lookup or two per word a run grows by; a run stops as
+  /// soon as no name starts with it.
+  package func split(_ words: [String]) throws(StoreError) -> [String] {
+    try split(words, or: Optional<Self>.none)
+  }
+
+  /// ``split(_:)`` where a run of words may name a place of this source or of `other`
+  /// (`wx fav rm` names favourites, and cities of the catalogue that may not be favourites).
+  package func split<Other: NameSource>(_ words: [String], or other: Resolver<Other>?) throws(StoreError) -> [String] {
+    var out: [String] = []
+    var i = 0
+    while i < words.count {
+      var end = i
+      var begun = i  // the end of the longest run some name starts with
+      var text = ""
+      var j = i
+      while j < words.count {
+        text += (j > i ? " " : "") + words[j]
+        j += 1
+        if words[j - 1].hasSuffix(","), j < words.count { continue }
+        var names = try namesSomething(text)
+        if !names, let other { names = try other.namesSomething(text) }
+        if names {
+          end = j
+        } else if text.contains(",") {
+          break  // after the comma, the qualifier grows only while it fits
+        }
+        var (grows, literally) = try growth(text)
+        if !literally, let other { (grows, literally) = try other.growth(text) }
+        guard grows else { break }
+        if literally && !text.contains(",") { begun = j }
+      }
+      // No run names a place exactly: the longest run that names begin with (`New York`
+      // where only New York City and New York Mills are, so that the answer is about them,
+      // not about "New"), else the word (with the next after a comma).
+      if end == i { end = begun > i + 1 ? begun : min(words.count, i + (words[i].hasSuffix(",") ? 2 : 1)) }
+      out.append(words[i..<end].joined(separator: " "))
+      i = end
+    }
+    return out
+  }
+
+  /// Whether `text` names a place exactly: its name, or "Name, Qualifier" that fits.
+  func namesSomething(_ text: String) throws(StoreError) -> Bool {
+    if let comma = text.lastIndex(of: ",") {
+      return try !qualified(String(text[..<comma]), String(text[text.index(after: comma)...])).fitting.isEmpty
+    }
+    // Across words, only spaces left out (an apostrophe typed as a space); a space put in
+    // (a hyphen typed as nothing) is for one word, and costs a lookup per letter.
+    return try !named(text, insertions: !text.contains(" ")).isEmpty
+  }
+
+  /// Whether a run of words may grow into a name: some name starts with it (`literally`:
+  /// as typed, not only with an apostrophe typed as a space), or, after a comma, it still
+  /// names a place (`Paris, United` fits, as does `Paris, United States`).
+  func growth(_ text: String) throws(StoreError) -> (grows: Bool, literally: Bool) {
+    if text.contains(",") {
+      let names = try namesSomething(text)
+      return (names, names)
+    }
+    let folded = fold(text)
+    if try source.hasName(startingWith: folded) { return (true, true) }
+    for k in Self.keys(folded, insertions: false).dropFirst() where try source.hasName(startingWith: k) {
+      return (true, false)
+    }
+    return (false, false)
+  }
+}

@@ -62,16 +62,12 @@ extension Resolver {
     for p in places { all.append((try source.identity(of: p).name, try source.qualifiers(of: p))) }
     // How many places have each name, and each name in each country: counted once, so
     // offering 100k favourites is linear (comparing every pair was quadratic).
-    var names: [String: Int] = [:]
     var inCountry: [String: [String: Int]] = [:]
-    for a in all {
-      names[a.name, default: 0] += 1
-      inCountry[a.name, default: [:]][a.q.country, default: 0] += 1
-    }
+    for a in all { inCountry[a.name, default: [:]][a.q.country, default: 0] += 1 }
     var out: [String] = []
     for a in all {
-      let sharesName = names[a.name, default: 0] > 1
       let countries = inCountry[a.name, default: [:]]
+      let sharesName = countries.values.reduce(0, +) > 1
       let sharesCountry = countries[a.q.country, default: 0] > 1
       if !sharesName && !always {
         out.append(a.name)

@@ -155,14 +155,20 @@ package struct Resolver<Source: NameSource> {
   func dwarfed(_ query: String, _ exact: [Source.Place]) throws(StoreError) -> [Source.Place]? {
     var exactLargest = 0
     for p in exact {
-      guard let people = try source.population(of: p), people < Self.smallPlace else { return nil }
+      guard let people = try source.population(of: p) else { return nil }
       exactLargest = max(exactLargest, people)
     }
     let prefixed = try source.places(startingWith: fold(query), limit: 6).places
     var largest = 0
     for p in prefixed { largest = max(largest, try source.population(of: p) ?? 0) }
-    guard largest >= Self.dominance * max(exactLargest, 1) else { return nil }
-    return prefixed + exact
+    return Self.dwarfs(exactLargest, by: largest) ? prefixed + exact : nil
+  }
+
+  /// The rule of ``dwarfed(_:_:)``, for search's ranking too: the largest place of an exact
+  /// name is small (under ``smallPlace`` people) and the largest place the word begins has
+  /// ``dominance`` times its people.
+  package static func dwarfs(_ exactLargest: Int, by largest: Int) -> Bool {
+    exactLargest < smallPlace && largest >= dominance * max(exactLargest, 1)
   }
 
   /// Fewer people than this, and an exact name may be dwarfed by a place the word begins.

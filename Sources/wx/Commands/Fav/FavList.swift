@@ -38,7 +38,9 @@ struct FavListRequest: OutputRequest {
     // Catalogue cities and atlas places (PlaceFinder): an atlas favourite without weather yet.
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
-    if sort == .name { favourites.sort { Fold.key($0.name).lexicographicallyPrecedes(Fold.key($1.name)) } }
+    if sort == .name {  // each name folded once, not at every comparison
+      favourites = favourites.map { (Fold.key($0.name), $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+    }
     let paging = Paging(pages, total: favourites.count)
     try paging.check()
     let shown =

@@ -1,0 +1,62 @@
+extension PlaceFinder {
+  // MARK: Other scripts
+
+  /// How many catalogue names in another script than the atlas's (their folded name starts
+  /// past ASCII) ``linkedCity(_:)`` reads at most.
+  package static let otherScripts = 1_024
+
+  /// The catalogue city named in another script (東京) that is `place`: of its country,
+  /// nearest within ``sameTown``. The atlas's names are Latin, so such a city is linked by
+  /// where it is: `tokyo` finds the sample's 東京 and its weather.
+  package func linkedCity(_ place: Place) throws(StoreError) -> City? {
+    var best: (city: City, km: Double)? = nil
+    for e in try otherScriptEntries(mayBeIn: place.country) {
+      let c = try catalogue.city(e.ref)
+      guard sameCountry(place, c.country) else { continue }
+      let km = Place.distance(place.latitude, place.longitude, c.latitude, c.longitude)
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
+    }
+    return best?.city
+  }
+
+  /// The catalogue's name entries whose folded name starts past ASCII (they sort last), at
+  /// most ``otherScripts``, read once per finder.
+  private func otherScriptEntries() throws(StoreError) -> [CityIndex.Entry] {
+    if let known = otherScript.entries { return known }
+    let reader = CityIndexReader(database: catalogue.db)
+    var out: [CityIndex.Entry] = []
+    if let root = try reader.node([][...]), let start = root.children.first(where: { $0.byte >= 0x80 })?.names.lowerBound {
+      let end = min(catalogue.meta.nameEntries, start + Self.otherScripts)
+      var k = start
+      while k < end {
+        let chunk = try reader.entries("n", k..<min(end, k + CityIndex.blockSize), countries: true)
+        out += chunk
+        k += max(1, chunk.count)
+      }
+    }
+    otherScript.entries = out
+    return out
+  }
+
+  /// Of ``otherScriptEntries()``, those whose country may be the atlas's `country`
+  /// (``mayBeCountry(_:_:)``), found once per country per finder: a name shared by many
+  /// places (42 Springfields) asks for every one of them.
+  private func otherScriptEntries(mayBeIn country: String) throws(StoreError) -> [CityIndex.Entry] {
+    if let k = otherScript.countries.firstIndex(of: country) { return otherScript.inCountry[k] }
+    var out: [CityIndex.Entry] = []
+    for e in try otherScriptEntries() {
+      if let c = e.country.flatMap({ ByteReader.utf8($0[...]) }), !mayBeCountry(country, c) { continue }
+      out.append(e)
+    }
+    otherScript.countries.append(country)
+    otherScript.inCountry.append(out)
+    return out
+  }
+
+  final class OtherScript {
+    var entries: [CityIndex.Entry]?
+    /// Atlas countries and their entries (``otherScriptEntries(mayBeIn:)``), in arrays.
+    var countries: [String] = []
+    var inCountry: [[CityIndex.Entry]] = []
+  }
+}

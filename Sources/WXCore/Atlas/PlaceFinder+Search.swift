@@ -1,0 +1,94 @@
+extension PlaceFinder {
+  // MARK: Search
+
+  /// Catalogue cities and atlas places whose name (or a later word of it) starts with
+  /// `query`, or of which `query` is an alternate name: name starts first, then later words,
+  /// each largest first (a catalogue city that is no atlas place after the places, in the
+  /// catalogue's order); a catalogue city that is an atlas place is listed once, with both.
+  /// "Name, Qualifier" searched as `wx show` reads it: the places whose name (or a later word)
+  /// starts with Name and whose country (a name or a code), region or region code the
+  /// qualifier names whole (``Qualifiers/fit(_:lines:version:)``: `Springfield, IL`, `Bangor,
+  /// Wales`, `Paris, FR`). The first 2,000 matches of Name are read.
+  package func search(_ name: String, qualifier: String, offset: Int, limit: Int) throws(StoreError) -> (
+    total: Int, items: [Found]
+  ) {
+    let typed = Fold.key(qualifier.trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: Fold.version)  // once, not per place
+    let all = try search(name, offset: 0, limit: 2_000).items.filter {
+      Qualifiers(of: $0).fit(typed, lines: lines, version: Fold.version) == .exact
+    }
+    return (all.count, Array(all.dropFirst(offset).prefix(limit)))
+  }
+
+  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
+    total: Int, items: [Found]
+  ) {
+    let cat = try catalogue.search(query, offset: 0, limit: max(Self.catalogueMatches, offset + limit), variants: variants)
+    guard let atlas else {
+      let cities = cat.cities.dropFirst(offset).prefix(limit)
+      return (cat.total, cities.map { Found(city: $0, place: nil) })
+    }
+    let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
+    let q = places.key.isEmpty ? catalogue.fold(query) : places.key
+    // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
+    // rank a place's position (largest first). Exactly named first: a town before the
+    // districts within it (`paris`: the Parises, then Paris 15 Vaugirard…).
+    var keyed: [(key: (Int, Int, Int), item: Found)] = []
+    // Place positions and their indices in keyed, the last for a position counting: arrays, as
+    // a Dictionary's Hashable check at run time cost 0.24 M instructions, more than these lookups.
+    var twinPositions: [Int] = []
+    var twinIndices: [Int] = []
+    var overlap = 0
+    let alternates = try atlas.alternates(q).map(\.position)
+    for (k, city) in cat.cities.enumerated() {
+      let cityKey = catalogue.fold(city.name)
+      let nameMatch = cityKey.starts(with: q)
+      let place = try self.place(of: city)
+      if let place {
+        twinPositions.append(place.position)
+        twinIndices.append(keyed.count)
+        let (key, starts) = Fold.keyAndWordStarts(place.name)
+        if key.starts(with: q) || starts.contains(where: { key[$0...].starts(with: q) }) || alternates.contains(place.position) {
+          overlap += 1
+        }
+      }
+      let exact = nameMatch && (cityKey == q || place.map { alternates.contains($0.position) } == true)
+      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place?.position ?? Int.max, k), Found(city: city, place: place)))
+    }
+    var listed = twinPositions
+    // Every place named exactly so, though the window of ranks below would not reach it.
+    var ranked = places.places
+    for p in try atlas.namedPlaces(q)
+    where catalogue.fold(p.name) == q && !ranked.contains(where: { $0.place.position == p.position }) {
+      ranked.append((p, true))
+    }
+    // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
+    // Paris before Pa, Burkina Faso), as ``Resolver/dwarfed(_:_:)`` rules for `wx show`.
+    let folds = ranked.map { catalogue.fold($0.place.name) }
+    let exactPeople = ranked.indices.filter { folds[$0] == q }.map { ranked[$0].place.population }.max() ?? 0
+    let dwarfed = Resolver<WorldNames>.dwarfs(exactPeople, by: places.places.map(\.place.population).max() ?? 0)
+    if dwarfed { for k in keyed.indices where keyed[k].key.0 == 0 { keyed[k].key.0 = 1 } }
+    for ((place, nameMatch), folded) in zip(ranked, folds) {
+      let exact = !dwarfed && nameMatch && (folded == q || alternates.contains(place.position))
+      if let t = twinPositions.lastIndex(of: place.position) {
+        let k = twinIndices[t]
+        if nameMatch { keyed[k].key.0 = min(keyed[k].key.0, exact ? 0 : 1) }
+        continue
+      }
+      if listed.contains(place.position) { continue }
+      listed.append(place.position)
+      // A place matched by an alternate name (`wien`: Vienna) is no catalogue match of the
+      // query: the catalogue city it is, if any, is the one of its own name.
+      // Nor is one named so exactly that no catalogue city of its name twins: the catalogue
+      // city it is, if any, is named in another script (`tokyo`: 東京) or without "City", and
+      // not one listed already.
+      let byAlternate = alternates.contains(place.position) && folded != q
+      var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : nil
+      if let c = city, keyed.contains(where: { $0.item.city == c }) { city = nil }
+      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place.position, 0), Found(city: city, place: place)))
+    }
+    keyed.sort { $0.key < $1.key }
+    let page = keyed.dropFirst(offset).prefix(limit).map(\.item)
+    return (cat.total + places.total - overlap, Array(page))
+  }
+}

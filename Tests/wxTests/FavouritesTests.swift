@@ -68,6 +68,38 @@ import Testing
     #expect(try home.wx("fav", "remove", "London").status == 0)  // still removable
   }
 
+  /// Past a hundred favourites `wx fav` reads a page through the store's index of their
+  /// order (issue 30: 10,000 favourites within 2× of 3): every page is that page of the
+  /// whole list, which `--format` prints from the records themselves, and a removal shows.
+  @Test func pagesOfManyFavouritesAreThePagesOfTheWholeList() throws {
+    let home = TempHome()
+    let found = try home.wx("search", "san", "--json", "--per-page", "150").json()
+    let ids = try #require(found["items"] as? [[String: Any]]).compactMap { ($0["geonameid"] as? Int).map(String.init) }
+    #expect(ids.count == 150)
+    #expect(try home.run(["fav", "add"] + ids).status == 0)
+    let whole = try home.wx("fav", "--format", "%l").stdout.split(separator: "\n").map(String.init)
+    #expect(whole.count > 100 && whole.count <= 150, "\(whole.count)")
+    func pages(_ total: Int) throws -> [String] {
+      var names: [String] = []
+      var page = 1
+      while true {
+        let json = try home.wx("fav", "--json", "--per-page", "20", "--page", "\(page)").json()
+        #expect(json["total"] as? Int == total)
+        for item in try #require(json["items"] as? [[String: Any]]) {
+          names.append("\(item["city"] as? String ?? "?"), \(item["country"] as? String ?? "?")")
+        }
+        if page >= json["pages"] as? Int ?? 0 { return names }
+        page += 1
+      }
+    }
+    #expect(try pages(whole.count) == whole)
+    #expect(try home.wx("fav", "rm", ids[0]).status == 0)
+    let after = try home.wx("fav", "--format", "%l").stdout.split(separator: "\n").map(String.init)
+    #expect(after == Array(whole.dropFirst()))
+    #expect(try pages(after.count) == after)
+    #expect(try home.wx("doctor").stdout.contains("favourites   ok, \(after.count) records"))
+  }
+
   /// A catalogue of `n` invented cities, seeded as the bundled sample.
   static func bigSample(_ n: Int, in home: TempHome) throws -> String {
     let dir = home.path + "/data"

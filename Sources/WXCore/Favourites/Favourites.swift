@@ -82,7 +82,7 @@ package struct FavouritesStore: Sendable {
   package let writers: WriterLock.Policy
 
   package init(path: String, writers: WriterLock.Policy) {
-    store = SmallStore(path: path, kind: .favourite)
+    store = SmallStore(path: path, kind: .favourite, index: SmallStore.Index(derive: Self.orderIndex))
     self.writers = writers
   }
 
@@ -97,15 +97,26 @@ package struct FavouritesStore: Sendable {
   }
 
   static func decode(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [Favourite] {
-    var out: [Favourite] = []
-    for (_, payload) in map {
+    var out: [(key: [UInt8], favourite: Favourite)] = []
+    out.reserveCapacity(map.count)
+    for (key, payload) in map {
       do throws(MalformedValue) {
-        out.append(try Favourite(decoding: payload))
+        out.append((key, try Favourite(decoding: payload)))
       } catch {
         throw .damaged(path: path, detail: "a favourite record is unreadable")
       }
     }
-    return out.sorted { ($0.added, $0.sequence) < ($1.added, $1.sequence) }
+    return inOrder(out).map(\.favourite)
+  }
+
+  /// In the order they were added (then by key: two added in one second by different wx
+  /// versions, with the same sequence, keep one order).
+  static func inOrder(_ entries: [(key: [UInt8], favourite: Favourite)]) -> [(key: [UInt8], favourite: Favourite)] {
+    entries.sorted { a, b in
+      let (x, y) = (a.favourite, b.favourite)
+      return (x.added, x.sequence) != (y.added, y.sequence)
+        ? (x.added, x.sequence) < (y.added, y.sequence) : a.key.lexicographicallyPrecedes(b.key)
+    }
   }
 
   /// Adds cities in one locked read-modify-write. Returns, per city, whether it was new.

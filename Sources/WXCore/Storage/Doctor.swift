@@ -15,6 +15,11 @@ package struct SmallStoreFile: Sendable {
   package var path: String
   package var kind: Envelope.Kind
   package var key: @Sendable ([UInt8]) -> [UInt8]?
+  /// What the store keeps beside its records (the favourites' order): checked, and rebuilt
+  /// by a repair.
+  package var index: SmallStore.Index? = nil
+
+  package var store: SmallStore { SmallStore(path: path, kind: kind, index: index) }
 }
 
 /// Checks and repairs wx's state folder and store files (`wx doctor`).
@@ -33,7 +38,9 @@ package struct Doctor: Sendable {
   package var smallStores: [SmallStoreFile] {
     [
       SmallStoreFile(name: "preferences", path: home.preferencesPath, kind: .preference, key: PreferencesStore.key(salvaging:)),
-      SmallStoreFile(name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:)),
+      SmallStoreFile(
+        name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:),
+        index: SmallStore.Index(derive: FavouritesStore.orderIndex)),
       SmallStoreFile(name: "air quality", path: home.aqiPath, kind: .aqi, key: AQIStore.key(salvaging:)),
       SmallStoreFile(name: "alerts sent", path: home.alertsPath, kind: .sentAlert, key: SentAlerts.key(salvaging:)),
     ]
@@ -134,11 +141,11 @@ package struct Doctor: Sendable {
     }
   }
 
-  package func check(path: String, kind: Envelope.Kind) -> Health {
-    guard FileSystem.exists(path) else { return .absent }
+  package func check(_ file: SmallStoreFile) -> Health {
+    guard FileSystem.exists(file.path) else { return .absent }
     do throws(StoreError) {
-      let records = try SmallStore(path: path, kind: kind).read()
-      return withMode(.healthy(records: records.count, detail: ""), path)
+      let records = try file.store.read()
+      return withMode(.healthy(records: records.count, detail: ""), file.path)
     } catch {
       return .broken(error)
     }
@@ -226,9 +233,9 @@ package struct Doctor: Sendable {
 
   /// Salvages a small store, under `lock`.
   package func repair(_ store: SmallStoreFile, holding lock: WriterLock) throws -> Repair {
-    let health = check(path: store.path, kind: store.kind)
+    let health = check(store)
     if case .broken(.permission) = health, chmod(store.path, 0o600) == 0,
-      case .healthy = check(path: store.path, kind: store.kind)
+      case .healthy = check(store)
     {
       return Repair(recovered: 0, lost: 0, backup: nil, note: "mode reset to 0600")
     }
@@ -241,7 +248,7 @@ package struct Doctor: Sendable {
       note = "nothing could be read from it"
     }
     let backup = try replace(
-      store.path, with: try SmallStore(path: store.path, kind: store.kind).build(salvaged.records, holding: lock))
+      store.path, with: try store.store.build(salvaged.records, holding: lock))
     return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note, salvaged: true)
   }
 
@@ -255,7 +262,7 @@ package struct Doctor: Sendable {
       unrepaired: true)
     guard let home = smallStores.first(where: { $0.kind == holds }) else { return leave }
     let name = FileSystem.baseName(home.path)
-    switch check(path: home.path, kind: home.kind) {
+    switch check(home) {
     case .absent:
       try FileSystem.rename(store.path, to: home.path)
       try FileSystem.syncDirectory(FileSystem.directoryName(store.path))

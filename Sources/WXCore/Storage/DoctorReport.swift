@@ -97,7 +97,7 @@ extension Doctor {
     }
     report.lines.append(atlas)
     for store in smallStores {
-      let health = check(path: store.path, kind: store.kind)
+      let health = check(store)
       var line = DoctorReport.Line(name: store.name, health: health)
       if let lock {
         if case .exposed = health {

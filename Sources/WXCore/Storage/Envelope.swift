@@ -38,6 +38,9 @@ package enum Envelope {
     case geoNamesIDs = 0x44  // D
     /// What `wx alerts --notify` has sent (``SentAlerts``).
     case sentAlert = 0x53  // S
+    /// What a small store derives from its records and keeps beside them to read a part
+    /// without the whole (``SmallStore/Index``: the favourites in the order added).
+    case storeIndex = 0x58  // X
   }
 
   /// Frames `payload` (which must not be empty: GDBM 1.23 cannot dump empty values).
@@ -84,6 +87,7 @@ extension Envelope.Kind {
     case .aqi: return "air-quality readings"
     case .sentAlert: return "alerts sent"
     case .manifest: return "a store's list of keys"
+    case .storeIndex: return "a store's index"
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
     case .atlasMeta, .places, .ranking, .namedPlaces, .geoNamesIDs: return "the world atlas"
     }

@@ -8,10 +8,25 @@
 package struct SmallStore: Sendable {
   package let path: String
   package let kind: Envelope.Kind
+  /// What the store derives from its records to read a part of them alone, if anything.
+  package let index: Index?
 
-  package init(path: String, kind: Envelope.Kind) {
+  /// Records derived from a store's records, written with them in every publish (a repair's
+  /// included) so a reader can take a part without reading the whole: the favourites' order
+  /// (a page of 10,000 is a few fetches). Their keys begin with a NUL byte, as the
+  /// manifest's, and their values are sealed as ``Envelope/Kind/storeIndex``, so a salvage
+  /// scan never takes one for a record. ``SmallStore/read()`` checks them against their
+  /// records; a file without them (written before they existed) reads as before.
+  package struct Index: Sendable {
+    package var derive: @Sendable ([[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]]
+
+    package init(derive: @escaping @Sendable ([[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]]) { self.derive = derive }
+  }
+
+  package init(path: String, kind: Envelope.Kind, index: Index? = nil) {
     self.path = path
     self.kind = kind
+    self.index = index
   }
 
   /// Where the manifest is filed: a NUL byte first, which no record's key has (names are
@@ -27,6 +42,7 @@ package struct SmallStore: Sendable {
   package func read() throws(StoreError) -> [[UInt8]: [UInt8]] {
     try reading([:]) { (db) throws(StoreError) in
       var out: [[UInt8]: [UInt8]] = [:]
+      var derived: [[UInt8]: [UInt8]] = [:]
       var manifest: Manifest?
       for key in try db.keys() {
         guard let raw = try db.fetch(key) else {
@@ -34,13 +50,25 @@ package struct SmallStore: Sendable {
         }
         if key == Self.manifestKey {
           manifest = try self.manifest(raw)
+        } else if key.first == 0 {
+          guard let r = try? Envelope.open(.storeIndex, raw) else {
+            throw .damaged(path: path, detail: "its index failed its checksum")
+          }
+          derived[key] = Array(r.buffer[r.offset...])
         } else {
           out[key] = try payload(raw)
         }
       }
+      // The index must say what the records say (an index from older records would show a
+      // page of favourites that are gone); none at all is a file written before it existed.
+      if !derived.isEmpty, derived != index?.derive(out) {
+        throw .damaged(path: path, detail: "its index does not match its records")
+      }
       if let manifest {
-        guard manifest.keys.count == out.count, manifest.keys.allSatisfy({ out[$0] != nil }) else {
-          let missing = manifest.keys.count - manifest.keys.filter { out[$0] != nil }.count
+        let held = out.count + derived.count
+        let found = manifest.keys.filter { out[$0] != nil || derived[$0] != nil }.count
+        guard manifest.keys.count == held, found == held else {
+          let missing = manifest.keys.count - found
           throw .damaged(
             path: path,
             detail: missing > 0
@@ -79,6 +107,27 @@ package struct SmallStore: Sendable {
     if let fetched { return fetched }
     let found = try read()
     return keys.map { found[$0] }
+  }
+
+  /// Reads parts of the store without the whole, in one opening of the file (nil when
+  /// there is no file): ``Part``.
+  package func part<T>(_ body: (Part) throws(StoreError) -> T?) throws(StoreError) -> T? {
+    try reading(nil) { (db) throws(StoreError) in try body(Part(db: db, kind: kind)) }
+  }
+
+  /// Records and index records read alone, each nil when it is absent or fails its
+  /// checksum: a reader then reads the whole store (``read()``), which says what is wrong.
+  package struct Part {
+    fileprivate let db: GDBMDatabase
+    fileprivate let kind: Envelope.Kind
+
+    package func index(_ key: [UInt8]) throws(StoreError) -> [UInt8]? { try opened(.storeIndex, key) }
+    package func record(_ key: [UInt8]) throws(StoreError) -> [UInt8]? { try opened(kind, key) }
+
+    private func opened(_ kind: Envelope.Kind, _ key: [UInt8]) throws(StoreError) -> [UInt8]? {
+      guard let raw = try db.fetch(key), let r = try? Envelope.open(kind, raw) else { return nil }
+      return Array(r.buffer[r.offset...])
+    }
   }
 
   /// A small store's list of its keys, stored beside them (``Envelope/Kind/manifest``): the
@@ -173,8 +222,13 @@ package struct SmallStore: Sendable {
     for (key, payload) in contents {
       try builder.database.store(key, Envelope.seal(kind, payload))
     }
+    let derived = index?.derive(contents) ?? [:]
+    for (key, payload) in derived {
+      try builder.database.store(key, Envelope.seal(.storeIndex, payload))
+    }
     try builder.database.store(
-      Self.manifestKey, Envelope.seal(.manifest, Manifest(kind: kind, keys: Array(contents.keys)).encoded()))
+      Self.manifestKey,
+      Envelope.seal(.manifest, Manifest(kind: kind, keys: Array(contents.keys) + Array(derived.keys)).encoded()))
     return builder
   }
 }

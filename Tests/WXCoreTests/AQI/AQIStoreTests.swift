@@ -46,9 +46,8 @@ import Testing
     try aqi.record([AQIReading(city: "Delhi", aqi: 302.2)], at: 1)
     // Values carry the AQI envelope kind: read under another kind, they are damage.
     #expect(throws: StoreError.self) { try SmallStore(path: s.file("aqi.gdbm"), kind: .favourite).read() }
-    if case .healthy(let records, _) = Doctor(home: Home(directory: s.path, sampleCandidates: [])).check(
-      path: s.file("aqi.gdbm"), kind: .aqi)
-    {
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: []))
+    if case .healthy(let records, _) = doctor.check(try #require(doctor.smallStores.first { $0.kind == .aqi })) {
       #expect(records == 1)
     } else {
       Issue.record("aqi.gdbm is not healthy")

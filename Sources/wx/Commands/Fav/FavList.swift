@@ -32,7 +32,10 @@ struct FavListRequest: OutputRequest {
   /// costs what a page of 20 does), except in temperature order, which needs them all;
   /// `--format` prints every favourite, one line each (a status bar's list).
   func show(in ctx: Context) throws {
-    var favourites = try ctx.home.favourites.list()
+    // In the order added, the page is read alone (``FavouritesStore/page(offset:limit:)``).
+    let paged = sort == .added && format == nil
+    let read = paged ? try ctx.home.favourites.page(offset: Paging(pages, total: .max).offset, limit: pages.perPage) : nil
+    var favourites = try read?.items ?? ctx.home.favourites.list()
     let catalogue = try ctx.catalogue()
     defer { catalogue.close() }
     // Catalogue cities and atlas places (PlaceFinder): an atlas favourite without weather yet.
@@ -41,10 +44,11 @@ struct FavListRequest: OutputRequest {
     if sort == .name {  // each name folded once, not at every comparison
       favourites = favourites.map { (Fold.key($0.name), $0) }.sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
     }
-    let paging = Paging(pages, total: favourites.count)
+    let paging = Paging(pages, total: read?.total ?? favourites.count)
     try paging.check()
     let shown =
-      format != nil || sort == .temperature ? favourites[...] : favourites.dropFirst(paging.offset).prefix(paging.perPage)
+      paged || format != nil || sort == .temperature
+      ? favourites[...] : favourites.dropFirst(paging.offset).prefix(paging.perPage)
     var rows: [(Favourite, Found?)] = []
     for f in shown { rows.append((f, try finder.found(f))) }
     if sort == .temperature {

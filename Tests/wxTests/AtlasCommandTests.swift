@@ -124,11 +124,26 @@ import WXCore
     #expect(add.stdout.contains("added Paris, Île-de-France, France") && add.stdout.contains("added Ljubljana, Slovenia"))
     #expect(try h.wx("fav", env: Self.on).stdout.contains("not in the current catalogue"))
 
-    // Kept by name and country: a second Springfield of the United States is refused, and said so.
+    // Two places of one name and country are two favourites (issue 30: Missouri's was refused
+    // while Illinois' was kept), and a qualifier removes only its own.
     try h.wx("fav", "add", "Springfield, Illinois", env: Self.on)
     let second = try h.wx("fav", "add", "Springfield, Missouri", env: Self.on)
-    #expect(second.stdout.contains("is not added: Springfield, Illinois, United States is the favourite"), "\(second)")
-    #expect(try h.wx("fav", "rm", "Springfield, Illinois", env: Self.on).status == 0)
+    #expect(second.stdout == "added Springfield, Missouri, United States\n", "\(second)")
+    func springfields() throws -> [String] {
+      try #require(try h.wx("fav", "--json", env: Self.on).json()["items"] as? [[String: Any]])
+        .filter { $0["city"] as? String == "Springfield" }.compactMap { $0["region"] as? String }
+    }
+    #expect(try springfields() == ["Illinois", "Missouri"])
+    #expect(try h.wx("fav", "add", "Springfield, MO", env: Self.on).stdout.contains("already a favourite"))
+    let bare = try h.wx("fav", "rm", "Springfield", env: Self.on)
+    #expect(
+      bare.status == 64 && bare.stderr.contains("(Missouri, id ")
+        && bare.stderr.contains("\"Name, Region\" (Springfield, Illinois)"), "\(bare)")
+    let rm = try h.wx("fav", "rm", "Springfield, MO", env: Self.on)
+    #expect(rm.status == 0 && rm.stdout == "removed Springfield, Missouri, United States\n", "\(rm)")
+    #expect(try h.wx("fav", "rm", "Springfield, MO", env: Self.on).status == 66)
+    #expect(try springfields() == ["Illinois"])
+    #expect(try h.wx("fav", "rm", "Springfield", env: Self.on).stdout == "removed Springfield, United States\n")
 
     let sync = try h.wx(
       "sync", "--provider", "open-meteo", "--favourites", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
@@ -143,6 +158,26 @@ import WXCore
     #expect(
       try h.wx("list", "--per-page", "100", env: Self.on.merging(["WX_OPEN_METEO_URL": "http://127.0.0.1:9/"]) { $1 }).stdout
         .contains("Ljubljana"))
+  }
+
+  /// Two favourites of one name and country are fetched each at its own place, and each
+  /// shows its own weather (the sync's plan kept one city of a name and country).
+  @Test func twoSpringfieldsAreTwoFavouritesWithTheirOwnWeather() throws {
+    let h = try home()
+    let api = try OpenMeteoAPI()
+    #expect(try h.wx("fav", "add", "Springfield, IL", "Springfield, MO", env: Self.on).status == 0)
+    let sync = try h.wx(
+      "sync", "--provider", "open-meteo", "--favourites", env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
+    #expect(sync.status == 0 && sync.stderr.contains("the weather of 2 of 64 cities"), "\(sync)")
+    let favs = try items(try h.wx("fav", "--json", env: Self.on))
+    #expect(favs.map { $0["region"] as? String } == ["Illinois", "Missouri"])
+    #expect(favs.allSatisfy { $0["in_catalogue"] as? Bool == true && $0["temperature"] is Double }, "\(favs)")
+    let il = try h.wx("show", "Springfield, IL", "--json", env: Self.on).json()
+    let mo = try h.wx("show", "Springfield, MO", "--json", env: Self.on).json()
+    #expect(il["latitude"] as? Double != mo["latitude"] as? Double)
+    #expect(il["temperature"] is Double && mo["temperature"] is Double)
+    let text = try h.wx("fav", env: Self.on).stdout
+    #expect(text.contains("Springfield, Illinois") && text.contains("Springfield, Missouri"), "\(text)")
   }
 
   @Test func syncCityFetchesOnePlaceWithoutMakingItAFavourite() throws {
@@ -556,11 +591,12 @@ import WXCore
       let again = try h.wx("show", "--json", env: Self.on)
       #expect(try again.json()["geonameid"] as? Int == id, "\(again)")
     }
-    // Favourites keep one place of a name and country: the second Halle is not added, and
-    // the line says which is kept (it said the second was "already a favourite").
+    // Two Halles of one region are two favourites (they were one: the second was refused),
+    // and each added again is already one.
     let fav = try h.wx("fav", "add", String(ids[0]), String(ids[1]), env: Self.on)
-    #expect(fav.stdout.contains("added Halle, Flanders, Belgium"), "\(fav)")
-    #expect(fav.stdout.contains("(GeoNames \(ids[1])) is not added") && !fav.stdout.contains("already"), "\(fav)")
+    #expect(fav.stdout == "added Halle, Flanders, Belgium\nadded Halle, Flanders, Belgium\n", "\(fav)")
+    let again = try h.wx("fav", "add", String(ids[1]), String(ids[0]), env: Self.on)
+    #expect(again.stdout == String(repeating: "Halle, Flanders, Belgium is already a favourite\n", count: 2), "\(again)")
     let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)
     #expect(!shared.stderr.contains("search 'San José, Costa Rica'"), "\(shared)")
   }

@@ -1,4 +1,5 @@
-/// A favourite city, kept by identity (name + country) so it survives every sync.
+/// A favourite place, kept by what it is (name, country and, where known, region and
+/// position: ``samePlace(as:)``) so it survives every sync.
 package struct Favourite: Equatable, Sendable {
   package var name: String
   package var country: String
@@ -17,6 +18,43 @@ package struct Favourite: Equatable, Sendable {
   package var region: String? = nil
 
   package var identity: CityIdentity { CityIdentity(name: name, country: country) }
+
+  /// The key it is filed under: its name and country, then its region and position (to a
+  /// hundredth of a degree) where known, so two places of one name and country (Springfield,
+  /// Illinois and Springfield, Missouri) are two favourites. Records written before keep
+  /// the key of their name and country: the store matches records, never keys
+  /// (``FavouritesStore/remove(_:)``).
+  package var key: [UInt8] {
+    guard let latitude, let longitude else { return identity.key }
+    let at = "\(Int((latitude * 100).rounded())),\(Int((longitude * 100).rounded()))"
+    return identity.key + [0x1F] + Fold.key(region ?? "") + [0x1F] + Array(at.utf8)
+  }
+
+  /// Whether `other` is this place: the same name and country (however the country is
+  /// written: ``FavouritesStore/sameIdentity(_:_:)``), and not told apart by what both
+  /// know, their regions or their positions (more than ``PlaceFinder/sameTown`` apart). A
+  /// favourite added before positions were kept is the place of its name and country.
+  package func samePlace(as other: Favourite) -> Bool {
+    guard FavouritesStore.sameIdentity(identity, other.identity) else { return false }
+    if let a = region, let b = other.region, Fold.key(a) != Fold.key(b) { return false }
+    if let lat = latitude, let lon = longitude, let otherLat = other.latitude, let otherLon = other.longitude,
+      Place.distance(lat, lon, otherLat, otherLon) > PlaceFinder.sameTown
+    {
+      return false
+    }
+    return true
+  }
+
+  /// The favourite `found` would be, added at `added` as the `sequence`th. Coordinates only
+  /// when known (an AccuWeather city may have none: NaN is never stored).
+  package init(_ found: Found, added: Int64, sequence: UInt64) {
+    let city = found.asCity
+    self.init(name: city.name, country: city.country, id: city.id, added: added, sequence: sequence)
+    let located =
+      found.latitude.isFinite && found.longitude.isFinite && abs(found.latitude) <= 90 && abs(found.longitude) <= 180
+    if located { (latitude, longitude) = (found.latitude, found.longitude) }
+    region = found.place?.region
+  }
 
   package init(name: String, country: String, id: Int, added: Int64, sequence: UInt64) {
     self.name = name
@@ -88,7 +126,7 @@ package struct FavouritesStore: Sendable {
 
   /// The key a salvaged payload is filed under, or nil if it is not a favourite (repair).
   package static func key(salvaging payload: [UInt8]) -> [UInt8]? {
-    (try? Favourite(decoding: payload))?.identity.key
+    (try? Favourite(decoding: payload))?.key
   }
 
   /// All favourites in the order they were added.
@@ -125,27 +163,17 @@ package struct FavouritesStore: Sendable {
   }
 
   /// Adds catalogue cities and atlas places, with where they are (and their region), in one
-  /// locked read-modify-write. Returns, per place, whether it was new. A favourite is kept by
-  /// name and country: of two places that share both, one can be a favourite.
+  /// locked read-modify-write. Returns, per place, whether it was new: a place that is a
+  /// favourite already (``Favourite/samePlace(as:)``) is not added again, whatever the
+  /// catalogue spells its country ("Cairo, EG", then "Cairo, Egypt" after a provider switch).
   package func add(_ places: [Found], now: Int64) throws -> [Bool] {
     try store.update(under: writers) { map in
       var kept = try Self.decode(map, path: store.path)
       var next = (kept.map(\.sequence).max() ?? 0) + 1
       return places.map { found in
-        let city = found.asCity
-        let key = city.identity.key
-        if map[key] != nil { return false }
-        // One place is one favourite whatever the catalogue spells its country: "Cairo, EG"
-        // from a catalogue with codes is "Cairo, Egypt" after a provider switch.
-        if kept.contains(where: { Self.sameIdentity($0.identity, city.identity) }) { return false }
-        var f = Favourite(name: city.name, country: city.country, id: city.id, added: now, sequence: next)
-        // Coordinates only when known (an AccuWeather city may have none: NaN is never stored).
-        let located =
-          found.latitude.isFinite && found.longitude.isFinite && abs(found.latitude) <= 90
-          && abs(found.longitude) <= 180
-        if located { (f.latitude, f.longitude) = (found.latitude, found.longitude) }
-        f.region = found.place?.region
-        map[key] = f.encoded()
+        let f = Favourite(found, added: now, sequence: next)
+        if map[f.key] != nil || kept.contains(where: { $0.samePlace(as: f) }) { return false }
+        map[f.key] = f.encoded()
         kept.append(f)
         next += 1
         return true
@@ -160,12 +188,29 @@ package struct FavouritesStore: Sendable {
     return x == y || Countries.fit(x, y, version: Fold.version) == .exact || Countries.fit(y, x, version: Fold.version) == .exact
   }
 
-  /// Removes favourites in one locked read-modify-write; removes nothing if any is absent.
-  package func remove(_ identities: [CityIdentity]) throws {
+  /// Removes, in one locked read-modify-write, the favourites that are each of `places`
+  /// (``Favourite/samePlace(as:)``: a stored favourite, or a place looked up); removes
+  /// nothing if any is none.
+  package func remove(_ places: [Favourite]) throws {
     try store.update(under: writers) { map in
-      let missing = identities.filter { map[$0.key] == nil }
-      if !missing.isEmpty { throw FavouritesError.notAFavourite(missing.map { "\($0.name), \($0.country)" }) }
-      for identity in identities { map[identity.key] = nil }
+      var stored: [(key: [UInt8], favourite: Favourite)] = []
+      for (key, payload) in map {
+        guard let f = try? Favourite(decoding: payload) else {
+          throw StoreError.damaged(path: store.path, detail: "a favourite record is unreadable")
+        }
+        stored.append((key, f))
+      }
+      var gone: [[UInt8]] = []
+      var missing: [String] = []
+      for place in places {
+        // The record itself when it is one; else every favourite that is that place.
+        let exact = stored.filter { $0.favourite == place }
+        let matches = (exact.isEmpty ? stored.filter { $0.favourite.samePlace(as: place) } : exact).map(\.key)
+        if matches.isEmpty { missing.append("\(place.name), \(place.country)") }
+        gone += matches
+      }
+      if !missing.isEmpty { throw FavouritesError.notAFavourite(missing) }
+      for key in gone { map[key] = nil }
     }
   }
 }

@@ -151,29 +151,31 @@ extension PlaceList {
 }
 
 extension FavouritesStore {
-  /// The cities unquoted `words` name for removal, each once: runs of words split over the
-  /// favourites' names and the catalogue's (``Resolver/split(_:or:)``), each name resolved
-  /// among the favourites (a favourite the catalogue no longer holds stays removable), else
-  /// through `catalogue`. A city that is no favourite is returned all the same: removing it
-  /// says so. Throws ``LookupError`` for a name that fits several favourites or no city.
-  package static func identities(
+  /// The favourites unquoted `words` name for removal, each once: runs of words split over
+  /// the favourites' names and the catalogue's (``Resolver/split(_:or:)``), each name
+  /// resolved among the favourites (a favourite the catalogue no longer holds stays
+  /// removable), else through `catalogue`. A place that is no favourite is returned all the
+  /// same: removing it says so. Throws ``LookupError`` for a name that fits several
+  /// favourites or no place.
+  package static func favourites(
     named words: [String], among favourites: [Favourite], catalogue: Catalogue?
-  ) throws -> [CityIdentity] {
-    try identities(named: words, among: favourites, places: catalogue.map { PlaceFinder(catalogue: $0, atlas: nil) })
+  ) throws -> [Favourite] {
+    try Self.favourites(named: words, among: favourites, places: catalogue.map { PlaceFinder(catalogue: $0, atlas: nil) })
   }
 
-  /// ``identities(named:among:catalogue:)`` where a name that is no favourite's is looked up
-  /// in the catalogue and the atlas (`wx fav rm tokyo` removes the sample's 東京).
-  package static func identities(
+  /// ``favourites(named:among:catalogue:)`` where a name that is no favourite's is looked up
+  /// in the catalogue and the atlas (`wx fav rm tokyo` removes the sample's 東京), and is
+  /// the favourite that is that place (``Favourite/samePlace(as:)``: `fav rm "Springfield,
+  /// MO"` is not Illinois').
+  package static func favourites(
     named words: [String], among favourites: [Favourite], places finder: PlaceFinder?
-  ) throws -> [CityIdentity] {
+  ) throws -> [Favourite] {
     let resolver = Resolver(PlaceList(favourites: favourites))
-    var out: [CityIdentity] = []
-    var seen = Set<CityIdentity>()
+    var out: [Favourite] = []
     for name in try resolver.split(words, or: finder?.names) {
-      let identity: CityIdentity
+      let named: Favourite
       switch try resolver.resolve(name) {
-      case .one(let i): identity = favourites[i].identity
+      case .one(let i): named = favourites[i]
       case .several(let hits):
         throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
       case .none:
@@ -184,16 +186,13 @@ extension FavouritesStore {
         } catch is PlaceLookupError {
           throw FavouritesError.notAFavourite([name])
         }
-        identity = found.asCity.identity
-        // A favourite is kept by name and country: the one of that name and country in
-        // another region is another place (`fav rm "Springfield, MO"` removed Illinois').
-        if let region = found.place?.region,
-          let kept = favourites.first(where: { $0.identity == identity }), let keptRegion = kept.region, keptRegion != region
-        {
+        let place = Favourite(found, added: 0, sequence: 0)
+        guard let kept = favourites.first(where: { $0.samePlace(as: place) }) else {
           throw FavouritesError.notAFavourite([name])
         }
+        named = kept
       }
-      if seen.insert(identity).inserted { out.append(identity) }
+      if !out.contains(named) { out.append(named) }
     }
     return out
   }

@@ -101,8 +101,13 @@ package struct RefreshPlan: Sendable {
   private static func favourites(_ list: [Favourite], in catalogue: Catalogue, finder: PlaceFinder) throws -> [Chosen] {
     var positions: [Int: City] = [:]
     var added: [City] = []
+    // Once each place: two Springfields of the United States are two.
     func add(_ city: City) {
-      if !added.contains(where: { $0.identity == city.identity }) { added.append(city) }
+      let same = added.contains {
+        $0.identity == city.identity
+          && Place.distance($0.latitude, $0.longitude, city.latitude, city.longitude) <= PlaceFinder.sameTown
+      }
+      if !same { added.append(city) }
     }
     for f in list {
       if let found = try finder.found(f) {

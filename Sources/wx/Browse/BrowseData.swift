@@ -9,6 +9,15 @@ struct BrowseRow: Equatable {
   /// An atlas place without weather (a search result): its GeoNames id, which is no id of
   /// the catalogue's.
   var geonameID: Int? = nil
+  /// The favourite a row of the favourites list shows (which of two of one name it is).
+  var favourite: Favourite? = nil
+
+  /// The place a star on this row adds or removes (``Favourite/samePlace(as:)``).
+  var place: Favourite {
+    if let favourite { return favourite }
+    if let city { return Favourite(Found(city: city, place: nil), added: 0, sequence: 0) }
+    return Favourite(name: identity.name, country: identity.country, id: 0, added: 0, sequence: 0)
+  }
 }
 
 /// What `wx browse` reads, with a small cache: pages of the catalogue, search results,
@@ -81,7 +90,8 @@ final class BrowseData {
       favourites.append(Favourite(name: row.identity.name, country: row.identity.country, id: id, added: now, sequence: next))
       favouriteKeys.insert(row.identity.key)
     } else {
-      favourites.removeAll { $0.identity == row.identity }
+      let place = row.place
+      favourites.removeAll { $0.samePlace(as: place) }
       favouriteKeys.remove(row.identity.key)
     }
     cache.removeAll()
@@ -98,7 +108,7 @@ final class BrowseData {
     if adding, let city = row.city {
       _ = try home.favourites.add([city], now: now)
     } else if !adding {
-      try home.favourites.remove([row.identity])
+      try home.favourites.remove([row.place])
     }
   }
 
@@ -123,7 +133,7 @@ final class BrowseData {
       let matching = query.isEmpty ? favourites : PlaceList(favourites: favourites).matching(query).map { favourites[$0] }
       var out: [BrowseRow] = []
       for f in matching.dropFirst(offset).prefix(limit) {
-        out.append(BrowseRow(identity: f.identity, city: try catalogue.find(f.identity)?.city))
+        out.append(BrowseRow(identity: f.identity, city: try catalogue.find(f.identity)?.city, favourite: f))
       }
       return Page(total: matching.count, rows: out)
     }

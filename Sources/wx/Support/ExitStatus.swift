@@ -132,9 +132,21 @@ private func message(_ e: LookupError) -> String {
   case .ambiguous(let query, let candidates):
     let shown = Array(candidates.prefix(8))
     let more = candidates.count > 8 ? "; …" : ""
-    let ids = shown.contains { $0.id != nil } ? " or its id" : ""
+    // Only the forms that tell them apart: their regions (two Springfields of the United
+    // States), their countries, their ids.
+    var forms: [String] = []
+    if Set(candidates.compactMap { $0.region.map { Fold.key($0) } }).count > 1,
+      let c = candidates.first(where: { $0.region != nil })
+    {
+      forms.append("\"Name, Region\" (\(String("\(c.name), \(c.region!)".prefix(60)).visible))")
+    }
+    if Set(candidates.map { Fold.key($0.country) }).count > 1 { forms.append("\"Name, Country\"") }
+    if shown.contains(where: { $0.id != nil }) { forms.append("its id") }
+    let pick =
+      forms.isEmpty
+      ? "" : " — pick one with " + (forms.count > 1 ? forms.dropLast().joined(separator: ", ") + " or " : "") + forms.last!
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: "
-      + listed(shown, always: true).joined(separator: "; ") + more + " — pick one with \"Name, Country\"\(ids)"
+      + listed(shown, always: true).joined(separator: "; ") + more + pick
   case .notFound(let query, let suggestions):
     let what =
       !query.isEmpty && query.allSatisfy(\.isASCIIDigit)

@@ -84,7 +84,7 @@ import Testing
       guard let cities = try? catalogue.lookup(words: words) else { continue }  // "Paris" alone: ambiguous
       #expect(Set(cities.map(\.identity)).count == cities.count, "\(words): a city twice")
       #expect(cities.count <= expected.count, "\(words)")
-      let removed = try FavouritesStore.identities(named: words, among: favourites, catalogue: nil)
+      let removed = try FavouritesStore.favourites(named: words, among: favourites, catalogue: nil).map(\.identity)
       #expect(removed == cities.map(\.identity), "\(words)")
       // Nothing the words did not name: each city is one of the names typed, in order.
       if expected.count == seq.count {

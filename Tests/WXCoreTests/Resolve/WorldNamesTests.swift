@@ -139,7 +139,7 @@ import Testing
     #expect(springs.map { $0.found.place?.stateCode } == ["IL", "MO"])
     // Removing a favourite by a name only the atlas knows it by: tokyo is the sample's 東京.
     let favourites = [Favourite(name: "東京", country: "Japan", id: 4, added: 0, sequence: 1)]
-    #expect(try FavouritesStore.identities(named: ["tokyo"], among: favourites, places: f) == [favourites[0].identity])
+    #expect(try FavouritesStore.favourites(named: ["tokyo"], among: favourites, places: f) == [favourites[0]])
   }
 
   /// Every sampled atlas place, typed "Name", "Name, Region", "Name, ST", against the rules

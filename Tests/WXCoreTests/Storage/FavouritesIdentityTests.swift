@@ -26,4 +26,41 @@ import Testing
     #expect(try store.add([Self.city("Cairo", "Egyp")], now: 5) == [true])
     #expect(try store.list().map { "\($0.name), \($0.country)" } == ["Cairo, EG", "Paris, FR", "Paris, US", "Cairo, Egyp"])
   }
+
+  static func place(_ name: String, _ region: String?, _ lat: Double, _ lon: Double) -> Found {
+    var city = city(name, "United States")
+    (city.latitude, city.longitude) = (lat, lon)
+    let place = region.map {
+      Place(
+        position: 0, geonameID: 1, name: name, countryCode: "US", country: "United States", region: $0, stateCode: nil,
+        latitude: lat, longitude: lon, population: 1, timeZone: "America/Chicago")
+    }
+    return Found(city: place == nil ? city : nil, place: place)
+  }
+
+  /// Two places of one name and country are two favourites (issue 30: Springfield, Missouri
+  /// was refused while Illinois' was kept), told apart by region or, in one region, by
+  /// position; the same place is one, whichever way it is named; removing one keeps the other.
+  @Test func twoPlacesOfOneNameAndCountryAreTwoFavourites() throws {
+    let s = Scratch()
+    let store = FavouritesStore(path: s.file("favourites.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 5))
+    let illinois = Self.place("Springfield", "Illinois", 39.80, -89.64)
+    let missouri = Self.place("Springfield", "Missouri", 37.21, -93.29)
+    let ohioWest = Self.place("Springfield", "Ohio", 39.92, -83.81)
+    let ohioFar = Self.place("Springfield", "Ohio", 41.50, -80.80)  // same region, 260 km away
+    #expect(try store.add([illinois, missouri, ohioWest, ohioFar], now: 1) == [true, true, true, true])
+    // The same places again, and the catalogue's city 3 km from Illinois' (no region known).
+    let catalogue = Self.place("Springfield", nil, 39.78, -89.65)
+    #expect(try store.add([missouri, catalogue, ohioFar], now: 2) == [false, false, false])
+    #expect(try store.list().compactMap(\.region) == ["Illinois", "Missouri", "Ohio", "Ohio"])
+    // Removing a place looked up removes that one only.
+    try store.remove([Favourite(missouri, added: 0, sequence: 0)])
+    #expect(try store.list().compactMap(\.region) == ["Illinois", "Ohio", "Ohio"])
+    #expect(throws: FavouritesError.self) { try store.remove([Favourite(missouri, added: 0, sequence: 0)]) }
+    try store.remove([try store.list()[2]])
+    #expect(try store.list().map(\.latitude) == [39.80, 39.92])
+    // Salvage keys each record as the store does, so a repair keeps both of one name.
+    let records = try store.store.read()
+    #expect(Set(records.values.compactMap(FavouritesStore.key(salvaging:))) == Set(records.keys))
+  }
 }

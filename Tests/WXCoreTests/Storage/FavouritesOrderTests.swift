@@ -35,7 +35,7 @@ import Testing
       #expect(page.items == Array(all.dropFirst(offset).prefix(limit)), "offset \(offset) limit \(limit)")
     }
     // A removal is in the next page read.
-    try home.favourites.remove([all[1].identity])
+    try home.favourites.remove([all[1]])
     #expect(try home.favourites.page(offset: 0, limit: 3).items == [all[0], all[2], all[3]])
     #expect(try home.favourites.page(offset: 0, limit: 3).total == 699)
   }
@@ -95,7 +95,7 @@ import Testing
     var db = try GDBMDatabase(path: home.favouritesPath, mode: .reader)
     let before = try keys.map { try #require(try db.fetch($0)) }
     try db.close()
-    try home.favourites.remove([try home.favourites.list()[0].identity])
+    try home.favourites.remove([try home.favourites.list()[0]])
     db = try GDBMDatabase(path: home.favouritesPath, mode: .writer)
     for (key, value) in zip(keys, before) { try db.store(key, value) }
     try db.close()

@@ -28,7 +28,7 @@ extension WX.Fav {
       let found = try resolve(ctx)
       try ctx.home.prepare()
       let added = try ctx.home.favourites.add(found, now: ctx.now)
-      console.out(Self.text(found, added: added, kept: try ctx.home.favourites.list()))
+      console.out(Self.text(found, added: added))
     }
 
     /// The words as catalogue cities and atlas places alike: the one resolver's runs of words
@@ -43,36 +43,12 @@ extension WX.Fav {
       return named.map(\.found)
     }
 
-    /// A line for each place: added, already a favourite, or not added because the
-    /// favourites (`kept`) hold another place of its name and country.
-    static func text(_ found: [Found], added: [Bool], kept: [Favourite]) -> String {
+    /// A line for each place: added, or already a favourite (the same place: two places of
+    /// one name and country are two favourites).
+    static func text(_ found: [Found], added: [Bool]) -> String {
       var out = ""
       for (city, new) in zip(found, added) {
         let name = PlaceText.full(city).visible
-        // Favourites are kept by name and country: another place of both may be the one kept,
-        // in another region or, of the same region (two Halles of Flanders), elsewhere in it.
-        if !new, let place = city.place,
-          let other = kept.first(where: { f in
-            f.identity == city.asCity.identity
-              && ((f.region != nil && f.region != place.region)
-                || f.latitude.map { Place.distance($0, f.longitude ?? 0, place.latitude, place.longitude) > PlaceFinder.sameTown }
-                  == true)
-          })
-        {
-          let region = other.region.map { ", \($0.visible)" } ?? ""
-          // Of the same region: told apart by the id and where the kept one is.
-          let (id, at) =
-            other.region == place.region
-            ? (
-              " (GeoNames \(place.geonameID))",
-              " at \(Number.oneDecimal(other.latitude ?? 0)), \(Number.oneDecimal(other.longitude ?? 0))"
-            )
-            : ("", "")
-          out +=
-            "\(name)\(id) is not added: \(city.name.visible)\(region), \(city.country.visible)\(at) is the favourite "
-            + "of that name in \(city.country.visible) (wx keeps one)\n"
-          continue
-        }
         out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
       }
       return out

@@ -110,10 +110,14 @@ struct FavouritesView: View {
     t.minWidths = [(0, 10), (1, 8), (4, 8)]
     t.fitting = [.drop(5), .shrink, .drop(4), .drop(1), .narrow(0, 4)]
     if !Ages.anyMarked(rows.map(\.found?.city), now) { t.hide(3) }
-    for (f, found) in rows {
+    // Two places of one name and country on the page read with their regions.
+    let names = rows.map { Fold.key($0.favourite.name) + [0] + Fold.key($0.favourite.country) }
+    for (k, (f, found)) in rows.enumerated() {
       let c = found?.city?.current(at: now).city
+      let region = names.filter { $0 == names[k] }.count > 1 ? (f.region ?? found?.place?.region) : nil
       t.rows.append([
-        f.name.visible, f.country.visible, term.temperature(c?.temperatureC, unit), c.map { Ages.cell($0, now) } ?? "",
+        f.name.visible + (region.map { ", " + $0.visible } ?? ""), f.country.visible, term.temperature(c?.temperatureC, unit),
+        c.map { Ages.cell($0, now) } ?? "",
         c?.description.visible ?? term.dim("not in the current catalogue"), Clock.format(f.added, "%Y-%m-%d"),
       ])
     }

@@ -29,9 +29,15 @@ extension WX.Fav {
       // A name that is no favourite's: a catalogue city or an atlas place (the one resolver).
       let finder = try catalogue.map { try ctx.finder($0) }
       defer { finder?.atlas?.close() }
-      let identities = try FavouritesStore.identities(named: cities, among: favourites, places: finder)
-      try ctx.home.favourites.remove(identities)
-      console.out(identities.map { "removed \($0.name.visible), \($0.country.visible)" }.joined(separator: "\n"))
+      let named = try FavouritesStore.favourites(named: cities, among: favourites, places: finder)
+      try ctx.home.favourites.remove(named)
+      // The region too where another favourite shares the name and country.
+      console.out(
+        named.map { f in
+          let shared = favourites.contains { $0 != f && $0.identity == f.identity }
+          let region = shared ? f.region.map { ", \($0.visible)" } ?? "" : ""
+          return "removed \(f.name.visible)\(region), \(f.country.visible)"
+        }.joined(separator: "\n"))
     }
   }
 }

@@ -17,3 +17,10 @@ if [ -n "$failing" ] || [ $status != 0 ]; then
   echo "lint: swift-format found the problems above (.swift-format; \`make format\` fixes layout)" >&2
   exit 1
 fi
+# No Swift file over 350 lines (issue 30): a file that grows past it is split along its seams.
+long=$(find Sources Tests fuzz -name '*.swift' -not -path '*/Generated/*' -print0 | xargs -0 wc -l | awk '$2 != "total" && $1 > 350')
+if [ -n "$long" ]; then
+  printf '%s\n' "$long" >&2
+  echo "lint: Swift files over 350 lines: split each along its seams" >&2
+  exit 1
+fi

@@ -1,73 +1,3 @@
-/// What the atlas store says about itself (key `m`, written last: a store without it is
-/// incomplete).
-package struct AtlasMeta: Equatable, Sendable {
-  /// ``AtlasWriter/version`` of the writer that built it; another is rebuilt on first use.
-  package var version: Int
-  package var count: Int
-  /// Name entries (places and their alternate names) and later-word entries of the index.
-  package var nameEntries: Int
-  package var wordEntries: Int
-  /// Alternate names stored (each found typed whole).
-  package var alternateNames: Int
-  package var foldVersion: Int
-  /// The CRC-32 of the `atlas.bin` it was built from.
-  package var dataChecksum: UInt32
-  package var builtAt: Int64
-
-  func encoded() -> [UInt8] {
-    var w = ByteWriter()
-    w.varint(UInt64(version))
-    w.varint(UInt64(count))
-    w.varint(UInt64(nameEntries))
-    w.varint(UInt64(wordEntries))
-    w.varint(UInt64(alternateNames))
-    w.varint(UInt64(foldVersion))
-    w.u32(dataChecksum)
-    w.int(Int(builtAt))
-    return w.bytes
-  }
-
-  init(
-    version: Int, count: Int, nameEntries: Int, wordEntries: Int, alternateNames: Int, foldVersion: Int,
-    dataChecksum: UInt32, builtAt: Int64
-  ) {
-    self.version = version
-    self.count = count
-    self.nameEntries = nameEntries
-    self.wordEntries = wordEntries
-    self.alternateNames = alternateNames
-    self.foldVersion = foldVersion
-    self.dataChecksum = dataChecksum
-    self.builtAt = builtAt
-  }
-
-  init(decoding r: inout ByteReader) throws(MalformedValue) {
-    version = try r.count()
-    count = try r.count()
-    nameEntries = try r.count()
-    wordEntries = try r.count()
-    alternateNames = try r.count()
-    foldVersion = try r.count()
-    dataChecksum = try r.u32()
-    builtAt = Int64(try r.int())
-    guard r.isAtEnd, foldVersion >= 1, foldVersion <= Fold.version, nameEntries == count else { throw MalformedValue() }
-  }
-}
-
-/// One page of a prefix's places, ranked: places whose own name starts with the prefix (or
-/// of which it is an alternate name, typed whole), then places with a later word that does,
-/// each largest first; a place found several ways is listed once, in its first class.
-package struct AtlasPage: Sendable {
-  package var total: Int
-  /// How many of the `total` are name-start matches.
-  package var nameMatches: Int
-  /// The page's places, with whether each is a name-start match.
-  package var places: [(place: Place, nameMatch: Bool)]
-  /// The folded key that matched: the query's, or the first of its variants that matches
-  /// anything (``Resolver/keys(_:insertions:)``: `o fallon` is `ofallon`).
-  package var key: [UInt8] = []
-}
-
 /// A read-only view of the atlas store (`atlas.gdbm`), built from the shipped data by
 /// ``AtlasWriter``. Keys:
 ///
@@ -83,7 +13,7 @@ package final class Atlas {
   package let path: String
   package let meta: AtlasMeta
   let db: GDBMDatabase
-  private var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
+  var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
   /// The last `p` record read (``record(_:)``): a search reads its query's twice (the ranking
   /// and the finder), a resolution a name's more often, each fetch a bucket and a value read
   /// from the file.
@@ -138,7 +68,7 @@ package final class Atlas {
     }
   }
 
-  private func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
+  func loadBlock(_ b: Int) throws(StoreError) -> [ArraySlice<UInt8>] {
     try RecordBlock.load(db, b, .places, versions: Envelope.schema...Envelope.schema, named: "place block").records
   }
 
@@ -188,7 +118,7 @@ package final class Atlas {
     return found
   }
 
-  private func readRecord(_ key: [UInt8]) throws(StoreError) -> [Place]? {
+  func readRecord(_ key: [UInt8]) throws(StoreError) -> [Place]? {
     guard !key.isEmpty, let raw = try db.fetch([UInt8(ascii: "p")] + key) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.namedPlaces, raw)
@@ -218,7 +148,7 @@ package final class Atlas {
   }
 
   /// The `g` header: each `g` block's first GeoNames id; nil when the store has none.
-  private func geoNamesFirsts() throws(StoreError) -> [Int]? {
+  func geoNamesFirsts() throws(StoreError) -> [Int]? {
     guard let raw = try db.fetch([UInt8(ascii: "g")]) else { return nil }
     do throws(MalformedValue) {
       var r = try Envelope.open(.geoNamesIDs, raw)
@@ -236,7 +166,7 @@ package final class Atlas {
   }
 
   /// A `g` block's GeoNames ids, ascending, with their places' positions.
-  private func geoNamesBlock(_ b: Int) throws(StoreError) -> [(id: Int, position: Int)] {
+  func geoNamesBlock(_ b: Int) throws(StoreError) -> [(id: Int, position: Int)] {
     let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are unreadable")
     guard let raw = try db.fetch(CatalogueKey.block("g", b)) else { throw damaged }
     do throws(MalformedValue) {
@@ -370,80 +300,5 @@ package final class Atlas {
     out.reserveCapacity(sorted.count)
     for p in sorted where out.last != p { out.append(p) }
     return out
-  }
-
-  // MARK: Checks
-
-  /// For `wx doctor`: every place block and entry block reads back, and every entry points
-  /// at a place.
-  package func check() throws(StoreError) {
-    // Every value under its envelope (the CRC catches a flipped byte anywhere).
-    let kinds: [(UInt8, Envelope.Kind)] = [
-      (UInt8(ascii: "m"), .atlasMeta), (UInt8(ascii: "c"), .places), (UInt8(ascii: "n"), .entryBlock),
-      (UInt8(ascii: "w"), .entryBlock), (UInt8(ascii: "k"), .countryBlock), (UInt8(ascii: "t"), .trieNode),
-      (UInt8(ascii: "r"), .ranking), (UInt8(ascii: "p"), .namedPlaces),
-      (UInt8(ascii: "g"), .geoNamesIDs),
-    ]
-    for key in try db.keys() {
-      guard let kind = kinds.first(where: { $0.0 == key.first })?.1, let raw = try db.fetch(key),
-        (try? Envelope.open(kind, raw)) != nil
-      else { throw .damaged(path: path, detail: "a value failed its checksum") }
-    }
-    let per = CatalogueKey.citiesPerBlock
-    for b in 0..<((meta.count + per - 1) / per) {
-      let records = try loadBlock(b)
-      guard records.count == min(per, meta.count - b * per) else {
-        throw .damaged(path: path, detail: "place block \(b) is incomplete")
-      }
-      for k in records.indices {
-        do throws(MalformedValue) {
-          var r = ByteReader(Array(records[k]))
-          _ = try Place(decoding: &r, position: b * per + k)
-        } catch {
-          throw .damaged(path: path, detail: "place \(b * per + k) is unreadable")
-        }
-      }
-    }
-    if try db.fetch(CatalogueKey.block("c", (meta.count + per - 1) / per)) != nil {
-      throw .damaged(path: path, detail: "places lie past the header's count")
-    }
-    // Every name's places decode, and every GeoNames id finds its place.
-    for key in try db.keys() where key.first == UInt8(ascii: "p") {
-      guard let places = try readRecord(Array(key.dropFirst())), places.allSatisfy({ $0.position < meta.count }) else {
-        throw .damaged(path: path, detail: "a name's places are missing")
-      }
-    }
-    try checkGeoNamesIDs()
-    let reader = CityIndexReader(database: db)
-    for (tag, total) in [("n" as Character, meta.nameEntries), ("w", meta.wordEntries)] {
-      var k = 0
-      while k < total {
-        let end = min(total, k + (1 << 16))
-        let entries = try reader.entries(tag, k..<end)
-        guard entries.count == end - k, entries.allSatisfy({ $0.ref < meta.count }) else {
-          throw .damaged(path: path, detail: "the search index is incomplete")
-        }
-        k = end
-      }
-    }
-  }
-
-  /// For `wx doctor`: the `g` blocks hold every place once, by ascending GeoNames id, each
-  /// block's first id as the header says.
-  private func checkGeoNamesIDs() throws(StoreError) {
-    let damaged = StoreError.damaged(path: path, detail: "the GeoNames ids are incomplete")
-    let per = AtlasWriter.idsPerBlock
-    guard let firsts = try geoNamesFirsts(), firsts.count == (meta.count + per - 1) / per else { throw damaged }
-    var seen = [Bool](repeating: false, count: meta.count)
-    var last = 0
-    for (b, first) in firsts.enumerated() {
-      let entries = try geoNamesBlock(b)
-      guard entries.count == min(per, meta.count - b * per), entries.first?.id == first else { throw damaged }
-      for e in entries {
-        guard !seen[e.position], e.id >= last else { throw damaged }
-        seen[e.position] = true
-        last = e.id
-      }
-    }
   }
 }

@@ -149,17 +149,7 @@ package final class Catalogue {
     try checkCount()
     // Every entry of the search index's two arrays, 65,536 at a time.
     let reader = CityIndexReader(database: db)
-    for (tag, total) in [("n" as Character, meta.nameEntries), ("w", meta.wordEntries)] {
-      var k = 0
-      while k < total {
-        let end = min(total, k + (1 << 16))
-        let entries = try reader.entries(tag, k..<end)
-        guard entries.count == end - k, entries.allSatisfy({ $0.ref < meta.count }) else {
-          throw .damaged(path: path, detail: "the search index is incomplete")
-        }
-        k = end
-      }
-    }
+    try reader.checkEntries(names: meta.nameEntries, words: meta.wordEntries, below: meta.count, path: path)
   }
 
   /// For `wx doctor`: every block the file lists fetches and checks out under the kind its

@@ -30,15 +30,22 @@ package struct Favourite: Equatable, Sendable {
     return identity.key + [0x1F] + Fold.key(region ?? "") + [0x1F] + Array(at.utf8)
   }
 
+  /// Kilometres within which two atlas places of one name, country and region are one.
+  package static let samePlace = 5.0
+
   /// Whether `other` is this place: the same name and country (however the country is
   /// written: ``FavouritesStore/sameIdentity(_:_:)``), and not told apart by what both
-  /// know, their regions or their positions (more than ``PlaceFinder/sameTown`` apart). A
-  /// favourite added before positions were kept is the place of its name and country.
+  /// know, their regions or their positions: more than ``samePlace`` apart when both are
+  /// atlas places (both have a region: two San Pedros of Coahuila 42 km apart are two),
+  /// more than ``PlaceFinder/sameTown`` when one is a catalogue city, whose coordinates a
+  /// provider may round. A favourite added before positions were kept is the place of its
+  /// name and country.
   package func samePlace(as other: Favourite) -> Bool {
     guard FavouritesStore.sameIdentity(identity, other.identity) else { return false }
     if let a = region, let b = other.region, Fold.key(a) != Fold.key(b) { return false }
     if let lat = latitude, let lon = longitude, let otherLat = other.latitude, let otherLon = other.longitude,
-      Place.distance(lat, lon, otherLat, otherLon) > PlaceFinder.sameTown
+      Place.distance(lat, lon, otherLat, otherLon)
+        > (region != nil && other.region != nil ? Self.samePlace : PlaceFinder.sameTown)
     {
       return false
     }

@@ -15,6 +15,13 @@ extension FavouritesStore {
 
   static func orderPartKey(_ k: Int) -> [UInt8] { orderKey + Array("/\(k)".utf8) }
 
+  /// How many favourites an index head says there are, nil when `payload` is no head.
+  @Sendable package static func listed(head payload: [UInt8]) -> Int? {
+    var r = ByteReader(payload)
+    guard let total = try? r.count(), let size = try? r.count(), size == orderPart, r.isAtEnd else { return nil }
+    return total
+  }
+
   /// The index of `records` (key → favourite): what ``SmallStore`` writes beside them.
   @Sendable static func orderIndex(_ records: [[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]] {
     var entries: [(key: [UInt8], favourite: Favourite)] = []
@@ -54,9 +61,8 @@ extension FavouritesStore {
   private func indexedPage(offset: Int, limit: Int) throws(StoreError) -> (total: Int, items: [Favourite])? {
     try store.part { (part) throws(StoreError) -> (total: Int, items: [Favourite])? in
       guard let head = try part.index(Self.orderKey) else { return nil }
-      var r = ByteReader(head)
-      guard let total = try? r.count(), let size = try? r.count(), size > 0, r.isAtEnd, total > Self.readWholeUpTo
-      else { return nil }
+      guard let total = Self.listed(head: head), total > Self.readWholeUpTo else { return nil }
+      let size = Self.orderPart
       guard offset < total, limit > 0 else { return (total, []) }
       let end = min(total, offset + limit)
       var items: [Favourite] = []

@@ -18,6 +18,9 @@ package struct SmallStoreFile: Sendable {
   /// What the store keeps beside its records (the favourites' order): checked, and rebuilt
   /// by a repair.
   package var index: SmallStore.Index? = nil
+  /// How many records an index record says the store holds, when it is one that says so
+  /// (the favourites' order head): a repair counts those its scan cannot find as lost.
+  package var listed: (@Sendable ([UInt8]) -> Int?)? = nil
 
   package var store: SmallStore { SmallStore(path: path, kind: kind, index: index) }
 }
@@ -40,7 +43,7 @@ package struct Doctor: Sendable {
       SmallStoreFile(name: "preferences", path: home.preferencesPath, kind: .preference, key: PreferencesStore.key(salvaging:)),
       SmallStoreFile(
         name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:),
-        index: SmallStore.Index(derive: FavouritesStore.orderIndex)),
+        index: SmallStore.Index(derive: FavouritesStore.orderIndex), listed: FavouritesStore.listed(head:)),
       SmallStoreFile(name: "air quality", path: home.aqiPath, kind: .aqi, key: AQIStore.key(salvaging:)),
       SmallStoreFile(name: "alerts sent", path: home.alertsPath, kind: .sentAlert, key: SentAlerts.key(salvaging:)),
     ]
@@ -242,14 +245,22 @@ package struct Doctor: Sendable {
     if case .broken(.wrongKind(_, let holds, _)) = health { return try putBack(store, holds: holds) }
     var note = "rebuilt"
     var salvaged = Salvage.Result()
+    var lost = 0
     do throws(StoreError) {
-      salvaged = Salvage.scan(try FileSystem.read(store.path, followLinks: false), kind: store.kind, key: store.key)
+      let bytes = try FileSystem.read(store.path, followLinks: false)
+      salvaged = Salvage.scan(bytes, kind: store.kind, key: store.key)
+      lost = salvaged.damaged
+      // Records the index lists that no scan found (a truncated file): lost too.
+      if let listed = store.listed {
+        let heads = Salvage.scan(bytes, kind: .storeIndex) { listed($0) != nil ? $0 : nil }
+        if let total = heads.records.values.compactMap(listed).max() { lost = max(lost, total - salvaged.records.count) }
+      }
     } catch {
       note = "nothing could be read from it"
     }
     let backup = try replace(
       store.path, with: try store.store.build(salvaged.records, holding: lock))
-    return Repair(recovered: salvaged.records.count, lost: salvaged.damaged, backup: backup, note: note, salvaged: true)
+    return Repair(recovered: salvaged.records.count, lost: lost, backup: backup, note: note, salvaged: true)
   }
 
   /// Puts back a store that stands in another's place (`store.path` holds `holds`), under

@@ -188,7 +188,11 @@ package final class GDBMDatabase {
   private func failure(_ operation: String, code: Int) -> StoreError {
     guard let h = handle else { return .io(path: path, operation: operation, errno: EBADF) }
     if gdbm_check_syserr(Int32(code)) != 0 {
-      return .io(path: path, operation: operation, errno: gdbm_last_syserr(h))
+      let sys = gdbm_last_syserr(h)
+      // A seek to an offset no file has (EINVAL) is a table that points outside the file:
+      // damage, which `wx doctor --repair` mends, not the disk's failure.
+      if sys == EINVAL { return .damaged(path: path, detail: "its tables point outside the file") }
+      return .io(path: path, operation: operation, errno: sys)
     }
     return .damaged(path: path, detail: Self.describe(code))
   }

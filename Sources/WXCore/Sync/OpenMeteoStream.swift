@@ -32,10 +32,10 @@ package struct OpenMeteoStream {
   static let maxNumber = 512
   static let maxDepth = 64
 
-  private enum Expect { case value, valueOrEnd, keyOrEnd, key, colon, commaOrEnd, done }
-  private enum Token { case none, value, key, number, literal }
+  enum Expect { case value, valueOrEnd, keyOrEnd, key, colon, commaOrEnd, done }
+  enum Token { case none, value, key, number, literal }
 
-  private struct Frame {
+  struct Frame {
     var isObject: Bool
     /// nil: skipped; `.scalar`: a container where a scalar belongs (kept empty).
     var shape: Shape?
@@ -49,24 +49,24 @@ package struct OpenMeteoStream {
     var path: String
   }
 
-  private let expected: Int
-  private let location: Shape
-  private let deliver: (Int, JSON) throws -> Void
+  let expected: Int
+  let location: Shape
+  let deliver: (Int, JSON) throws -> Void
 
-  private var expect = Expect.value
-  private var token = Token.none
-  private var text: [UInt8] = []
-  private var keeping = false
-  private var tooLong = false
+  var expect = Expect.value
+  var token = Token.none
+  var text: [UInt8] = []
+  var keeping = false
+  var tooLong = false
   /// 0: none; 1: after a backslash; 2–5: hex digits of `\u` read so far + 2.
-  private var escape = 0
+  var escape = 0
   /// The `\u` escape's value so far, and whether a high surrogate waits for its low half.
-  private var hex: UInt32 = 0
-  private var pendingHigh = false
-  private var tokenStart = 0
-  private var frames: [Frame] = []
+  var hex: UInt32 = 0
+  var pendingHigh = false
+  var tokenStart = 0
+  var frames: [Frame] = []
   /// Whether the document is an array of locations (else one location object).
-  private var rootIsArray = false
+  var rootIsArray = false
   /// Bytes read so far.
   package private(set) var total = 0
 
@@ -98,7 +98,7 @@ package struct OpenMeteoStream {
   }
 
   /// Whether values here are skipped array elements (not the document's locations).
-  private var inSkippedArray: Bool {
+  var inSkippedArray: Bool {
     guard let top = frames.last, !top.isObject, frames.count > 1 || !rootIsArray else { return false }
     guard let shape = top.shape else { return true }
     if case .scalar = shape { return true }
@@ -108,7 +108,7 @@ package struct OpenMeteoStream {
   /// Reads numbers, commas and white space of a skipped array from `chunk[i...]` while they
   /// are whole in the chunk and valid; returns where the byte-by-byte reader takes over (a
   /// number cut by the chunk's end, anything else, or an error it will report).
-  private mutating func skipNumbers(_ chunk: UnsafeRawBufferPointer, from i: Int) -> Int {
+  mutating func skipNumbers(_ chunk: UnsafeRawBufferPointer, from i: Int) -> Int {
     let n = chunk.count
     func digit(_ j: Int) -> Bool { j < n && chunk[j] >= UInt8(ascii: "0") && chunk[j] <= UInt8(ascii: "9") }
     var k = i
@@ -160,15 +160,15 @@ package struct OpenMeteoStream {
     }
   }
 
-  private var rootCount: Int?
+  var rootCount: Int?
 
-  private func fail(_ reason: String, at offset: Int? = nil) -> PayloadError {
+  func fail(_ reason: String, at offset: Int? = nil) -> PayloadError {
     PayloadError("invalid JSON: \(reason) at byte \(offset ?? total)")
   }
 
   /// One byte; false when it must be read again in the state the byte left (the end of a
   /// number or literal, which only the next byte shows).
-  private mutating func step(_ b: UInt8) throws -> Bool {
+  mutating func step(_ b: UInt8) throws -> Bool {
     switch token {
     case .value, .key:
       try stringByte(b)
@@ -200,7 +200,7 @@ package struct OpenMeteoStream {
     }
   }
 
-  private mutating func structure(_ b: UInt8) throws {
+  mutating func structure(_ b: UInt8) throws {
     if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 { return }
     switch expect {
     case .value, .valueOrEnd:
@@ -246,210 +246,4 @@ package struct OpenMeteoStream {
     }
   }
 
-  private static func isObject(_ s: Shape) -> Bool {
-    if case .object = s { return true }
-    return false
-  }
-
-  private mutating func begin(_ t: Token) {
-    token = t
-    tokenStart = total
-    text.removeAll(keepingCapacity: true)
-    tooLong = false
-    escape = 0
-    pendingHigh = false
-  }
-
-  private mutating func stringByte(_ b: UInt8) throws {
-    // The parser's rule: a high surrogate escape is followed at once by a low one.
-    if pendingHigh && ((escape == 0 && b != UInt8(ascii: "\\")) || (escape == 1 && b != UInt8(ascii: "u"))) {
-      throw fail("unpaired surrogate in a string")
-    }
-    if escape == 1 {
-      switch b {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-        UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-        escape = 0
-      case UInt8(ascii: "u"):
-        escape = 2
-        hex = 0
-      default: throw fail("invalid escape '\\\(Self.show(b))'")
-      }
-    } else if escape >= 2 {
-      let digit: UInt32? =
-        switch b {
-        case 48...57: UInt32(b - 48)
-        case 65...70: UInt32(b - 55)
-        case 97...102: UInt32(b - 87)
-        default: nil
-        }
-      guard let digit else { throw fail("invalid \\u escape") }
-      hex = hex << 4 | digit
-      escape = escape == 5 ? 0 : escape + 1
-      if escape == 0 {
-        let high = (0xD800..<0xDC00).contains(hex), low = (0xDC00..<0xE000).contains(hex)
-        if pendingHigh ? !low : low { throw fail("unpaired surrogate in a string") }
-        pendingHigh = high && !pendingHigh
-      }
-    } else if b == UInt8(ascii: "\"") {
-      return try endToken()
-    } else if b == UInt8(ascii: "\\") {
-      escape = 1
-    } else if b < 0x20 {
-      throw fail("control character in a string")
-    }
-    if keeping && !tooLong {
-      text.append(b)
-      if text.count > (token == .key ? Self.maxKey : Self.maxText) {
-        tooLong = true
-        text.removeAll()
-      }
-    }
-  }
-
-  /// A string, number or literal has ended: it is read and kept where it belongs.
-  private mutating func endToken() throws {
-    let t = token
-    token = .none
-    switch t {
-    case .key:
-      if !frames.isEmpty { frames[frames.count - 1].key = keeping && !tooLong ? try string() : nil }
-      expect = .colon
-      return
-    case .value:
-      if keeping {
-        if tooLong {
-          throw PayloadError("\(path(of: frames.last)) holds a string longer than \(Self.maxText) bytes")
-        }
-        try value(.string(try string()))
-      } else {
-        try value(nil)
-      }
-    case .number:
-      let read = text.withUnsafeBufferPointer { JSON.number(in: $0, at: 0) }
-      guard let (d, end) = read, end == text.count else { throw fail("invalid number", at: tokenStart) }
-      let integer = !text.contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
-      try value(try childShape() != nil ? .number(d, integer: integer) : nil)
-    case .literal:
-      let literal: JSON
-      switch text {
-      case Array("true".utf8): literal = .bool(true)
-      case Array("false".utf8): literal = .bool(false)
-      case Array("null".utf8): literal = .null
-      default: throw fail(text.count < 4 ? "unexpected end of data" : "invalid literal", at: tokenStart)
-      }
-      try value(try childShape() != nil ? literal : nil)
-    case .none: return
-    }
-  }
-
-  /// The kept string's bytes read by the parser (its escapes and UTF-8 checks, its words).
-  private func string() throws -> String {
-    let quoted = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
-    do throws(JSONError) {
-      return try quoted.withUnsafeBufferPointer { (buf) throws(JSONError) -> String in
-        guard case .string(let s) = try JSON.parsePrefix(buf, depth: 0).0 else { return "" }
-        return s
-      }
-    } catch {
-      throw fail(error.reason, at: tokenStart + error.offset)
-    }
-  }
-
-  /// What to keep of a value starting here, or nil to skip it. Throws when a kept list is full.
-  private func childShape() throws -> Shape? {
-    guard let top = frames.last else { return location }  // the document: a location object
-    if frames.count == 1 && rootIsArray { return top.count < expected ? location : nil }
-    guard let shape = top.shape else { return nil }
-    switch shape {
-    case .scalar: return nil
-    case .list:
-      if top.items.count >= Self.maxValues {
-        throw PayloadError("\(path(of: top)) has more than \(Self.maxValues) values")
-      }
-      return .scalar
-    case .object(let fields):
-      guard let key = top.key, !top.members.contains(where: { $0.key == key }) else { return nil }
-      return fields.first { $0.0 == key }?.1
-    }
-  }
-
-  private func path(of frame: Frame?) -> String {
-    guard let frame else { return "the answer" }
-    return frame.isObject && frame.key != nil ? "\(frame.path) \(frame.key!)" : frame.path
-  }
-
-  private mutating func open(object: Bool) throws {
-    guard frames.count < Self.maxDepth else { throw fail("nesting deeper than \(Self.maxDepth) levels") }
-    if frames.isEmpty && !object {
-      rootIsArray = true
-      rootCount = 0
-      frames.append(Frame(isObject: false, shape: nil, path: "the answer"))
-      expect = .valueOrEnd
-      return
-    }
-    if frames.isEmpty && expected != 1 {
-      throw PayloadError("expected an array of \(expected) locations, found an object")
-    }
-    let parent = frames.last
-    let shape = try childShape()
-    if frames.count == 1 && rootIsArray { frames[0].count += 1 }
-    var kept = shape
-    if let s = shape {
-      switch s {
-      case .scalar: kept = .scalar
-      case .list: kept = object ? .scalar : .list
-      case .object: kept = object ? s : .scalar
-      }
-    }
-    let name = parent == nil || (frames.count == 1 && rootIsArray) ? "location \(frames.first?.count ?? 1)" : path(of: parent)
-    frames.append(Frame(isObject: object, shape: kept, path: name))
-    expect = object ? .keyOrEnd : .valueOrEnd
-  }
-
-  private mutating func close() throws {
-    let frame = frames.removeLast()
-    if frames.isEmpty && rootIsArray {
-      rootCount = frame.count
-      expect = .done
-      return
-    }
-    guard let shape = frame.shape else { return try value(nil, counted: false) }
-    let json: JSON
-    switch shape {
-    case .scalar: json = frame.isObject ? JSON.object([JSON.Member]()) : JSON.array([])
-    case .list: json = .array(frame.items)
-    case .object: json = .object(frame.members)
-    }
-    try value(json, counted: false)
-  }
-
-  /// A value has ended: kept (`json`) where its parent keeps it, delivered when it is a
-  /// location, skipped when nil.
-  private mutating func value(_ json: JSON?, counted: Bool = true) throws {
-    expect = frames.isEmpty ? .done : .commaOrEnd
-    guard let top = frames.last else {
-      if let json {
-        guard case .object = json else {
-          throw PayloadError(
-            "expected \(expected == 1 ? "an object" : "an array of \(expected) locations"), found \(json.typeName)")
-        }
-        try deliver(0, json)
-      }
-      return
-    }
-    if frames.count == 1 && rootIsArray {
-      if counted { frames[0].count += 1 }
-      if let json, frames[0].count <= expected { try deliver(frames[0].count - 1, json) }
-      return
-    }
-    guard let json else { return }
-    if top.isObject {
-      frames[frames.count - 1].members.append(JSON.Member(key: top.key ?? "", value: json))
-    } else {
-      frames[frames.count - 1].items.append(json)
-    }
-  }
-
-  static func show(_ b: UInt8) -> String { JSONError.show(b) }
 }

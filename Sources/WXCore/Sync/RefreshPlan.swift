@@ -19,6 +19,11 @@ package struct RefreshPlan: Sendable {
     case favourites([Favourite])
     /// One catalogue city or atlas place.
     case place(Found)
+
+    var isFavourites: Bool {
+      if case .favourites = self { return true }
+      return false
+    }
   }
 
   /// A chosen city: its catalogue position, or nil for a place that joins the catalogue.
@@ -71,7 +76,7 @@ package struct RefreshPlan: Sendable {
     if let limit {
       chosen = Array(chosen.prefix(limit))
     } else if chosen.count > Self.cap {
-      throw RefreshPlanError.tooMany(count: chosen.count, cap: Self.cap)
+      throw RefreshPlanError.tooMany(count: chosen.count, cap: Self.cap, favourites: scope.isFavourites)
     }
     // A city without coordinates (AccuWeather may leave one so) is never fetched at 0°N 0°E:
     // it keeps its record, and the summary says how many were skipped.
@@ -152,8 +157,8 @@ package enum RefreshPlanError: Error, Equatable, Sendable {
   case noFavourites
   /// None of the favourites is a catalogue city or (with the atlas) an atlas place.
   case noFavouriteInCatalogue
-  /// More than `cap` cities without a limit.
-  case tooMany(count: Int, cap: Int)
+  /// More than `cap` cities without a limit (`favourites`: the cities are the favourites').
+  case tooMany(count: Int, cap: Int, favourites: Bool = false)
   /// None of the `count` chosen cities has coordinates.
   case noCoordinates(count: Int)
 }

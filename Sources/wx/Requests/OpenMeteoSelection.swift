@@ -56,9 +56,12 @@ extension RefreshPlanError {
     switch self {
     case .noFavourites: return "no favourites to refresh; add some with `wx fav add CITY`"
     case .noFavouriteInCatalogue: return "none of the favourites is in the current catalogue"
-    case .tooMany(let count, let cap):
+    case .tooMany(let count, let cap, false):
       return "the catalogue has \(count) cities, more than the \(cap) Open-Meteo is asked for by default "
         + "(one API call each); pass --favourites or --max-cities N"
+    case .tooMany(let count, let cap, true):
+      return "the favourites are \(count) places, more than the \(cap) Open-Meteo is asked for by default "
+        + "(one API call each); pass --max-cities \(count) to fetch them all"
     case .noCoordinates(let count):
       return "none of the \(count) cities has coordinates, which Open-Meteo needs; sync a list of cities with them first"
     }

@@ -139,7 +139,7 @@ struct Pages {
     // Every page arithmetic is checked: a page whose first row lies past any number is past the
     // end of any catalogue (as a page past the end is for `list`), never a trap.
     if (page - 1).multipliedReportingOverflow(by: perPage).overflow {
-      throw UsageError("page \(page) is past the end of any catalogue")
+      throw UsageError("page \(page) is past the end of any list")
     }
   }
 }

@@ -108,3 +108,24 @@ import Testing
     }
   }
 }
+
+extension FavouritesOrderTests {
+  /// A store cut short loses the favourites past the cut; the repair says how many, from the
+  /// index head it still finds (it said "0 damaged records lost" with 44 of 150 gone).
+  @Test func aTruncatedStoreCountsWhatItsIndexListedAsLost() throws {
+    let s = Scratch()
+    let home = Self.home(s)
+    try Self.fill(home, 150)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: home.favouritesPath)))
+    let head = try #require(try GDBMDatabase(path: home.favouritesPath, mode: .reader).fetch(FavouritesStore.orderKey))
+    let at = try #require((0..<(bytes.count - head.count)).first { bytes[$0..<$0 + head.count].elementsEqual(head) })
+    // Cut after the head, where records still follow (GDBM writes in the order stored).
+    let cut = max(at + head.count, bytes.count * 2 / 3)
+    bytes = Array(bytes.prefix(cut))
+    try Data(bytes).write(to: URL(fileURLWithPath: home.favouritesPath))
+    let repaired = try Doctor(home: home).examine(repair: true)
+    guard case .repaired(let r) = repaired.lines[5].actions.first else { Issue.record("\(repaired.lines[5])"); return }
+    #expect(r.recovered < 150 && r.recovered + r.lost == 150, "\(r)")
+    #expect(try home.favourites.list().count == r.recovered)
+  }
+}

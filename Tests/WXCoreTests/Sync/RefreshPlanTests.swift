@@ -63,6 +63,13 @@ import Testing
     #expect(first.skipped == 0 && first.basis == c.meta && first.path == c.path)
     // A limit past the end is every city.
     #expect(try Self.plan(.all, limit: 100_000, c).cities == all.map(Self.lean))
+    // More favourites than the cap: said of the favourites (it said "the catalogue has", and
+    // to pass the --favourites just passed), and fetched all with a limit.
+    let favourites = all.map { Self.favourite($0.name, lat: $0.latitude, lon: $0.longitude) }
+    #expect(throws: RefreshPlanError.tooMany(count: RefreshPlan.cap + 1, cap: RefreshPlan.cap, favourites: true)) {
+      try Self.plan(.favourites(favourites), c)
+    }
+    #expect(try Self.plan(.favourites(favourites), limit: RefreshPlan.cap + 1, c).cities.count == RefreshPlan.cap + 1)
   }
 
   @Test func citiesWithoutCoordinatesAreSkippedAndCounted() throws {

@@ -58,6 +58,7 @@ struct FavListRequest: OutputRequest {
     let unit = ctx.unit(output.display)
     if let format {
       ctx.console.notesMuted = true
+      if rows.isEmpty { return }  // no favourites: no line (a status bar shows nothing)
       let lines = rows.map { f, found in
         found.map { FormatLine(place: $0, unit: unit, format: format, ctx) }
           ?? FormatLine(city: Self.withoutWeather(f), unit: unit, format: format, now: ctx.now)

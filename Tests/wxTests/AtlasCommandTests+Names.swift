@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import WXCore
+
+/// How places are named with the atlas on: apostrophes, province codes, abbreviations, a
+/// catalogue city under another name, exact names over prefixes.
+extension AtlasCommandTests {
+  /// The atlas is searched as the catalogue is: an apostrophe or hyphen typed as a space or
+  /// as nothing still finds the place (`wx show` already resolved these; `wx search` exited 1).
+  @Test func searchFindsPlacesWithAnApostropheOrHyphenTypedOtherwise() throws {
+    let h = try home()
+    for (typed, first) in [
+      ("o fallon", "O'Fallon"), ("o fal", "O'Fallon"), ("l aquila", "L'Aquila"), ("l aq", "L'Aquila"),
+      ("val d isere", "Val-d'Isère"), ("valdisere", "Val-d'Isère"), ("st john s", "St. John's"),
+      ("saintetienne", "Saint-Étienne"),
+    ] {
+      let r = try h.wx("search", typed, "--json", env: Self.on)
+      #expect(r.status == 0, "\(typed): \(r)")
+      let names = try items(r).compactMap { $0["city"] as? String }
+      #expect(names.first == first, "\(typed): \(names)")
+    }
+  }
+
+  /// Canada's and Australia's region codes name a place as a US state's code does (their
+  /// first-level codes in GeoNames are numbers); a missing comma is offered, not guessed.
+  @Test func provinceCodesNameAPlaceAndAMissingCommaIsSuggested() throws {
+    let h = try home()
+    for (typed, region) in [
+      ("Victoria, BC", "British Columbia"), ("Sydney, NS", "Nova Scotia"), ("Perth, WA", "Western Australia"),
+      ("sydney, nsw", "New South Wales"), ("Quebec, QC", "Quebec"), ("Portland, OR", "Oregon"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let got = try r.json()["region"] as? String
+      #expect(r.status == 0 && got == region, "\(typed): \(r)")
+    }
+    // "Name, Region, Country", as wx writes a place, names it (it exited 66, its closest name
+    // being exactly what was typed).
+    for (typed, region) in [
+      ("Halle (Saale), Saxony-Anhalt, Germany", "Saxony-Anhalt"), ("Springfield, Illinois, US", "Illinois"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let got = try r.json()["region"] as? String
+      #expect(r.status == 0 && got == region, "\(typed): \(r)")
+    }
+    #expect(try h.wx("show", "Portland, Oregon, Canada", env: Self.on).status == 66)
+    // Two letters are a code, never the start of a region's name: `Victoria, SA` was
+    // Victoria in Saint Mark Parish, Grenada.
+    #expect(try h.wx("show", "Victoria, SA", env: Self.on).status == 66)
+    #expect(try h.wx("show", "Adelaide, SA", "--json", env: Self.on).json()["region"] as? String == "South Australia")
+    let r = try h.wx("show", "Springfield Illinois", env: Self.on)
+    #expect(r.status == 66)
+    #expect(r.stderr.contains("closest: Springfield, Illinois, United States (114,394);"), "\(r)")
+  }
+
+  /// `St` and `Saint` (`Mt` and `Mount`, `Ft` and `Fort`) name the same places: `St Paul` was
+  /// St. Paul, Alberta (5,728 people) with exit 0, though Saint Paul, Minnesota has 303,176.
+  @Test func abbreviatedAndFullWordsNameTheSamePlaces() throws {
+    let h = try home()
+    let stPaul = try h.wx("show", "St Paul", env: Self.on)
+    #expect(stPaul.status == 64 && stPaul.stderr.contains("Saint Paul, Minnesota, United States (303,176)"), "\(stPaul)")
+    for (typed, city, region) in [
+      ("St. Paul, MN", "Saint Paul", "Minnesota"), ("Ft Worth", "Fort Worth", "Texas"),
+      ("Mt Vernon, Washington", "Mount Vernon", "Washington"), ("Saint Catharines", "St. Catharines", "Ontario"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String == city && json["region"] as? String == region, "\(typed): \(r)")
+    }
+  }
+
+  /// A place the catalogue has under another name is that city, with its weather, however it
+  /// is named: New York City (its GeoNames id too) is the sample's New York, and `wx search
+  /// tokyo` lists the sample's 東京 with its weather.
+  @Test func aPlaceTheCatalogueNamesOtherwiseIsThatCity() throws {
+    let h = try home()
+    for typed in ["New York City", "5128581"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["id"] as? Int == 1 && json["temperature"] is Double, "\(typed): \(r)")
+    }
+    let tokyo = try items(try h.wx("search", "tokyo", "--json", env: Self.on))
+    #expect(tokyo.first?["city"] as? String == "東京" && tokyo.first?["temperature"] is Double, "\(tokyo)")
+    #expect(try h.wx("fav", "add", "New York", env: Self.on).status == 0)
+    let again = try h.wx("fav", "add", "New York City", env: Self.on)
+    #expect(again.stdout.contains("already a favourite"), "\(again)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
+  }
+
+  /// A name's qualifier in parentheses may be left out: `Halle, Germany` is Halle (Saale),
+  /// ten times the Halle of Westphalia; the districts `Zürich (Kreis 11)` stay parts of Zürich.
+  @Test func aQualifierInParenthesesMayBeLeftOut() throws {
+    let h = try home()
+    for typed in ["Halle, Germany", "halle, de", "Halle, Saxony-Anhalt"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let city = try r.json()["city"] as? String
+      #expect(r.status == 0 && city == "Halle (Saale)", "\(typed): \(r)")
+    }
+    let halle = try h.wx("show", "Halle", env: Self.on)
+    #expect(halle.status == 64 && halle.stderr.contains("matches 5 places: Halle (Saale), Saxony-Anhalt, Germany"), "\(halle)")
+    let zurich = try h.wx("show", "zurich", "--json", env: Self.on)
+    let city = try zurich.json()["city"] as? String
+    #expect(city == "Zürich" && zurich.stderr.contains("1 other place shares"), "\(zurich)")
+  }
+
+  /// A failed sync of one place changes no store: not even the last city shown.
+  @Test func aFailedSyncOfOnePlaceLeavesEveryStoreAsItWas() throws {
+    let h = try home()
+    #expect(try h.wx("show", "Paris, France", env: Self.on).status == 0)
+    let names = ["catalogue.gdbm", "prefs.gdbm", "favourites.gdbm", "atlas.gdbm"]
+    func bytes() -> [Data?] { names.map { FileManager.default.contents(atPath: h.path + "/" + $0) } }
+    let before = bytes()
+    let r = try h.wx(
+      "sync", "--provider", "open-meteo", "--city", "Van, Turkey",
+      env: Self.on.merging(["WX_OPEN_METEO_URL": "http://127.0.0.1:9/"]) { $1 })
+    #expect(r.status == 69, "\(r)")
+    #expect(bytes() == before)
+    #expect(try h.wx("show", "--json", env: Self.on).json()["city"] as? String == "Paris")
+  }
+
+  /// An atlas place of exactly the typed name beats a catalogue city the word only begins:
+  /// `van` is Van, Turkey, not the sample's Vancouver (which `vanc` still finds).
+  @Test func anExactPlaceNameBeatsACatalogueCityTheWordBegins() throws {
+    let h = try home()
+    for (typed, city, country) in [
+      ("Van", "Van", "Turkey"), ("man", "Man", "Ivory Coast"), ("Ho", "Ho Chi Minh City", "Vietnam"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String == city && json["country"] as? String == country, "\(typed): \(r)")
+    }
+    #expect(try h.wx("show", "vanc", "--json", env: Self.on).json()["city"] as? String == "Vancouver")
+    // Not a village the catalogue city is ten times larger than (`ho`: Ho Chi Minh City, 68
+    // times Ho, Ghana), nor one a place the word begins dwarfs: `lo` (Lo, Belgium: 1,179
+    // people; London), `du` (Đu, Vietnam; Dubai) list the candidates, London first.
+    // Nor an alternate name of two letters (`pa` was Chongqing, an old name of it).
+    let pa = try items(try h.wx("search", "pa", "--json", env: Self.on)).compactMap { $0["city"] as? String }
+    #expect(pa.first == "Paris" && !pa.contains("Chongqing"), "\(pa)")
+    for typed in ["lo", "du", "par", "pa"] {
+      let r = try h.wx("show", typed, env: Self.on)
+      #expect(r.status == 64 && r.stderr.contains("matches several places"), "\(typed): \(r)")
+    }
+    // Spelled as typed does not pick a place another candidate has ten times the people of.
+    let stPaul = try h.wx("show", "St. Paul", env: Self.on)
+    #expect(stPaul.status == 64 && stPaul.stderr.contains("Saint Paul, Minnesota"), "\(stPaul)")
+    // The catalogue's one city of a name is taken, and when a larger place shares the name wx
+    // says so, as when the atlas picks one of several (Salem, Tamil Nadu; no note for Berlin).
+    let salem = try h.wx("show", "Salem", env: Self.on)
+    #expect(salem.stdout.contains("Salem, United States"), "\(salem)")
+    #expect(salem.stderr.contains("other places share the name: `wx search Salem` lists them"), "\(salem)")
+    #expect(try h.wx("show", "Berlin", env: Self.on).stderr.isEmpty)
+    #expect(try h.wx("show", "lond", "--json", env: Self.on).json()["city"] as? String == "London")
+  }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+import WXCore
+
+/// Qualifiers, alternate names, the UK's nations, suggestions that must work, GeoNames ids and
+/// the JSON shape of a place without weather.
+extension AtlasCommandTests {
+  /// An alternate name leads to the catalogue city of the place's own name, with its
+  /// weather, in show, forecast and search (`wien` is the sample's Vienna).
+  @Test func anAlternateNameFindsTheCatalogueCityWithItsWeather() throws {
+    let h = try home()
+    let vienna = try h.wx("show", "Vienna", "--json", env: Self.on).json()
+    let temperature = try #require(vienna["temperature"] as? Double, "the sample's Vienna has weather")
+    for command in [["show", "wien"], ["forecast", "wien"]] {
+      let r = try h.run(command + ["--json"], env: Self.on)
+      #expect(r.status == 0, "\(r)")
+      let json = try r.json()
+      #expect(json["city"] as? String == "Vienna" && json["id"] as? Int == vienna["id"] as? Int, "\(command) \(r)")
+    }
+    #expect(try h.wx("show", "wien", "--json", env: Self.on).json()["temperature"] as? Double == temperature)
+    let found = try items(try h.wx("search", "wien", "--json", env: Self.on))
+    #expect(found.first?["city"] as? String == "Vienna")
+    #expect(found.first?["temperature"] as? Double == temperature, "\(found.first ?? [:])")
+  }
+
+  /// Of places sharing a name, the largest wins when it dwarfs the others, even when a
+  /// smaller one is spelled exactly as typed: `moskva` is Moscow, `cologne` Köln, `zurich` the
+  /// sample's Zürich rather than its Zurich, Canada (a catalogue city too), as search
+  /// ranks them; the others are counted on standard error.
+  @Test func aDwarfingPlaceWinsOverAVillageSpelledAsTyped() throws {
+    let h = try home()
+    for (typed, city) in [("moskva", "Moscow"), ("cologne", "Köln"), ("madras", "Chennai"), ("zurich", "Zürich")] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      #expect(r.status == 0, "\(typed): \(r)")
+      #expect(try r.json()["city"] as? String == city, "\(typed): \(r)")
+      #expect(r.stderr.contains("share the name") || r.stderr.contains("shares the name"), "\(typed): \(r)")
+    }
+  }
+
+  /// After a comma, England, Scotland, Wales and Northern Ireland are the United Kingdom's
+  /// regions, not the kingdom (issue 30: "Newcastle, England" gave Northern Ireland's).
+  @Test func theUKsNationsAreRegions() throws {
+    let h = try home()
+    func region(_ q: String) throws -> String? {
+      try h.wx("show", q, "--json", env: Self.on).json()["region"] as? String
+    }
+    #expect(try region("Bangor, Wales") == "Wales")
+    #expect(try region("Bangor, Northern Ireland") == "Northern Ireland")
+    #expect(try region("Newport, Wales") == "Wales")
+    #expect(try region("Cardiff, Wales") == "Wales" && region("London, England") == "England")
+    #expect(try region("Perth, Scotland") == "Scotland")
+    // No place named Newcastle in England: the places there whose name begins with the word
+    // are listed, the largest first, never Northern Ireland's taken for it.
+    let newcastle = try h.wx("show", "Newcastle, England", "--json", env: Self.on)
+    #expect(newcastle.status == 64 && !newcastle.stderr.contains("Northern Ireland"), "\(newcastle)")
+    #expect(
+      newcastle.stderr.contains("matches 2 places: Newcastle upon Tyne, England, United Kingdom")
+        && newcastle.stderr.contains("Newcastle under Lyme"), "\(newcastle)")
+    // One of them by more of its name; a part of a word begins no name.
+    #expect(try region("Newcastle upon, England") == "England")
+    #expect(try h.wx("show", "Newcast, England", env: Self.on).status == 66)
+    // The kingdom by its own names still finds any of its places.
+    #expect(try region("Newcastle, UK") == "Northern Ireland")
+  }
+
+  /// `wx search` reads "Name, Region", "Name, ST" and "Name, Country" as `wx show` does.
+  @Test func searchTakesAQualifierAsShowDoes() throws {
+    let h = try home()
+    func rows(_ q: String) throws -> [[String: Any]] {
+      let r = try h.wx("search", q, "--json", env: Self.on)
+      return try #require(r.json()["items"] as? [[String: Any]], "\(q): \(r)")
+    }
+    let il = try rows("Springfield, IL")
+    #expect(il.count == 1 && il[0]["region"] as? String == "Illinois", "\(il)")
+    #expect(try rows("Bangor, Wales").map { $0["region"] as? String } == ["Wales"])
+    let fr = try rows("par, FR")
+    #expect(!fr.isEmpty && fr.allSatisfy { $0["country"] as? String == "France" } && fr[0]["city"] as? String == "Paris")
+    let none = try h.wx("search", "Springfield, Zz", env: Self.on)
+    #expect(none.status == 1, "\(none)")
+  }
+
+  /// Every `wx search` a message suggests lists what it says (issue 30: `Mt Vernon` suggested
+  /// `wx search 'Mt Vernon'`, which found nothing); places of different names get none.
+  @Test func everySuggestedSearchListsThePlaces() throws {
+    let h = try home()
+    for typed in ["Mt Vernon", "Salem", "paris", "Halle, Flanders", "Springfield"] {
+      let r = try h.wx("show", typed, env: Self.on)
+      let hint = try #require(r.stderr.components(separatedBy: "`wx search ").dropFirst().first, "\(typed): \(r)")
+      let word = String(hint.prefix { $0 != "`" })
+      let unquoted = word.hasPrefix("'") ? String(word.dropFirst().dropLast()) : word
+      let search = try h.wx("search", unquoted, env: Self.on)
+      #expect(search.status == 0, "\(typed): `wx search \(word)`: \(search)")
+      // The place the message is about is among what the search lists.
+      let named = typed.split(separator: ",")[0].replacingOccurrences(of: "Mt ", with: "Mount ")
+      #expect(search.stdout.lowercased().contains(named.lowercased()), "\(typed): \(search)")
+    }
+    let id = try h.wx("show", "45", env: Self.on)
+    #expect(!id.stderr.contains("wx search"), "\(id)")
+    // "Name, Country" is offered only where it tells the places apart.
+    let us = try h.wx("show", "Springfield, United States", env: Self.on)
+    #expect(
+      us.status == 64 && us.stderr.contains("\"Name, Region\" (Springfield, MO)") && !us.stderr.contains("Name, Country"), "\(us)"
+    )
+    #expect(try h.wx("show", "Springfield", env: Self.on).stderr.contains("or \"Name, Country\""))
+  }
+
+  /// A GeoNames id (which show prints) names its place: the way to pick one of two places
+  /// that share a name and a region, which the ambiguity message offers with their ids; its
+  /// `wx search` hint is a search that lists them (no "Name, Region" in it).
+  @Test func aGeoNamesIdPicksAPlaceThatNameAndRegionCannot() throws {
+    let h = try home()
+    let halle = try h.wx("show", "Halle, Flanders", env: Self.on)
+    #expect(halle.status == 64, "\(halle)")
+    let ids = halle.stderr.components(separatedBy: "GeoNames ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
+    #expect(ids.count == 2, "\(halle)")
+    #expect(halle.stderr.contains("its GeoNames id") && halle.stderr.contains("`wx search Halle` lists them"), "\(halle)")
+    for id in ids {
+      let r = try h.wx("show", String(id), "--json", env: Self.on)
+      #expect(r.status == 0, "\(r)")
+      let json = try r.json()
+      #expect(json["city"] as? String == "Halle" && json["region"] as? String == "Flanders", "\(r)")
+      #expect(json["geonameid"] as? Int == id, "\(r)")
+      // Its weather command names it by the id too: "Halle, Flanders" would be ambiguous.
+      let text = try h.wx("show", String(id), env: Self.on.merging(["COLUMNS": "200"]) { $1 })
+      #expect(text.stdout.contains("--city \(id)"), "\(text)")
+    }
+    #expect(try h.wx("show", "999999999", env: Self.on).status == 66)
+    // The last place shown is that very place: a bare `wx show` after the second Halle is the
+    // second Halle, not the first of its name and country.
+    for id in ids.reversed() {
+      #expect(try h.wx("show", String(id), env: Self.on).status == 0)
+      let again = try h.wx("show", "--json", env: Self.on)
+      #expect(try again.json()["geonameid"] as? Int == id, "\(again)")
+    }
+    // Two Halles of one region are two favourites (they were one: the second was refused),
+    // and each added again is already one.
+    let fav = try h.wx("fav", "add", String(ids[0]), String(ids[1]), env: Self.on)
+    #expect(fav.stdout == "added Halle, Flanders, Belgium\nadded Halle, Flanders, Belgium\n", "\(fav)")
+    let again = try h.wx("fav", "add", String(ids[1]), String(ids[0]), env: Self.on)
+    #expect(again.stdout == String(repeating: "Halle, Flanders, Belgium is already a favourite\n", count: 2), "\(again)")
+    let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)
+    #expect(!shared.stderr.contains("search 'San José, Costa Rica'"), "\(shared)")
+  }
+
+  /// A place without weather answers with its command's own JSON keys (show's, forecast's,
+  /// --hourly's), the weather ones null or empty and its id null, never another command's
+  /// shape; search items carry the same keys as catalogue items.
+  @Test func aPlaceWithoutWeatherKeepsEachCommandsJSONShape() throws {
+    let h = try home()
+    let city = try h.wx("show", "Berlin", "--json", env: Self.on).json()
+    let place = try h.wx("show", "Ljubljana", "--json", env: Self.on).json()
+    #expect(Set(city.keys).isSubset(of: Set(place.keys)), "\(Set(city.keys).subtracting(place.keys))")
+    #expect(place["id"] is NSNull && place["feels_like"] is NSNull && place["description"] is NSNull)
+    #expect((place["hourly"] as? [Any])?.isEmpty == true && place["geonameid"] as? Int == 3_196_359)
+    let days = try h.wx("forecast", "Ljubljana", "--json", env: Self.on).json()
+    #expect((days["days"] as? [Any])?.isEmpty == true && days["today"] is String && days["past_days"] is [Any], "\(days)")
+    #expect(days["forecast"] == nil && days["id"] is NSNull && days["region"] as? String == "Ljubljana")
+    let hours = try h.wx("forecast", "Ljubljana", "--hourly", "--json", env: Self.on).json()
+    #expect((hours["hourly"] as? [Any])?.isEmpty == true && hours["days"] == nil && hours["wind_unit"] as? String == "kmh")
+    let placeItems = try items(try h.wx("search", "ljub", "--json", env: Self.on))
+    let catalogueItem = try items(try h.wx("search", "berlin", "--json", env: Self.on)).first ?? [:]
+    #expect(Set(catalogueItem.keys).isSubset(of: Set(placeItems.first?.keys ?? [:].keys)))
+  }
+}

@@ -201,6 +201,16 @@ import Testing
     // No Paris there: the closest, by region.
     let none = try home.wx("show", "Paris, Germany")
     #expect(none.status == 66 && none.stderr.contains("closest: Paris, Île-de-France, France"), "\(none)")
+    // A comma left out is not two places (it added London, England and Ontario, California):
+    // nothing is added, and the closest names say which London, Ontario's first.
+    let parted = try home.wx("fav", "add", "london", "ontario")
+    #expect(parted.status == 66 && parted.stderr.contains("closest: London, Ontario, Canada"), "\(parted)")
+    #expect(parted.stdout.isEmpty)
+    // A name the next words begin is still its own place: Tokyo and New York are two.
+    let two = try home.wx("fav", "add", "paris", "new", "york")
+    #expect(two.status == 0 && two.stdout.contains("New York"), "\(two)")
+    let kept = try home.wx("fav").stdout
+    #expect(!kept.contains("Ontario") && kept.components(separatedBy: "London").count == 2, "\(kept)")
   }
 
   /// A lock held by something that did not write its pid (a script's `flock`) leaves the pid

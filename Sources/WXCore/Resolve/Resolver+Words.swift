@@ -40,10 +40,32 @@ extension Resolver {
       // where only New York City and New York Mills are, so that the answer is about them,
       // not about "New"), else the word (with the next after a comma).
       if end == i { end = begun > i + 1 ? begun : min(words.count, i + (words[i].hasSuffix(",") ? 2 : 1)) }
+      // A comma left out: the next word names exactly the region or country of a place
+      // the run names, and begins no longer name (`london ontario` is not London, England
+      // and Ontario, California, but a name that fits nothing: its closest places say
+      // which, London, Ontario first; `paris new york` stays Paris and New York).
+      let run = words[i..<end].joined(separator: " ")
+      if end < words.count, !run.contains(","), !words[end].hasSuffix(",") {
+        var parted = try missingComma(run, words[end])
+        if !parted, let other { parted = try other.missingComma(run, words[end]) }
+        var longer = false  // the next word begins a longer name (`new york`)
+        if parted && end + 1 < words.count { longer = try growth(words[end...(end + 1)].joined(separator: " ")).grows }
+        if parted && !longer { end += 1 }
+      }
       out.append(words[i..<end].joined(separator: " "))
       i = end
     }
     return out
+  }
+
+  /// Whether `next` names exactly the region, region code or country of a place `name`
+  /// names: the word after a name that a comma should have parted from it.
+  func missingComma(_ name: String, _ next: String) throws(StoreError) -> Bool {
+    let typed = fold(next)
+    guard !typed.isEmpty else { return false }
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)
+    for p in try named(name) where fit(typed, try source.qualifiers(of: p), lines: lines) == .exact { return true }
+    return false
   }
 
   /// Whether `text` names a place exactly: its name, or "Name, Qualifier" that fits.

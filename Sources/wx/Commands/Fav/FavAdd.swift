@@ -10,8 +10,9 @@ extension WX.Fav {
         `wx sync --provider open-meteo --favourites` then fetches their weather). An ambiguous \
         name adds nothing and lists the candidates. Unquoted words that together name a city \
         are that one city (the longest name first: `wx fav add Tokyo New York` is two cities), \
-        a word ending in a comma goes with the next (`wx fav add Paris, FR London, GB`), and a \
-        city named twice is added once.
+        a word ending in a comma goes with the next (`wx fav add Paris, FR London, GB`), a word \
+        naming the region of the name before it is a comma left out (`london ontario` adds \
+        nothing and lists London, Ontario first), and a city named twice is added once.
         """)
 
     @Argument(help: "Cities to add.", completion: .custom(cityCompletions)) var cities: [String]

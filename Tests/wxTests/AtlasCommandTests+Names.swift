@@ -151,3 +151,24 @@ extension AtlasCommandTests {
     #expect(try h.wx("show", "lond", "--json", env: Self.on).json()["city"] as? String == "London")
   }
 }
+
+extension AtlasCommandTests {
+  /// One place listed twice at the same spot is one entry (issue 30: `wx search paris` had
+  /// "Paris 13 Gobelins" and "Paris 13e Arrondissement"); the other still answers by its id
+  /// and its name finds the one kept.
+  @Test func aPlaceListedTwiceAtOneSpotIsListedOnce() throws {
+    let h = try home()
+    let found = try h.wx("search", "paris", "--json", "--per-page", "100", env: Self.on).json()
+    let names = try #require(found["items"] as? [[String: Any]]).compactMap { $0["city"] as? String }
+    let numbers = names.compactMap { name -> Int? in
+      guard name.hasPrefix("Paris "), let word = name.split(separator: " ").dropFirst().first else { return nil }
+      return Int(word.prefix { $0.isNumber })
+    }
+    #expect(numbers.count == 20 && Set(numbers) == Set(1...20), "\(names)")
+    let byID = try h.wx("show", "12808673", "--json", env: Self.on).json()
+    #expect(byID["city"] as? String == "Paris 13e Arrondissement")
+    let byName = try h.wx("show", "Paris 13e Arrondissement", "--json", env: Self.on)
+    #expect(byName.status == 0, "\(byName)")
+    #expect(try byName.json()["city"] as? String == "Paris 13 Gobelins")
+  }
+}

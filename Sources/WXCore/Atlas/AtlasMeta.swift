@@ -50,7 +50,7 @@ package struct AtlasMeta: Equatable, Sendable {
     foldVersion = try r.count()
     dataChecksum = try r.u32()
     builtAt = Int64(try r.int())
-    guard r.isAtEnd, foldVersion >= 1, foldVersion <= Fold.version, nameEntries == count else { throw MalformedValue() }
+    guard r.isAtEnd, foldVersion >= 1, foldVersion <= Fold.version, nameEntries <= count else { throw MalformedValue() }
   }
 }
 

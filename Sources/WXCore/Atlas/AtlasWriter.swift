@@ -23,8 +23,9 @@ package enum AtlasWriter {
   /// Bumped when the store's layout or ranking changes: a store of another version is rebuilt.
   /// 2: the `p` records (places by shared or alternate name) replace the `a` records; the
   /// `g` records (places by GeoNames id). 3: a name's qualifier in parentheses may be left out
-  /// (``qualifiedNames(_:_:_:records:into:)``).
-  package static let version = 3
+  /// (``qualifiedNames(_:_:_:records:into:)``). 4: a place listed twice at the same spot is
+  /// indexed once (``SameSpot``).
+  package static let version = 4
   /// GeoNames ids (with their places' positions) a `g` block holds.
   package static let idsPerBlock = 1024
   /// Places stored with each prefix's ranking: five pages of 20.
@@ -45,6 +46,7 @@ package enum AtlasWriter {
     // Each place's record, by position, for the `p` records.
     var records = CityIndex.PackedBytes(reserving: data.count)
     var geonameIDs: [Int] = []  // by position
+    var spots = SameSpot()
     var block = ByteWriter(capacity: 2048)
     var inBlock = 0
     var blockNumber = 0
@@ -76,6 +78,12 @@ package enum AtlasWriter {
       inBlock += 1
       if inBlock == CatalogueKey.citiesPerBlock { try flush() }
       let (key, starts) = Fold.keyAndWordStarts(place.name)
+      if let kept = spots.twin(of: place, key: key) {
+        // Its name finds the place it repeats (``SameSpot``); its record and id stay.
+        index.skip()
+        if !(alternates[key]?.contains(Int32(kept)) ?? false) { alternates[key, default: []].append(Int32(kept)) }
+        return
+      }
       try index.add(key, wordStarts: starts, country: place.country)
       file(key, starts, place.position)
       var seen = [key]

@@ -45,7 +45,8 @@ extension Resolver {
       // and Ontario, California, but a name that fits nothing: its closest places say
       // which, London, Ontario first; `paris new york` stays Paris and New York).
       let run = words[i..<end].joined(separator: " ")
-      if end < words.count, !run.contains(","), !words[end].hasSuffix(",") {
+      // (A name typed twice, `oslo oslo`, is the place twice, though Oslo is in Oslo.)
+      if end < words.count, !run.contains(","), !words[end].hasSuffix(","), fold(words[end]) != fold(run) {
         var parted = try missingComma(run, words[end])
         if !parted, let other { parted = try other.missingComma(run, words[end]) }
         var longer = false  // the next word begins a longer name (`new york`)

@@ -60,6 +60,10 @@ package final class CityIndexBuilder {
   private var countryNumbers: [String: UInt32] = [:]
   private var countryKeys: [[UInt8]] = []
 
+  /// Passes over the next position: a place that is in no name's entries (an atlas place
+  /// listed twice at one spot, ``AtlasWriter/SameSpot``).
+  package func skip() { count += 1 }
+
   /// Appends the next city (catalogue order is the order of the calls): its folded name
   /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
   /// its country as stored (equal names sort by the folded country).

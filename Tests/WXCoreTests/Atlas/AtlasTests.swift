@@ -53,8 +53,13 @@ import Testing
     var names: [[UInt8]: [Int]] = [:]  // folded own name -> positions
     var alternates: [[UInt8]: [Int]] = [:]  // folded alternate name -> positions
     var words: [([UInt8], Int)] = []
+    var spots = AtlasWriter.SameSpot()  // a place listed twice at one spot: its name finds the one kept
     try AtlasData(path: atlasFile).forEach { e in
       let (key, starts) = Fold.keyAndWordStarts(e.place.name)
+      if let kept = spots.twin(of: e.place, key: key) {
+        alternates[key, default: []].append(kept)
+        return
+      }
       names[key, default: []].append(e.place.position)
       for s in starts where s > 0 && s < key.count { words.append((Array(key[s...]), e.place.position)) }
       for a in e.alternateNames where Fold.key(a) != key { alternates[Fold.key(a), default: []].append(e.place.position) }
@@ -99,10 +104,15 @@ import Testing
     defer { a.close() }
     var named: [[UInt8]: [Int]] = [:]  // folded own or alternate name -> positions
     var all: [Place] = []
+    var spots = AtlasWriter.SameSpot()  // a place listed twice at one spot: its name is the one kept
     try AtlasData(path: atlasFile).forEach { e in
       let key = Fold.key(e.place.name)
-      named[key, default: []].append(e.place.position)
       all.append(e.place)
+      if let kept = spots.twin(of: e.place, key: key) {
+        named[key, default: []].append(kept)
+        return
+      }
+      named[key, default: []].append(e.place.position)
       for alt in e.alternateNames where Fold.key(alt) != key && !Fold.key(alt).isEmpty {
         if named[Fold.key(alt)]?.last != e.place.position { named[Fold.key(alt), default: []].append(e.place.position) }
       }

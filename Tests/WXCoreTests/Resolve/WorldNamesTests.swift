@@ -153,11 +153,17 @@ import Testing
     var sample: [Place] = []
     var rng = SplitMix64(state: 2024)
     var all: [Place] = []
+    var spots = AtlasWriter.SameSpot()  // a place listed twice at one spot is the one kept
     try AtlasData(path: atlasFile).forEach { e in
+      all.append(e.place)
+      if let kept = spots.twin(of: e.place, key: Fold.key(e.place.name)) {
+        let key = Fold.key(e.place.name)
+        if !(byName[key] ?? []).contains(where: { $0.position == kept }) { byName[key, default: []].append(all[kept]) }
+        return
+      }
       for key in Set([Fold.key(e.place.name)] + e.alternateNames.map { Fold.key($0) }) {
         byName[key, default: []].append(e.place)
       }
-      all.append(e.place)
       if rng.next() % 400 == 0 || e.place.name == "Springfield" || e.place.name == "Paris" { sample.append(e.place) }
     }
     for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown)

@@ -31,6 +31,9 @@ import Testing
 
   @Test func errorsCarryTheirRemedyAsAValue() {
     #expect(StoreError.damaged(path: "/x", detail: "bad").remedy == .repair)
+    // A read-only mount: wx said "Read-only file system (EROFS)" and no fix.
+    #expect(StoreError.io(path: "/x", operation: "writing in", errno: EROFS).remedy == .useAWritableFolder)
+    #expect(StoreError.io(path: "/x", operation: "writing in", errno: EIO).remedy == nil)
     #expect(SyncError.shrinks(url: "http://h/", from: 100, to: 1).remedy == .allowShrink)
     #expect(SyncError.missingKey(provider: "accuweather").description == "accuweather needs an API key")
     #expect(HomeError.noSample(searched: []).remedy == .syncOrFindTheSample)

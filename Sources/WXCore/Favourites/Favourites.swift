@@ -175,13 +175,18 @@ package struct FavouritesStore: Sendable {
   /// catalogue spells its country ("Cairo, EG", then "Cairo, Egypt" after a provider switch).
   package func add(_ places: [Found], now: Int64) throws -> [Bool] {
     try store.update(under: writers) { map in
-      var kept = try Self.decode(map, path: store.path)
-      var next = (kept.map(\.sequence).max() ?? 0) + 1
+      let all = try Self.decode(map, path: store.path)
+      var next = (all.map(\.sequence).max() ?? 0) + 1
+      // By folded name, each folded once: a place is compared with those of its name only
+      // (adding to 10,000 favourites compared every one).
+      var kept: [[UInt8]: [Favourite]] = [:]
+      for f in all { kept[Fold.key(f.name), default: []].append(f) }
       return places.map { found in
         let f = Favourite(found, added: now, sequence: next)
-        if map[f.key] != nil || kept.contains(where: { $0.samePlace(as: f) }) { return false }
+        let name = Fold.key(f.name)
+        if map[f.key] != nil || (kept[name] ?? []).contains(where: { $0.samePlace(as: f) }) { return false }
         map[f.key] = f.encoded()
-        kept.append(f)
+        kept[name, default: []].append(f)
         next += 1
         return true
       }

@@ -93,6 +93,8 @@ extension StoreError: CustomStringConvertible {
     case .notAStore: return .inspect
     case .damaged, .wrongKind: return .repair
     case .unusable(_, _, let remedy): return remedy
+    // A read-only file system (a read-only mount, a live image): another folder is the fix.
+    case .io(_, _, let e) where e == EROFS: return .useAWritableFolder
     case .missing, .busy, .permission, .io: return nil
     }
   }

@@ -27,4 +27,28 @@ import WXCore
     #expect(atlas.stderr.contains("showing the bundled sample without saving it"), "\(atlas)")
     #expect(atlas.stderr.contains("/atlas.gdbm;") && atlas.stderr.contains("using the catalogue without the atlas"), "\(atlas)")
   }
+
+  /// In a folder wx may read but not write, doctor still checks the stores: a damaged one,
+  /// which every command there reports ("run `wx doctor --repair`"), is named, though none
+  /// can be repaired (doctor said only that the folder was unusable).
+  @Test func doctorInAReadOnlyFolderStillNamesADamagedStore() throws {
+    let home = TempHome()
+    #expect(try home.wx("fav", "add", "Oslo", "Lima").status == 0)
+    var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: home.favourites)))
+    let at = try #require((0..<(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual(Array("Lima".utf8)) })
+    bytes[at + 1] ^= 0x20
+    try Data(bytes).write(to: URL(fileURLWithPath: home.favourites))
+    let chattr = try runProcess("/usr/bin/chattr", ["+i", home.path], environment: ["PATH": "/usr/bin:/bin"])
+    try #require(chattr.status == 0, "chattr +i is needed for this test: \(chattr)")
+    defer { _ = try? runProcess("/usr/bin/chattr", ["-i", home.path], environment: ["PATH": "/usr/bin:/bin"]) }
+    for args in [["doctor"], ["doctor", "--repair"]] {
+      let r = try home.run(args)
+      #expect(r.status == 74, "\(r)")
+      #expect(r.stdout.contains("state folder") && r.stdout.contains("set WX_HOME"), "\(r)")
+      let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("favourites") } ?? ""
+      #expect(line.contains("damaged"), "\(r.stdout)")
+      #expect(!r.stdout.contains("repaired"), "\(r.stdout)")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.favourites)) == Data(bytes))
+  }
 }

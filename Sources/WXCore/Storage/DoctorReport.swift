@@ -51,13 +51,18 @@ extension Doctor {
   /// Checks the state folder, the lock, the catalogue and every small store, and with
   /// `repair` repairs what is wrong under the writer lock (one held for the whole run).
   /// Throws when a repair itself fails (the store is then left as it was).
-  package func examine(repair: Bool) throws -> DoctorReport {
+  package func examine(repair asked: Bool) throws -> DoctorReport {
     var report = DoctorReport()
+    var repair = asked
     let folder = checkFolder()
     report.lines.append(.init(name: "state folder", path: home.directory, health: folder))
-    if case .broken = folder {
+    if case .broken(let e) = folder {
       report.folderUnusable = true
-      return report
+      // A folder wx may read but not write (a read-only mount): its stores are checked all
+      // the same, since a damaged one is what every command there reports, though none can
+      // be repaired here. Any other unusable folder: nothing in it is looked at.
+      guard e.remedy == .useAWritableFolder, FileSystem.isDirectory(home.directory) else { return report }
+      repair = false
     }
     if case .exposed = folder, repair {
       try tighten(home.directory, folder: true)

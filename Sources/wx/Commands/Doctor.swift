@@ -58,7 +58,8 @@ struct DoctorText {
       }
     }
     if report.folderUnusable {
-      // Nothing in it can be checked or repaired: say what is wrong and stop.
+      // Nothing in it can be repaired (a read-only one's stores are checked, above): say
+      // what is wrong and stop.
       text += "fix the state folder (or set WX_HOME) and run `wx doctor` again"
       return
     }

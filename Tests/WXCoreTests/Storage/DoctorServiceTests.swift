@@ -71,4 +71,21 @@ import Testing
     #expect(r.unrepaired && r.note.contains("it holds favourites"))
     #expect(FileManager.default.contentsEqual(atPath: home.preferencesPath, andPath: home.favouritesPath))
   }
+
+  /// A copy of the catalogue where the favourites belong holds no favourite: it is set aside,
+  /// kept, and the favourites start afresh (it was "not repaired: … whose own file is in
+  /// use", though nothing else can hold a catalogue's place here).
+  @Test func aCatalogueWhereAStoreBelongsIsSetAside() throws {
+    let s = Scratch()
+    let home = Self.home(s)
+    try home.openCatalogue().catalogue.close()
+    try FileManager.default.copyItem(atPath: home.cataloguePath, toPath: home.favouritesPath)
+    let report = try Doctor(home: home).examine(repair: true)
+    #expect(report.unrepaired == 0)
+    guard case .repaired(let r) = report.lines[5].actions.first else { Issue.record("\(report.lines[5])"); return }
+    #expect(!r.unrepaired && r.note.contains("it held a catalogue"), "\(r)")
+    #expect(r.backup.map(FileSystem.exists) == true && !FileSystem.exists(home.favouritesPath))
+    #expect(try Doctor(home: home).examine(repair: false).unhealthy == 0)
+    #expect(try home.favourites.list().isEmpty)
+  }
 }

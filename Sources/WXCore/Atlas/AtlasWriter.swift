@@ -81,7 +81,13 @@ package enum AtlasWriter {
       if let kept = spots.twin(of: place, key: key) {
         // Its name finds the place it repeats (``SameSpot``); its record and id stay.
         index.skip()
-        if !(alternates[key]?.contains(Int32(kept)) ?? false) { alternates[key, default: []].append(Int32(kept)) }
+        // In ascending order, as every list of places is (their differences are stored): the
+        // one kept is larger, so it may come before places already listed under this name.
+        var listed = alternates[key] ?? []
+        if !listed.contains(Int32(kept)) {
+          listed.insert(Int32(kept), at: listed.firstIndex { $0 > Int32(kept) } ?? listed.count)
+        }
+        alternates[key] = listed
         return
       }
       try index.add(key, wordStarts: starts, country: place.country)

@@ -149,8 +149,10 @@ package struct PlaceFinder {
   package func found(_ place: Place) throws(StoreError) -> Found { Found(city: try city(of: place), place: place) }
 
   /// A favourite as the catalogue city of its name and country nearest to where it was
-  /// added (the first, for favourites added before the atlas), else as that atlas place; nil
-  /// when it is neither.
+  /// added, within ``sameTown`` and of its region where both know it (the first of its name
+  /// and country, for favourites added before positions were kept), else as that atlas place;
+  /// nil when it is neither. (Springfield, Missouri is never shown with the weather of the
+  /// catalogue's Springfield, Illinois.)
   package func found(_ f: Favourite) throws(StoreError) -> Found? {
     let country = catalogue.fold(f.country)
     var best: (city: City, km: Double)? = nil
@@ -158,9 +160,13 @@ package struct PlaceFinder {
       let c = try catalogue.city(e.ref)
       guard catalogue.fold(c.country) == country else { continue }
       let km = f.latitude.map { Place.distance($0, f.longitude ?? 0, c.latitude, c.longitude) } ?? 0
-      if km < (best?.km ?? .infinity) { best = (c, km) }
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
     }
-    if let best { return try found(best.city) }
+    if let best {
+      let city = try found(best.city)
+      let region = city.place?.region
+      if f.region == nil || region == nil || Fold.key(f.region!) == Fold.key(region!) { return city }
+    }
     guard let atlas, let lat = f.latitude, let lon = f.longitude else { return nil }
     var nearest: (place: Place, km: Double)? = nil
     for p in try atlas.named(f.name) where catalogue.fold(p.country) == country {

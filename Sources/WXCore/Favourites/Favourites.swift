@@ -52,6 +52,23 @@ package struct Favourite: Equatable, Sendable {
     return true
   }
 
+  /// Of `favourites`, the one that is this place and fits it best: the same region before
+  /// an unknown one, then the nearest, then one without a position (a favourite of an older
+  /// wx, which is the place of its name and country only when nothing closer is).
+  package func best(among favourites: some Sequence<Favourite>) -> Favourite? {
+    var best: (f: Favourite, rank: (Int, Double))? = nil
+    for f in favourites where f.samePlace(as: self) {
+      let sameRegion = region != nil && f.region != nil
+      var km = Double.infinity
+      if let lat = latitude, let lon = longitude, let fLat = f.latitude, let fLon = f.longitude {
+        km = Place.distance(lat, lon, fLat, fLon)
+      }
+      let rank = (sameRegion ? 0 : 1, km)
+      if best == nil || rank < best!.rank { best = (f, rank) }
+    }
+    return best?.f
+  }
+
   /// The favourite `found` would be, added at `added` as the `sequence`th. Coordinates only
   /// when known (an AccuWeather city may have none: NaN is never stored).
   package init(_ found: Found, added: Int64, sequence: UInt64) {
@@ -194,7 +211,7 @@ package struct FavouritesStore: Sendable {
   }
 
   /// The same name, and the same country however it is written (a name, a code: ``Countries``).
-  static func sameIdentity(_ a: CityIdentity, _ b: CityIdentity) -> Bool {
+  package static func sameIdentity(_ a: CityIdentity, _ b: CityIdentity) -> Bool {
     guard Fold.key(a.name) == Fold.key(b.name) else { return false }
     let (x, y) = (Fold.key(a.country), Fold.key(b.country))
     return x == y || Countries.fit(x, y, version: Fold.version) == .exact || Countries.fit(y, x, version: Fold.version) == .exact
@@ -215,9 +232,11 @@ package struct FavouritesStore: Sendable {
       var gone: [[UInt8]] = []
       var missing: [String] = []
       for place in places {
-        // The record itself when it is one; else every favourite that is that place.
+        // The record itself when it is one; else the favourite that is that place and fits it
+        // best (one: of two San Pedros 42 km apart, a place between them is one of them).
         let exact = stored.filter { $0.favourite == place }
-        let matches = (exact.isEmpty ? stored.filter { $0.favourite.samePlace(as: place) } : exact).map(\.key)
+        let chosen = place.best(among: stored.map(\.favourite))
+        let matches = (exact.isEmpty ? stored.filter { $0.favourite == chosen } : exact).map(\.key)
         if matches.isEmpty { missing.append("\(place.name), \(place.country)") }
         gone += matches
       }

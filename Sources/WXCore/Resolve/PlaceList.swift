@@ -187,7 +187,7 @@ extension FavouritesStore {
           throw FavouritesError.notAFavourite([name])
         }
         let place = Favourite(found, added: 0, sequence: 0)
-        guard let kept = favourites.first(where: { $0.samePlace(as: place) }) else {
+        guard let kept = place.best(among: favourites) else {
           throw FavouritesError.notAFavourite([name])
         }
         named = kept

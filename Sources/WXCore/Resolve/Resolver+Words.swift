@@ -50,7 +50,11 @@ extension Resolver {
         var parted = try missingComma(run, words[end])
         if !parted, let other { parted = try other.missingComma(run, words[end]) }
         var longer = false  // the next word begins a longer name (`new york`)
-        if parted && end + 1 < words.count { longer = try growth(words[end...(end + 1)].joined(separator: " ")).grows }
+        if parted && end + 1 < words.count {
+          let next = words[end...(end + 1)].joined(separator: " ")
+          longer = try growth(next).grows
+          if !longer, let other { longer = try other.growth(next).grows }
+        }
         if parted && !longer { end += 1 }
       }
       out.append(words[i..<end].joined(separator: " "))

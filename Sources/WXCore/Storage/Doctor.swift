@@ -274,11 +274,7 @@ package struct Doctor: Sendable {
     guard let home = smallStores.first(where: { $0.kind == holds }) else {
       // A catalogue or the atlas: data wx derives again (a sync, the shipped atlas), with no
       // record of this store in it. Set aside, kept for the user; the store starts afresh.
-      let derived: Set<Envelope.Kind> = [
-        .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList, .atlasMeta, .places, .ranking, .namedPlaces,
-        .geoNamesIDs,
-      ]
-      guard derived.contains(holds), let kept = try moveAside(store.path) else { return leave }
+      guard holds.isDerived, let kept = try moveAside(store.path) else { return leave }
       return Repair(recovered: 0, lost: 0, backup: kept, note: "it held \(holds.contents), which wx makes again: set aside")
     }
     let name = FileSystem.baseName(home.path)

@@ -79,6 +79,17 @@ package enum Envelope {
 }
 
 extension Envelope.Kind {
+  /// Whether values of this kind belong to a catalogue or the atlas: data wx makes again
+  /// (a sync, the shipped atlas), never the only copy of the user's own.
+  package var isDerived: Bool {
+    switch self {
+    case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList, .atlasMeta, .places, .ranking, .namedPlaces,
+      .geoNamesIDs:
+      return true
+    case .manifest, .preference, .favourite, .aqi, .sentAlert, .storeIndex: return false
+    }
+  }
+
   /// What values of this kind are, in messages ("favourites", "a catalogue").
   package var contents: String {
     switch self {

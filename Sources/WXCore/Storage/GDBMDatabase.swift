@@ -191,7 +191,7 @@ package final class GDBMDatabase {
       let sys = gdbm_last_syserr(h)
       // A seek to an offset no file has (EINVAL) is a table that points outside the file:
       // damage, which `wx doctor --repair` mends, not the disk's failure.
-      if sys == EINVAL { return .damaged(path: path, detail: "its tables point outside the file") }
+      if sys == EINVAL && operation == "reading" { return .damaged(path: path, detail: "its tables point outside the file") }
       return .io(path: path, operation: operation, errno: sys)
     }
     return .damaged(path: path, detail: Self.describe(code))

@@ -106,23 +106,25 @@ package struct RefreshPlan: Sendable {
   private static func favourites(_ list: [Favourite], in catalogue: Catalogue, finder: PlaceFinder) throws -> [Chosen] {
     var positions: [Int: City] = [:]
     var added: [City] = []
-    // Once each place: two Springfields of the United States are two.
-    func add(_ city: City) {
-      let same = added.contains {
-        $0.identity == city.identity
-          && Place.distance($0.latitude, $0.longitude, city.latitude, city.longitude) <= PlaceFinder.sameTown
-      }
-      if !same { added.append(city) }
+    // Once each place, by the favourites' own rule (``Favourite/samePlace(as:)``): two
+    // Springfields of the United States, or two San Pedros of Coahuila 42 km apart, are two.
+    // Compared within a name only (10,000 favourites compared each with every other).
+    var byName: [[UInt8]: [Favourite]] = [:]
+    func add(_ city: City, as place: Favourite) {
+      let name = Fold.key(place.name)
+      guard !(byName[name] ?? []).contains(where: { $0.samePlace(as: place) }) else { return }
+      byName[name, default: []].append(place)
+      added.append(city)
     }
     for f in list {
       if let found = try finder.found(f) {
         let c = try chosen(found, in: catalogue)
-        if let p = c.position { positions[p] = c.city } else { add(c.city) }
+        if let p = c.position { positions[p] = c.city } else { add(c.city, as: Favourite(found, added: 0, sequence: 0)) }
       } else if let lat = f.latitude, let lon = f.longitude, finder.atlas == nil {
         add(
           City(
             id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon, temperatureC: nil, description: "",
-            humidity: nil, windKmh: nil, forecast: []))
+            humidity: nil, windKmh: nil, forecast: []), as: f)
       }
     }
     return positions.keys.sorted().map { Chosen(position: $0, city: positions[$0]!) } + added.map { Chosen(city: $0) }

@@ -11,11 +11,13 @@ struct BrowseRow: Equatable {
   var geonameID: Int? = nil
   /// The favourite a row of the favourites list shows (which of two of one name it is).
   var favourite: Favourite? = nil
+  /// A search row's city and atlas place (its region tells two of one name apart).
+  var found: Found? = nil
 
   /// The place a star on this row adds or removes (``Favourite/samePlace(as:)``).
   var place: Favourite {
     if let favourite { return favourite }
-    if let city { return Favourite(Found(city: city, place: nil), added: 0, sequence: 0) }
+    if let found = found ?? city.map({ Found(city: $0, place: nil) }) { return Favourite(found, added: 0, sequence: 0) }
     return Favourite(name: identity.name, country: identity.country, id: 0, added: 0, sequence: 0)
   }
 }
@@ -37,7 +39,9 @@ final class BrowseData {
   private var catalogueInode: (dev: UInt64, ino: UInt64)?
   private var favouritesStamp: [Int64]?
   private(set) var favourites: [Favourite] = []
-  private var favouriteKeys: Set<[UInt8]> = []
+  /// The favourites by name and country (``CityIdentity/key``): a row's star is looked up
+  /// among those of its name only.
+  private var favouritesByKey: [[UInt8]: [Favourite]] = [:]
   /// Recently shown pages, newest last: (list, query, offset, limit) → page.
   private var cache: [(key: String, page: Page)] = []
   private static let cachedPages = 8
@@ -79,21 +83,24 @@ final class BrowseData {
     return changed
   }
 
-  func isFavourite(_ identity: CityIdentity) -> Bool { favouriteKeys.contains(identity.key) }
+  /// Whether the row's place is a favourite (``Favourite/best(among:)``: of two Springfields,
+  /// only the one kept is starred).
+  func isFavourite(_ row: BrowseRow) -> Bool {
+    guard let named = favouritesByKey[row.identity.key] else { return false }
+    return row.place.best(among: named) != nil
+  }
 
   /// Shows `row` as (not) a favourite at once, before ``saveFavourite(_:adding:now:)``
   /// writes it: a key is drawn first, the locked write (with its fsync) follows.
   func previewFavourite(_ row: BrowseRow, adding: Bool, now: Int64) {
     if adding {
-      let next = (favourites.map(\.sequence).max() ?? 0) + 1
-      let id = row.city?.id ?? 0
-      favourites.append(Favourite(name: row.identity.name, country: row.identity.country, id: id, added: now, sequence: next))
-      favouriteKeys.insert(row.identity.key)
-    } else {
-      let place = row.place
-      favourites.removeAll { $0.samePlace(as: place) }
-      favouriteKeys.remove(row.identity.key)
+      var f = row.place
+      (f.added, f.sequence) = (now, (favourites.map(\.sequence).max() ?? 0) + 1)
+      favourites.append(f)
+    } else if let gone = row.place.best(among: favourites) {
+      favourites.removeAll { $0 == gone }
     }
+    index()
     cache.removeAll()
   }
 
@@ -105,8 +112,8 @@ final class BrowseData {
       cache.removeAll()
     }
     try home.prepare()
-    if adding, let city = row.city {
-      _ = try home.favourites.add([city], now: now)
+    if adding, let found = row.found ?? row.city.map({ Found(city: $0, place: nil) }) {
+      _ = try home.favourites.add([found], now: now)
     } else if !adding {
       try home.favourites.remove([row.place])
     }
@@ -141,7 +148,7 @@ final class BrowseData {
       // Catalogue cities and atlas places (a place without weather is a city without it).
       let result = try PlaceFinder(catalogue: catalogue, atlas: atlas).search(query, offset: offset, limit: limit)
       let found = result.items.map { f in
-        BrowseRow(identity: f.asCity.identity, city: f.asCity, geonameID: f.hasWeather ? nil : f.place?.geonameID)
+        BrowseRow(identity: f.asCity.identity, city: f.asCity, geonameID: f.hasWeather ? nil : f.place?.geonameID, found: f)
       }
       return Page(total: result.total, rows: found)
     }
@@ -154,7 +161,12 @@ final class BrowseData {
   private func loadFavourites() throws {
     favouritesStamp = Self.stamp(home.favouritesPath)
     favourites = try home.favourites.list()
-    favouriteKeys = Set(favourites.map(\.identity.key))
+    index()
+  }
+
+  private func index() {
+    favouritesByKey = [:]
+    for f in favourites { favouritesByKey[f.identity.key, default: []].append(f) }
   }
 
   private static func inode(_ path: String) -> (dev: UInt64, ino: UInt64)? {

@@ -55,7 +55,7 @@ final class BrowseSession {
         case .toggleFavourite:
           try loadPage()  // keys before it in this read may have moved to another page
           if let row = selected {
-            let adding = !data.isFavourite(row.identity)
+            let adding = !data.isFavourite(row)
             data.previewFavourite(row, adding: adding, now: ctx.currentTime())
             status = (adding ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
             after.append(.saveFavourite(row, adding: adding))

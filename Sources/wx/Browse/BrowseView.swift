@@ -13,7 +13,7 @@ struct BrowseView {
   /// Now (seconds since the epoch): which forecast days are past, and the hour the detail's
   /// 24-hour strip starts at.
   var now: Int64
-  var isFavourite: (CityIdentity) -> Bool
+  var isFavourite: (BrowseRow) -> Bool
 
   static let minWidth = 40
   static let minHeight = 10
@@ -148,7 +148,7 @@ struct BrowseView {
     let star = term.unicode ? "★" : "*"
     return page.rows.enumerated().map { k, row in
       let selected = m.top + k == m.selection
-      let mark = (selected ? ">" : " ") + (isFavourite(row.identity) ? star : " ")
+      let mark = (selected ? ">" : " ") + (isFavourite(row) ? star : " ")
       let cells = cells(row)
       let shown = row.city?.current(at: now).city
       let temp = shown.map { term.temperature($0.temperatureC, unit) } ?? "–"
@@ -211,7 +211,7 @@ struct BrowseView {
   }
 
   private func detail(_ row: BrowseRow) -> [String] {
-    let favourite = isFavourite(row.identity)
+    let favourite = isFavourite(row)
     let title = term.bold("\(row.identity.name.visible), \(row.identity.country.visible)")
     guard let stored = row.city else { return ["", title, "", "  Not in the current catalogue."] }
     let (c, _, hour) = stored.current(at: now)

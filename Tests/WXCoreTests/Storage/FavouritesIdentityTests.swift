@@ -63,4 +63,34 @@ import Testing
     let records = try store.store.read()
     #expect(Set(records.values.compactMap(FavouritesStore.key(salvaging:))) == Set(records.keys))
   }
+
+  /// What a review found: a favourite borrowed the weather of another town of its name (the
+  /// catalogue's nearest, however far), the sync plan merged places the favourites keep apart,
+  /// and a removal by a place without a region took every favourite near it.
+  @Test func eachFavouriteIsItsOwnPlaceEverywhere() throws {
+    let s = Scratch()
+    let home = Home(directory: s.file("home"), sampleCandidates: [])
+    var illinois = Self.city("Springfield", "United States")
+    (illinois.latitude, illinois.longitude) = (39.80, -89.64)
+    let catalogue = try RefreshPlanTests.catalogue([illinois], in: home)
+    defer { catalogue.close() }
+    let finder = PlaceFinder(catalogue: catalogue, atlas: nil)
+    let missouri = Favourite(Self.place("Springfield", "Missouri", 37.21, -93.29), added: 1, sequence: 1)
+    #expect(try finder.found(missouri) == nil, "Missouri's favourite is not Illinois' city")
+    let nearIllinois = Favourite(Self.place("Springfield", "Illinois", 39.81, -89.65), added: 1, sequence: 2)
+    #expect(try finder.found(nearIllinois)?.city?.latitude == 39.80)
+
+    // Two San Pedros of Coahuila 42 km apart: two favourites, two cities to fetch.
+    let east = Self.place("San Pedro", "Coahuila", 25.76, -102.98)
+    let west = Self.place("San Pedro", "Coahuila", 25.76, -103.40)
+    let store = home.favourites
+    #expect(try store.add([east, west], now: 1) == [true, true])
+    let plan = try RefreshPlan(.favourites(try store.list()), limit: nil, catalogue: catalogue) { finder }
+    #expect(plan.cities.count == 2, "\(plan.cities)")
+    // A place between them with no region (a catalogue city) removes the nearer one only.
+    var between = Self.city("San Pedro", "United States")
+    (between.latitude, between.longitude) = (25.76, -103.30)
+    try store.remove([Favourite(Found(city: between, place: nil), added: 0, sequence: 0)])
+    #expect(try store.list().map(\.longitude) == [-102.98])
+  }
 }

@@ -34,7 +34,7 @@ extension WX.Fav {
       // The region too where another favourite shares the name and country.
       console.out(
         named.map { f in
-          let shared = favourites.contains { $0 != f && $0.identity == f.identity }
+          let shared = favourites.contains { $0 != f && FavouritesStore.sameIdentity($0.identity, f.identity) }
           let region = shared ? f.region.map { ", \($0.visible)" } ?? "" : ""
           return "removed \(f.name.visible)\(region), \(f.country.visible)"
         }.joined(separator: "\n"))

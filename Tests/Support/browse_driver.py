@@ -181,8 +181,22 @@ def main():
             until(lambda: children(pid), "the program to start")
             groups.append(children(pid)[0])
         if not groups:
-            until(lambda: os.tcgetpgrp(master) not in (0, pid), "the program's process group")
-            groups.append(os.tcgetpgrp(master))
+            # The terminal's foreground group, kept as read (a second read may find none: the
+            # program stopping hands the terminal back), else the group of the shell's child.
+            def found():
+                g = os.tcgetpgrp(master)
+                if g in (0, pid):
+                    kids = children(pid)
+                    try:
+                        g = os.getpgid(kids[0]) if kids else 0
+                    except OSError:
+                        g = 0
+                if g in (0, pid):
+                    return False
+                groups.append(g)
+                return True
+
+            until(found, "the program's process group")
         return groups[0]
 
     def children(parent):

@@ -70,7 +70,9 @@ run: build-wx
 	@$(BIN) __build-atlas $(RUN_SHARE)
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(RUN_SHARE) $(BIN) list
 
-# WXCore's suite on the debug build (its assertions on), then the end-to-end suite (wxTests,
+# The test bundle alone in debug (`--product wxPackageTests`: what the two test targets need,
+# not wx-aqi-watch's NIO and BoringSSL, which only the release build compiles), WXCore's suite on
+# it (its assertions on), then the end-to-end suite (wxTests,
 # with the views and structure checks) once, on the binary exactly as `make install` builds it
 # (release, static, position-dependent): the path users take. Kill loops, concurrency storms
 # and the biggest inputs run at full size in `make stress`. The project's own code must
@@ -79,12 +81,12 @@ run: build-wx
 test: deps
 	python3 scripts/gen-fold-table.py --check
 	SWIFT=$(SWIFT) bash scripts/lint.sh
-	mkdir -p .build && $(SWIFT) build --build-tests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
+	mkdir -p .build && $(SWIFT) build --product wxPackageTests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
-	python3 scripts/gen-completion-grammar.py --check $$($(SWIFT) build --show-bin-path)/wx
 	$(SWIFT) test --skip-build --skip wxTests
 	$(MAKE) build 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-release.log
+	python3 scripts/gen-completion-grammar.py --check $(BIN)
 	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
 
 # The completion grammar's table of every command's options, value lists and positionals

@@ -159,6 +159,11 @@ package struct FavouritesStore: Sendable {
   }
 
   static func decode(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [Favourite] {
+    inOrder(try records(map, path: path)).map(\.favourite)
+  }
+
+  /// Every record with its key, in the map's order; an unreadable one is damage.
+  static func records(_ map: [[UInt8]: [UInt8]], path: String) throws(StoreError) -> [(key: [UInt8], favourite: Favourite)] {
     var out: [(key: [UInt8], favourite: Favourite)] = []
     out.reserveCapacity(map.count)
     for (key, payload) in map {
@@ -168,7 +173,7 @@ package struct FavouritesStore: Sendable {
         throw .damaged(path: path, detail: "a favourite record is unreadable")
       }
     }
-    return inOrder(out).map(\.favourite)
+    return out
   }
 
   /// In the order they were added (then by key: two added in one second by different wx
@@ -194,19 +199,33 @@ package struct FavouritesStore: Sendable {
     try store.update(under: writers) { map in
       let all = try Self.decode(map, path: store.path)
       var next = (all.map(\.sequence).max() ?? 0) + 1
-      // By folded name, each folded once: a place is compared with those of its name only
-      // (adding to 10,000 favourites compared every one).
-      var kept: [[UInt8]: [Favourite]] = [:]
-      for f in all { kept[Fold.key(f.name), default: []].append(f) }
+      var kept = Places(all)
       return places.map { found in
         let f = Favourite(found, added: now, sequence: next)
-        let name = Fold.key(f.name)
-        if map[f.key] != nil || (kept[name] ?? []).contains(where: { $0.samePlace(as: f) }) { return false }
+        guard map[f.key] == nil, kept.insert(f) else { return false }
         map[f.key] = f.encoded()
-        kept[name, default: []].append(f)
         next += 1
         return true
       }
+    }
+  }
+
+  /// Places each once by ``Favourite/samePlace(as:)``, a place compared with those of its
+  /// folded name only (adding to, or planning a sync of, 10,000 favourites compared each with
+  /// every one): the store's add and the sync plan's favourites.
+  package struct Places {
+    private var byName: [[UInt8]: [Favourite]] = [:]
+
+    package init(_ favourites: [Favourite] = []) {
+      for f in favourites { byName[Fold.key(f.name), default: []].append(f) }
+    }
+
+    /// Adds `place` unless it is one already; whether it was new.
+    package mutating func insert(_ place: Favourite) -> Bool {
+      let name = Fold.key(place.name)
+      if (byName[name] ?? []).contains(where: { $0.samePlace(as: place) }) { return false }
+      byName[name, default: []].append(place)
+      return true
     }
   }
 
@@ -222,21 +241,16 @@ package struct FavouritesStore: Sendable {
   /// nothing if any is none.
   package func remove(_ places: [Favourite]) throws {
     try store.update(under: writers) { map in
-      var stored: [(key: [UInt8], favourite: Favourite)] = []
-      for (key, payload) in map {
-        guard let f = try? Favourite(decoding: payload) else {
-          throw StoreError.damaged(path: store.path, detail: "a favourite record is unreadable")
-        }
-        stored.append((key, f))
-      }
+      let stored = try Self.records(map, path: store.path)
       var gone: [[UInt8]] = []
       var missing: [String] = []
       for place in places {
         // The record itself when it is one; else the favourite that is that place and fits it
         // best (one: of two San Pedros 42 km apart, a place between them is one of them).
-        let exact = stored.filter { $0.favourite == place }
-        let chosen = place.best(among: stored.map(\.favourite))
-        let matches = (exact.isEmpty ? stored.filter { $0.favourite == chosen } : exact).map(\.key)
+        var matches = stored.filter { $0.favourite == place }.map(\.key)
+        if matches.isEmpty, let chosen = place.best(among: stored.map(\.favourite)) {
+          matches = stored.filter { $0.favourite == chosen }.map(\.key)
+        }
         if matches.isEmpty { missing.append("\(place.name), \(place.country)") }
         gone += matches
       }

@@ -108,13 +108,9 @@ package struct RefreshPlan: Sendable {
     var added: [City] = []
     // Once each place, by the favourites' own rule (``Favourite/samePlace(as:)``): two
     // Springfields of the United States, or two San Pedros of Coahuila 42 km apart, are two.
-    // Compared within a name only (10,000 favourites compared each with every other).
-    var byName: [[UInt8]: [Favourite]] = [:]
+    var places = FavouritesStore.Places()
     func add(_ city: City, as place: Favourite) {
-      let name = Fold.key(place.name)
-      guard !(byName[name] ?? []).contains(where: { $0.samePlace(as: place) }) else { return }
-      byName[name, default: []].append(place)
-      added.append(city)
+      if places.insert(place) { added.append(city) }
     }
     for f in list {
       if let found = try finder.found(f) {

@@ -144,7 +144,7 @@ package struct FavouritesStore: Sendable {
   package let writers: WriterLock.Policy
 
   package init(path: String, writers: WriterLock.Policy) {
-    store = SmallStore(path: path, kind: .favourite, index: SmallStore.Index(derive: Self.orderIndex))
+    store = SmallStore(path: path, kind: .favourite, index: Self.orderIndexing)
     self.writers = writers
   }
 

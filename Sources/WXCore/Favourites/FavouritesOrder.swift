@@ -15,6 +15,9 @@ extension FavouritesStore {
 
   static func orderPartKey(_ k: Int) -> [UInt8] { orderKey + Array("/\(k)".utf8) }
 
+  /// The store's index: the order derived from the records, and its head's count.
+  package static let orderIndexing = SmallStore.Index(derive: orderIndex, listed: listed(head:))
+
   /// How many favourites an index head says there are, nil when `payload` is no head.
   @Sendable package static func listed(head payload: [UInt8]) -> Int? {
     var r = ByteReader(payload)

@@ -15,12 +15,9 @@ package struct SmallStoreFile: Sendable {
   package var path: String
   package var kind: Envelope.Kind
   package var key: @Sendable ([UInt8]) -> [UInt8]?
-  /// What the store keeps beside its records (the favourites' order): checked, and rebuilt
-  /// by a repair.
+  /// What the store keeps beside its records (the favourites' order): checked, rebuilt by a
+  /// repair, and what says how many records a repair lost.
   package var index: SmallStore.Index? = nil
-  /// How many records an index record says the store holds, when it is one that says so
-  /// (the favourites' order head): a repair counts those its scan cannot find as lost.
-  package var listed: (@Sendable ([UInt8]) -> Int?)? = nil
 
   package var store: SmallStore { SmallStore(path: path, kind: kind, index: index) }
 }
@@ -43,7 +40,7 @@ package struct Doctor: Sendable {
       SmallStoreFile(name: "preferences", path: home.preferencesPath, kind: .preference, key: PreferencesStore.key(salvaging:)),
       SmallStoreFile(
         name: "favourites", path: home.favouritesPath, kind: .favourite, key: FavouritesStore.key(salvaging:),
-        index: SmallStore.Index(derive: FavouritesStore.orderIndex), listed: FavouritesStore.listed(head:)),
+        index: FavouritesStore.orderIndexing),
       SmallStoreFile(name: "air quality", path: home.aqiPath, kind: .aqi, key: AQIStore.key(salvaging:)),
       SmallStoreFile(name: "alerts sent", path: home.alertsPath, kind: .sentAlert, key: SentAlerts.key(salvaging:)),
     ]
@@ -251,7 +248,7 @@ package struct Doctor: Sendable {
       salvaged = Salvage.scan(bytes, kind: store.kind, key: store.key)
       lost = salvaged.damaged
       // Records the index lists that no scan found (a truncated file): lost too.
-      if let listed = store.listed {
+      if let listed = store.index?.listed {
         let heads = Salvage.scan(bytes, kind: .storeIndex) { listed($0) != nil ? $0 : nil }
         if let total = heads.records.values.compactMap(listed).max() { lost = max(lost, total - salvaged.records.count) }
       }

@@ -19,8 +19,17 @@ package struct SmallStore: Sendable {
   /// records; a file without them (written before they existed) reads as before.
   package struct Index: Sendable {
     package var derive: @Sendable ([[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]]
+    /// How many records an index record says the store holds, when it is one that says so
+    /// (the favourites' order head): a repair counts those its scan cannot find as lost.
+    package var listed: @Sendable ([UInt8]) -> Int?
 
-    package init(derive: @escaping @Sendable ([[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]]) { self.derive = derive }
+    package init(
+      derive: @escaping @Sendable ([[UInt8]: [UInt8]]) -> [[UInt8]: [UInt8]],
+      listed: @escaping @Sendable ([UInt8]) -> Int? = { _ in nil }
+    ) {
+      self.derive = derive
+      self.listed = listed
+    }
   }
 
   package init(path: String, kind: Envelope.Kind, index: Index? = nil) {

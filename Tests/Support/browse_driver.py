@@ -178,8 +178,15 @@ def main():
     def program_group():
         """The program's process group: the terminal's foreground group, read once it is set."""
         if not groups and job_control == "background":  # the shell's only child
-            until(lambda: children(pid), "the program to start")
-            groups.append(children(pid)[0])
+            # Kept as read: /proc's children list is read again only to wait, never indexed
+            # after a second read that may come back empty.
+            def started():
+                kids = children(pid)
+                if kids:
+                    groups.append(kids[0])
+                return bool(kids)
+
+            until(started, "the program to start")
         if not groups:
             # The terminal's foreground group, kept as read (a second read may find none: the
             # program stopping hands the terminal back), else the group of the shell's child.
@@ -197,7 +204,8 @@ def main():
                 return True
 
             until(found, "the program's process group")
-        return groups[0]
+        # Timed out: the error is recorded; the shell's group stands in so the script ends.
+        return groups[0] if groups else pid
 
     def children(parent):
         try:

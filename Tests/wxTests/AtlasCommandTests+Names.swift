@@ -172,3 +172,33 @@ extension AtlasCommandTests {
     #expect(try byName.json()["city"] as? String == "Paris 13 Gobelins")
   }
 }
+
+extension AtlasCommandTests {
+  /// A big catalogue: more than 200 of its names begin with what was typed, and Paris's is not
+  /// among the first 200 in name order (`Para 1` … `Para 250` come before it). The places
+  /// listed still carry their catalogue city's weather (Paris showed `–` at a million cities),
+  /// and the catalogue's own cities are still found by paging.
+  @Test func aPlaceListedFindsItsCityPastTheCatalogueMatchesRead() throws {
+    let h = try home()
+    var cities = (1...250).map { k in
+      City(
+        id: k, name: "Para \(k)", country: "BR", latitude: -10 - Double(k) / 100, longitude: -50, temperatureC: 25,
+        description: "Sunny", humidity: 50, windKmh: 10, forecast: [])
+    }
+    cities.append(
+      City(
+        id: 251, name: "Paris", country: "FR", latitude: 48.8566, longitude: 2.3522, temperatureC: 7.5,
+        description: "Fog", humidity: 90, windKmh: 4, forecast: []))
+    try publish(cities, in: h)
+    let par = try items(try h.wx("search", "par", "--json", env: Self.on))
+    let paris = try #require(par.first { $0["city"] as? String == "Paris" }, "\(par)")
+    #expect(paris["temperature"] as? Double == 7.5 && paris["id"] as? Int == 251, "\(paris)")
+    #expect(paris["region"] as? String == "Île-de-France")
+    // Paris once, though it is both a place and a catalogue city.
+    let all = try items(try h.wx("search", "paris", "--per-page", "100", "--json", env: Self.on))
+    #expect(all.filter { $0["id"] as? Int == 251 }.count == 1, "\(all)")
+    // The catalogue's Para 250 is reachable: `wx search "para 250"` lists it with its weather.
+    let p250 = try items(try h.wx("search", "para 250", "--json", env: Self.on))
+    #expect(p250.first?["id"] as? Int == 250, "\(p250)")
+  }
+}

@@ -23,11 +23,18 @@ extension PlaceFinder {
   package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
-    let cat = try catalogue.search(query, offset: 0, limit: max(Self.catalogueMatches, offset + limit), variants: variants)
     guard let atlas else {
-      let cities = cat.cities.dropFirst(offset).prefix(limit)
-      return (cat.total, cities.map { Found(city: $0, place: nil) })
+      let cat = try catalogue.search(query, offset: offset, limit: limit, variants: variants)
+      return (cat.total, cat.cities.map { Found(city: $0, place: nil) })
     }
+    // The catalogue's matches whole when they are few; else the first `offset + limit` (name
+    // order: those named exactly the query first), and the places listed find their own
+    // catalogue city below. Reading 200 scattered cities and linking each was most of `wx
+    // search par` at a million cities (10.6 M of 16 M instructions), and still missed Paris's
+    // weather, which was not among the first 200 names beginning "par".
+    let cat = try catalogue.search(
+      query, offset: 0, limit: offset + limit, wholeUpTo: Self.catalogueMatches, variants: variants)
+    let whole = cat.cities.count >= cat.total
     let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
     let q = places.key.isEmpty ? catalogue.fold(query) : places.key
     // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
@@ -88,7 +95,18 @@ extension PlaceFinder {
       keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place.position, 0), Found(city: city, place: place)))
     }
     keyed.sort { $0.key < $1.key }
-    let page = keyed.dropFirst(offset).prefix(limit).map(\.item)
-    return (cat.total + places.total - overlap, Array(page))
+    var page = Array(keyed.dropFirst(offset).prefix(limit).map(\.item))
+    if !whole {
+      // A place listed without the catalogue city it is, which was past the matches read.
+      for k in page.indices where page[k].city == nil {
+        guard let place = page[k].place,
+          let city = try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude),
+          !keyed.contains(where: { $0.item.city == city }), !page.contains(where: { $0.city == city })
+        else { continue }
+        page[k].city = city
+        overlap += 1
+      }
+    }
+    return (cat.total + places.total - overlap, page)
   }
 }

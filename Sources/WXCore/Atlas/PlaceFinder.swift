@@ -133,7 +133,7 @@ package struct PlaceFinder {
     return try linkedCity(place)
   }
 
-  private func nearestCity(named name: String, country place: Place, latitude: Double, longitude: Double) throws(StoreError)
+  func nearestCity(named name: String, country place: Place, latitude: Double, longitude: Double) throws(StoreError)
     -> City?
   {
     var best: (city: City, km: Double)? = nil

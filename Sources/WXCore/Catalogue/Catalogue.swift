@@ -238,7 +238,10 @@ package final class Catalogue {
   /// matches nothing as typed is tried with spaces left out (``Resolver/keys(_:insertions:)``): an
   /// apostrophe or hyphen typed as a space (`val d is` finds Val-d'Isère); not with `variants`
   /// false (the ``Resolver``, which tries them itself).
-  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> SearchPage {
+  /// `wholeUpTo`: when no more than that many cities match, all of them, whatever `limit`.
+  package func search(_ query: String, offset: Int, limit: Int, wholeUpTo: Int = 0, variants: Bool = true) throws(StoreError)
+    -> SearchPage
+  {
     let q = fold(query)
     guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
     let reader = CityIndexReader(database: db)
@@ -249,7 +252,9 @@ package final class Catalogue {
       (match, key) = (try reader.match(k), k)
       if match.total > 0 || !variants { break }
     }
-    let refs = try reader.page(match, queryLength: key.count, offset: offset, limit: limit)
+    let whole = match.total <= wholeUpTo
+    let refs = try reader.page(
+      match, queryLength: key.count, offset: whole ? 0 : offset, limit: whole ? max(match.total, 1) : limit)
     return SearchPage(total: match.total, cities: try cities(refs))
   }
 

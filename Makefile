@@ -26,7 +26,7 @@ BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES = libgdbm-dev groff-base zsh fish python3-pyte
 
-.PHONY: all deps static-libs build build-wx build-aqi run test test-core test-aqi bench stress fuzz install uninstall clean sample completions grammar format
+.PHONY: all deps static-libs build build-wx run test bench stress fuzz install uninstall clean sample completions grammar format
 
 all: build
 
@@ -49,21 +49,12 @@ static-libs: deps
 	  ln -sf "$$(realpath "$$p")" $(STATIC_LIBS)/$$a; \
 	done
 
-# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build).
-build: build-wx build-aqi
-
-# wx-aqi-watch is built without WXCore (it must link no GDBM, shared or static), in a scratch
-# folder of its own, .build/aqi, so that its build can run beside another one: `make test` runs
-# it beside the debug test bundle's build and WXCore's suite, whose compiles leave a core idle
-# for long stretches, while BoringSSL's 301 C files keep both busy. It is then copied beside wx,
-# where wx looks for it and `make install` takes it from.
-AQI_SCRATCH = $(CURDIR)/.build/aqi
-build-aqi:
-	$(SWIFT) build $(BUILD_FLAGS) --scratch-path $(AQI_SCRATCH) --product wx-aqi-watch
-	@aqi=$$($(SWIFT) build $(BUILD_FLAGS) --scratch-path $(AQI_SCRATCH) --show-bin-path)/wx-aqi-watch; \
-	  if ldd $$aqi | grep -q libgdbm || nm $$aqi | grep -q ' gdbm_fetch'; then \
-	    echo "make: $$aqi links libgdbm" >&2; exit 1; fi; \
-	  mkdir -p $(dir $(BIN)) && cp -p $$aqi $(BIN)-aqi-watch
+# wx, then the WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build),
+# which is built without WXCore: it must link no GDBM, shared or static.
+build: build-wx
+	$(SWIFT) build $(BUILD_FLAGS) --product wx-aqi-watch
+	@if ldd $(BIN)-aqi-watch | grep -q libgdbm || nm $(BIN)-aqi-watch | grep -q ' gdbm_fetch'; then \
+	  echo "make: $(BIN)-aqi-watch links libgdbm" >&2; exit 1; fi
 
 build-wx: static-libs
 	$(SWIFT) build $(BUILD_FLAGS) $(WX_LINK_FLAGS) $(WX_START_FLAGS) --product wx
@@ -90,22 +81,13 @@ run: build-wx
 test: deps
 	python3 scripts/gen-fold-table.py --check
 	SWIFT=$(SWIFT) bash scripts/lint.sh
-	mkdir -p .build && $(MAKE) -j2 test-core test-aqi
-	$(MAKE) build-wx 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
+	mkdir -p .build && $(SWIFT) build --product wxPackageTests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
+	bash scripts/check-warnings.sh .build/build-tests.log
+	$(SWIFT) test --skip-build --skip wxTests
+	$(MAKE) build 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-release.log
 	python3 scripts/gen-completion-grammar.py --check $(BIN)
 	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
-
-# The two halves `make test` runs side by side: the debug test bundle and WXCore's suite on it;
-# wx-aqi-watch's release build, into its own log (printed when it fails).
-test-core:
-	$(SWIFT) build --product wxPackageTests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
-	bash scripts/check-warnings.sh .build/build-tests.log
-	$(SWIFT) test --skip-build --skip wxTests
-test-aqi:
-	@echo "building wx-aqi-watch (release) beside the tests: .build/build-aqi.log"
-	@$(MAKE) build-aqi >.build/build-aqi.log 2>&1 || { cat .build/build-aqi.log; exit 1; }
-	bash scripts/check-warnings.sh .build/build-aqi.log
 
 # The completion grammar's table of every command's options, value lists and positionals
 # (Sources/wx/Completion/CompletionDeclarations.swift), rewritten from ArgumentParser's

@@ -217,4 +217,21 @@ import Testing
     #expect(try home.run(["fav", "--format", "%t", "--json"], env: env).status == 64)
     #expect(try home.run(["fav", "--format", "%q"], env: env).status == 64)
   }
+
+  /// Two places of one name and country on one bar are told apart by region, as the
+  /// favourites' table tells them (they read "Springfield, United States" twice); a place
+  /// alone keeps its country.
+  @Test func placesOfOneNameOnOneBarSayTheirRegion() throws {
+    let home = TempHome()
+    let env = ["WX_ATLAS": "on"]
+    #expect(try home.run(["fav", "add", "Springfield, IL", "Springfield, MO", "Oslo"], env: env).status == 0)
+    let favs = try home.run(["fav", "--format", "%l|%t"], env: env)
+    #expect(
+      favs.stdout == "Springfield, Illinois|–\nSpringfield, Missouri|–\nOslo, Norway|1 °C\n" && favs.stderr.isEmpty,
+      "\(favs)")
+    let shown = try home.run(["show", "Springfield, IL", "Springfield, MO", "--format", "%l"], env: env)
+    #expect(shown.stdout == "Springfield, Illinois\nSpringfield, Missouri\n", "\(shown)")
+    let one = try home.run(["show", "Springfield, IL", "--format", "%l"], env: env)
+    #expect(one.stdout == "Springfield, United States\n", "\(one)")
+  }
 }

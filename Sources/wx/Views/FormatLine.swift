@@ -13,11 +13,27 @@ struct FormatLine: View {
   var now: Int64 = 0
   /// `--max-age` found the values too old (or invented): each weather value prints `?`.
   var stale = false
+  /// The place's region, where known: `%l` names it instead of the country when other lines
+  /// name a place of the same name and country (``Lines``).
+  var region: String? = nil
+  /// `%l` says the region (set by ``Lines``).
+  var byRegion = false
 
-  /// Several places, one line each (`wx show A B C --format`, `wx fav --format`).
+  /// Several places, one line each (`wx show A B C --format`, `wx fav --format`). Places of
+  /// one name and country are told apart as the favourites' table tells them: by region
+  /// (`Springfield, Illinois` and `Springfield, Missouri`, not two `Springfield, United States`).
   struct Lines: View {
     var lines: [FormatLine]
-    init(_ lines: [FormatLine]) { self.lines = lines }
+    init(_ lines: [FormatLine]) {
+      let keys = lines.map { Fold.key($0.city.name) + [0x1F] + Fold.key($0.city.country) }
+      var seen: [[UInt8]: Int] = [:]
+      for k in keys { seen[k, default: 0] += 1 }
+      self.lines = zip(lines, keys).map { line, key in
+        var line = line
+        line.byRegion = seen[key, default: 0] > 1 && line.region?.isEmpty == false
+        return line
+      }
+    }
     func json() -> JSON { .array(lines.map { $0.json() }) }
     func text(_ term: Terminal) -> String { lines.map { $0.text(term) }.joined(separator: "\n") }
     var fitsWidth: Bool { false }
@@ -89,7 +105,7 @@ struct FormatLine: View {
       let o = c.utcOffsetEstimate
       let m = abs(o) / 60
       return "UTC\(o < 0 ? "-" : "+")\(m / 60 < 10 ? "0" : "")\(m / 60):\(m % 60 < 10 ? "0" : "")\(m % 60)"
-    case "l": return "\(c.name.visible), \(c.country.visible)"
+    case "l": return "\(c.name.visible), \((byRegion ? region ?? c.country : c.country).visible)"
     case "c": return Self.symbol(Condition(description: c.description), unicode: unicode)
     case "C": return c.description.isEmpty ? Fields.unknown : c.description.visible
     case "t": return c.temperatureC.map(unit.format) ?? Fields.unknown
@@ -149,5 +165,6 @@ extension FormatLine {
   /// One place's line: a catalogue city's weather, or what wx knows of an atlas place.
   init(place: Found, unit: Units, format: String, _ ctx: Context) {
     self.init(city: place.city ?? place.asCity, unit: unit, format: format, now: ctx.now, stale: false)
+    region = place.place?.region
   }
 }

@@ -61,7 +61,7 @@ struct FavListRequest: OutputRequest {
       if rows.isEmpty { return }  // no favourites: no line (a status bar shows nothing)
       let lines = rows.map { f, found in
         found.map { FormatLine(place: $0, unit: unit, format: format, ctx) }
-          ?? FormatLine(city: Self.withoutWeather(f), unit: unit, format: format, now: ctx.now)
+          ?? FormatLine(city: Self.withoutWeather(f), unit: unit, format: format, now: ctx.now, region: f.region)
       }
       return Runner.show(FormatLine.Lines(lines), json: false, ctx)
     }

@@ -149,20 +149,27 @@ import Testing
     #expect(try home.wx("doctor").status == 0)
   }
 
-  @Test func aStoreCopiedOverAnotherIsNeverEmptied() throws {
+  /// favourites.gdbm copied over prefs.gdbm: `wx unit` fails with 74 and says to run `wx
+  /// doctor --repair`, which does what it says: the copy is set aside whole (kept, never
+  /// emptied), the favourites are untouched and the preferences start afresh.
+  @Test func aStoreCopiedOverAnotherIsSetAsideWhole() throws {
     let home = TempHome()
     try #require(try home.wx("fav", "add", "Oslo", "Lima").status == 0)
     try #require(try home.wx("unit", "fahrenheit").status == 0)
-    // favourites.gdbm copied over prefs.gdbm: both hold favourites.
     try FileManager.default.removeItem(atPath: home.preferences)
     try FileManager.default.copyItem(atPath: home.favourites, toPath: home.preferences)
-    let before = home.snapshot()
+    let copy = try #require(FileManager.default.contents(atPath: home.preferences))
+    let unit = try home.wx("unit")
+    #expect(unit.status == 74 && unit.stderr.contains("run `wx doctor --repair`"), "\(unit)")
     let repair = try home.wx("doctor", "--repair")
-    #expect(repair.status == 74, "\(repair)")
-    #expect(repair.stdout.contains("not repaired: it holds favourites"), "\(repair)")
-    #expect(home.snapshot() == before, "a store of the wrong kind was changed")
-    // Moved away by hand, the place is free: the next repair has nothing left to do there.
-    try FileManager.default.removeItem(atPath: home.preferences)
+    #expect(repair.status == 0, "\(repair)")
+    #expect(repair.stdout.contains("it held favourites, whose own file favourites.gdbm is in use: set aside as"), "\(repair)")
+    let kept = Self.backups(home, "prefs.gdbm")
+    #expect(
+      kept.count == 1 && kept.first.flatMap { FileManager.default.contents(atPath: home.path + "/" + $0) } == copy, "\(kept)")
+    #expect(FileManager.default.contents(atPath: home.favourites) == copy)
+    #expect(try home.wx("unit").stdout == "celsius\n")
+    #expect(try home.wx("fav", "list").stdout.contains("Lima"))
     #expect(try home.wx("doctor").status == 0)
   }
 }

@@ -262,8 +262,11 @@ package struct Doctor: Sendable {
 
   /// Puts back a store that stands in another's place (`store.path` holds `holds`), under
   /// the lock: exchanged with the file at its own place when that one holds `store`'s kind
-  /// (two files swapped), moved there when that place is free; otherwise left as it is, and
-  /// said so. It is never emptied or rebuilt as the wrong kind.
+  /// (two files swapped), moved there when that place is free; otherwise (its own place holds
+  /// a store of its kind already) set aside whole, kept for the user to compare, and `store`
+  /// starts afresh: every command's "run `wx doctor --repair`" then does what it says (it
+  /// was left, and `wx unit` failed with 74 after each repair). It is never emptied or rebuilt
+  /// as the wrong kind.
   func putBack(_ store: SmallStoreFile, holds: Envelope.Kind) throws(StoreError) -> Repair {
     let leave = Repair(
       recovered: 0, lost: 0, backup: nil, note: "not repaired: it holds \(holds.contents), whose own file is in use",
@@ -287,7 +290,11 @@ package struct Doctor: Sendable {
         recovered: 0, lost: 0, backup: nil,
         note: "it held \(holds.contents): exchanged with \(name), which held \(other.contents)")
     default:
-      return leave
+      guard let kept = try moveAside(store.path) else { return leave }
+      try FileSystem.syncDirectory(FileSystem.directoryName(store.path))
+      return Repair(
+        recovered: 0, lost: 0, backup: kept,
+        note: "it held \(holds.contents), whose own file \(name) is in use: set aside")
     }
   }
 

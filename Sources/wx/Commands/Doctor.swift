@@ -53,7 +53,7 @@ struct DoctorText {
             ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
           repaired(
             r.note + (r.salvaged ? counts : "") + r.remedy.words
-              + (r.backup.map { "; damaged file kept as \(Redact.path($0))" } ?? ""))
+              + (r.backup.map { r.salvaged ? "; damaged file kept as \(Redact.path($0))" : " as \(Redact.path($0))" } ?? ""))
         }
       }
     }

@@ -57,7 +57,9 @@ import Testing
     #expect(try Doctor(home: home).examine(repair: false).unhealthy == 0)
   }
 
-  @Test func aStoreOfAnotherKindInATakenPlaceIsLeftAndCounted() throws {
+  /// Set aside whole, kept, and the preferences start afresh: `wx unit`'s "run `wx doctor
+  /// --repair`" then does what it says (it was left, and `wx unit` kept failing with 74).
+  @Test func aStoreOfAnotherKindInATakenPlaceIsSetAsideAndKept() throws {
     let s = Scratch()
     let home = Self.home(s)
     try Self.favourites(home, ["Oslo"])
@@ -65,11 +67,18 @@ import Testing
     // prefs.gdbm replaced by a copy of favourites.gdbm: the favourites' place is taken.
     try FileManager.default.removeItem(atPath: home.preferencesPath)
     try FileManager.default.copyItem(atPath: home.favouritesPath, toPath: home.preferencesPath)
+    let favourites = try Data(contentsOf: URL(fileURLWithPath: home.favouritesPath))
     let report = try Doctor(home: home).examine(repair: true)
-    #expect(report.unrepaired == 1)
+    #expect(report.unrepaired == 0)
     guard case .repaired(let r) = report.lines[4].actions.first else { Issue.record("\(report.lines[4])"); return }
-    #expect(r.unrepaired && r.note.contains("it holds favourites"))
-    #expect(FileManager.default.contentsEqual(atPath: home.preferencesPath, andPath: home.favouritesPath))
+    #expect(!r.unrepaired && r.note.contains("it held favourites"), "\(r)")
+    let kept = try #require(r.backup)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: kept)) == favourites)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: home.favouritesPath)) == favourites)
+    #expect(try Doctor(home: home).examine(repair: false).unhealthy == 0)
+    #expect(try home.preferences.load().unit == .celsius)
+    try home.preferences.modify { $0.unit = .fahrenheit }
+    #expect(try home.preferences.load().unit == .fahrenheit)
   }
 
   /// A copy of the catalogue where the favourites belong holds no favourite: it is set aside,

@@ -79,17 +79,22 @@ import Testing
     #expect(try home.run(["fav", "add"] + ids).status == 0)
     let whole = try home.wx("fav", "--format", "%l").stdout.split(separator: "\n").map(String.init)
     #expect(whole.count > 100 && whole.count <= 150, "\(whole.count)")
+    // `%l` names the region of places that share a name and a country among the lines.
     func pages(_ total: Int) throws -> [String] {
-      var names: [String] = []
+      var places: [(name: String, region: String?)] = []
       var page = 1
       while true {
         let json = try home.wx("fav", "--json", "--per-page", "20", "--page", "\(page)").json()
         #expect(json["total"] as? Int == total)
         for item in try #require(json["items"] as? [[String: Any]]) {
-          names.append("\(item["city"] as? String ?? "?"), \(item["country"] as? String ?? "?")")
+          places.append(("\(item["city"] as? String ?? "?"), \(item["country"] as? String ?? "?")", item["region"] as? String))
         }
-        if page >= json["pages"] as? Int ?? 0 { return names }
+        if page >= json["pages"] as? Int ?? 0 { break }
         page += 1
+      }
+      return places.map { p in
+        guard places.filter({ $0.name == p.name }).count > 1, let region = p.region, !region.isEmpty else { return p.name }
+        return String(p.name.split(separator: ",")[0]) + ", " + region
       }
     }
     #expect(try pages(whole.count) == whole)

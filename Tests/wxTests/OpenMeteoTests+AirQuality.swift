@@ -100,7 +100,7 @@ extension OpenMeteoTests {
     try JSONSerialization.data(withJSONObject: Array(Self.sample.prefix(5))).write(to: URL(fileURLWithPath: few))
     let small = try FakeAPI(data: few)
     let before = home.snapshot()
-    let r = try home.wx("sync", "--url", small.url)
+    let r = try home.wx("sync", "--provider", "freetestapi", "--url", small.url)
     #expect(r.status == 65 && r.stderr.contains("--allow-shrink"), "\(r)")
     #expect(home.snapshot() == before)
   }

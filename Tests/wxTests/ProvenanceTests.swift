@@ -173,6 +173,31 @@ import Testing
     #expect(try home.wx("sync", "--if-older", "soon").status == 64)
   }
 
+  /// The helpers' new-user pass: after an Open-Meteo sync, `wx sync --url` of a forecast
+  /// endpoint is an Open-Meteo sync (it asked the endpoint for a catalogue page: exit 65); a
+  /// favourites sync over the sample is timed from its sync, not from its observation (15
+  /// minutes older), and says so.
+  @Test func aURLAloneIsTheLastProvidersAndAFavouritesSyncIsTimedFromItself() throws {
+    let home = TempHome()
+    let api = try OpenMeteoAPI()
+    let t0 = Int(TempHome.sampleNow)!
+    #expect(try home.run(["fav", "add", "Oslo"], env: ["WX_NOW": String(t0)]).status == 0)
+    let first = try home.run(
+      ["sync", "--provider", "open-meteo", "--favourites", "--url", api.forecast], env: ["WX_NOW": String(t0)])
+    #expect(first.status == 0, "\(first)")
+    let requests = try api.stats().requests
+    for (later, said) in [(300, "synced 5m ago"), (1500, "synced 25m ago")] {
+      let r = try home.run(
+        ["sync", "--if-older", "30m", "--url", api.forecast], env: ["WX_NOW": String(t0 + later)])
+      #expect(r.status == 0 && r.stderr.contains(said) && r.stderr.contains("nothing fetched"), "\(r)")
+    }
+    #expect(try api.stats().requests == requests)
+    let again = try home.run(["sync", "--url", api.forecast], env: ["WX_NOW": String(t0 + 3600)])
+    let after = try api.stats().requests
+    #expect(again.status == 0 && after > requests, "\(again)")
+    #expect(try home.wx("status", "--json").json()["provider"] as? String == "open-meteo")
+  }
+
   @Test func aUTCOffsetBeyondEighteenHoursIsBadData() throws {
     let home = TempHome()
     _ = try home.wx("list")
@@ -236,6 +261,11 @@ import Testing
     #expect(hourly["source"] as? String == "open-meteo" && hourly["age_seconds"] as? Int == 4 * 3600, "\(hourly)")
     let ahead = try home.run(["show", "Oslo"], env: ["WX_NOW": String(Self.osloObserved - 2 * 86_400)])
     #expect(ahead.stdout.contains("2026-11-23 13:00 (ahead of this computer's clock)"), "\(ahead)")
+    // Ahead the same day, by 70 minutes: said so too, and `%a` is `ahead`, not `now`.
+    let soon = ["WX_NOW": String(Self.osloObserved - 4200)]
+    let sameDay = try home.run(["show", "Oslo"], env: soon)
+    #expect(sameDay.stdout.contains("13:00 (ahead of this computer's clock)"), "\(sameDay)")
+    #expect(try home.run(["show", "Oslo", "--format", "%a"], env: soon).stdout == "ahead\n")
     // One city refreshed two hours on: the rest are two hours old, so --if-older 25m fetches.
     let refresh = try home.run(
       ["show", "Oslo", "--refresh"], env: ["WX_NOW": String(Self.osloObserved + 7200), "WX_OPEN_METEO_URL": api.forecast])

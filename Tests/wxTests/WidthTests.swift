@@ -141,6 +141,24 @@ import WXCore
     #expect(widest(text) <= 40, "\(text)")
   }
 
+  /// The helpers' new-user pass: a footer too wide for the terminal lost its age and its
+  /// sample mark first (`synced 2026-…` at 40 columns). Now the sync's date goes, then the
+  /// sample's words are shortened, then the page and the count: the age and the mark stay.
+  @Test(arguments: [(["list"], 40), (["list"], 60), (["top"], 40), (["fav"], 40), (["show", "Oslo"], 40)])
+  func footersKeepTheAgeAndTheSampleMark(_ args: [String], _ width: Int) throws {
+    let home = TempHome()
+    #expect(try home.wx("fav", "add", "Oslo").status == 0)
+    // Two days after the state folder's sample was made (when it was seeded: now).
+    let later = ["WX_NOW": String(Int(Date().timeIntervalSince1970) + 2 * 86_400 + 3600), "COLUMNS": String(width)]
+    let r = try home.run(args, env: later)
+    let footer = try #require(r.stdout.split(separator: "\n").last.map(String.init))
+    #expect(r.status == 0 && footer.contains("2d ago") && footer.contains("sample"), "\(args) at \(width): \(r.stdout)")
+    #expect(widest(r.stdout) <= width && !footer.contains("…"), "\(args) at \(width): \(r.stdout)")
+    // A pipe gets the footer whole.
+    let whole = try home.run(args, env: ["WX_NOW": later["WX_NOW"]!])
+    #expect(whole.stdout.contains("sample data, run `wx sync`") && whole.stdout.contains("synced 20"), "\(whole)")
+  }
+
   @Test func asciiSpellsTheTypography() throws {
     let home = TempHome()
     try home.wx("list")

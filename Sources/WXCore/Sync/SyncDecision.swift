@@ -4,8 +4,9 @@
 /// Open-Meteo when an option only it takes was given, freetestapi for the sample or no
 /// catalogue. A pure function of the header, the clock and the options.
 package enum SyncDecision: Equatable, Sendable {
-  /// The catalogue was synced `age` seconds ago, within the limit: no request at all.
-  case skip(age: Int64)
+  /// The catalogue was synced `age` seconds ago, within the limit: no request at all; or,
+  /// `observed`, its oldest weather was observed `age` seconds ago (a sync of some cities).
+  case skip(age: Int64, observed: Bool = false)
   /// Fetch from `provider` (`freetestapi`, `accuweather`, `open-meteo`); `favouritesOnly`
   /// when an Open-Meteo refresh of everything would exceed ``RefreshPlan/cap``.
   case fetch(provider: String, favouritesOnly: Bool)
@@ -15,10 +16,14 @@ package enum SyncDecision: Equatable, Sendable {
   ) -> SyncDecision {
     if let ifOlder, let meta, !meta.isSample {
       // A sync of some cities (`show --refresh`, the favourites) does not make the rest young:
-      // then the oldest observation counts (the list's sync when the header has none).
-      let basis = meta.refreshed < meta.count ? (meta.oldestObservation ?? meta.listSyncedAt) : meta.syncedAt
+      // then the oldest observation counts (the list's sync when the header has none). The
+      // sample's invented rows have no age: a sync of every other city is a whole one (a
+      // favourites sync over the sample was timed from its observation, 15 minutes older).
+      let invented = meta.bySource?.first ?? 0  // WeatherSource.sample's count
+      let partial = meta.refreshed < meta.count - invented
+      let basis = partial ? (meta.oldestObservation ?? meta.listSyncedAt) : meta.syncedAt
       let age = now - basis
-      if age >= 0 && age < ifOlder { return .skip(age: age) }
+      if age >= 0 && age < ifOlder { return .skip(age: age, observed: partial && meta.oldestObservation != nil) }
     }
     if let asked { return .fetch(provider: asked, favouritesOnly: false) }
     if openMeteoOnly { return .fetch(provider: "open-meteo", favouritesOnly: false) }

@@ -95,7 +95,7 @@ struct ForecastView: View {
       out += days.isEmpty && hottest ? "No rain-free days in the forecast.\n" : CityView.forecastTable(days, unit, term)
       out += CityView.wordsForPast(forecast, term, source: city.origin.source)
     }
-    return out + CityView.ageLine(Ages.line(city, now), stale: Ages.isStale(city, now), term) + "\n" + term.dim(freshness)
+    return out + CityView.ageLine(Ages.line(city, now), stale: Ages.isStale(city, now), term) + "\n" + term.footer(freshness)
   }
 }
 

@@ -21,7 +21,7 @@ extension WX {
     @Option(
       help: """
         Provider: freetestapi, accuweather or open-meteo (default: the one the catalogue's weather last came from; \
-        open-meteo when --favourites, --city, --max-cities or --days is given; freetestapi for the sample or with --url).
+        open-meteo when --favourites, --city, --max-cities or --days is given; freetestapi for the sample; --url follows it).
         """)
     var provider: ProviderName?
     @Option(
@@ -101,16 +101,18 @@ struct SyncPlan {
   var selection: OpenMeteoSelection
 
   static func make(_ ctx: Context, _ sync: WX.Sync) throws -> SyncPlan? {
-    // A URL given alone is a catalogue's (freetestapi's), as it always was.
-    let asked = sync.provider ?? (sync.url != nil && !sync.openMeteoOnly ? .freetestapi : nil)
+    // A URL given alone is the provider last used's, as wx(1) says of --provider (it was
+    // always freetestapi's: after an Open-Meteo sync, `--url` of a forecast endpoint was asked
+    // for a catalogue page and answered 400).
     let decision = SyncDecision.decide(
-      meta: ctx.home.catalogueMeta(), now: ctx.now, asked: asked?.rawValue, openMeteoOnly: sync.openMeteoOnly,
+      meta: ctx.home.catalogueMeta(), now: ctx.now, asked: sync.provider?.rawValue, openMeteoOnly: sync.openMeteoOnly,
       ifOlder: sync.ifOlder.flatMap(DurationText.seconds))
     switch decision {
-    case .skip(let age):
+    case .skip(let age, let observed):
       let limit = sync.ifOlder ?? ""
       if !sync.quiet {
-        ctx.console.err("wx: the catalogue was synced \(Clock.ago(age)), within --if-older \(limit.visible): nothing fetched")
+        let what = observed ? "its oldest weather was observed" : "the catalogue was synced"
+        ctx.console.err("wx: \(what) \(Clock.ago(age)), within --if-older \(limit.visible): nothing fetched")
       }
       return nil
     case .fetch(let name, let favouritesOnly):

@@ -53,7 +53,7 @@ struct TopView: View {
     for c in cities {
       t.rows.append([c.name.visible, term.temperature(c.current(at: now).city.temperatureC, unit), Ages.cell(c, now)])
     }
-    return term.bold("Weather") + "\n" + t.render(term) + term.dim(freshness)
+    return term.bold("Weather") + "\n" + t.render(term) + term.footer(freshness)
   }
 }
 

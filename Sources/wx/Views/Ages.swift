@@ -44,13 +44,19 @@ enum Ages {
   /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`, `2 days ago
   /// (2026-11-25 14:00)`: in the city's local time when the provider gave its offset, else
   /// in the user's.
+  /// Seconds an observation may be ahead of the clock and still read as now: AccuWeather dates
+  /// its values by the hour they forecast for (up to an hour on), and clocks drift.
+  static let drift: Int64 = 3600
+
   static func moment(_ at: Int64, _ c: City, _ now: Int64) -> String {
     let (date, clock, today) = local(at, c, now)
     let days = today - date
     let age = max(0, now - at)
     let ago = age >= 3600 ? " (\(Clock.ago(age)))" : ""
+    // Ahead by more than a clock's usual drift: said so, even today (it read "12:00 today"
+    // at 10:50, as if it were now).
+    if days < 0 || at - now > Self.drift { return "\(CalendarDay.string(date)) \(clock) (ahead of this computer's clock)" }
     switch days {
-    case ..<0: return "\(CalendarDay.string(date)) \(clock) (ahead of this computer's clock)"
     case 0: return "\(clock) today\(ago)"
     case 1: return "yesterday \(clock)\(ago)"
     default: return "\(days) days ago (\(CalendarDay.string(date)) \(clock))"

@@ -38,8 +38,8 @@ struct CityPage: View {
   }
 
   func text(_ term: Terminal) -> String {
-    if cities.isEmpty, let empty { return empty + "\n" + term.dim(freshness) }
-    return Self.table(cities, first: paging.offset + 1, unit, now, term) + term.dim(footer)
+    if cities.isEmpty, let empty { return empty + "\n" + term.footer(freshness) }
+    return Self.table(cities, first: paging.offset + 1, unit, now, term) + term.footer(footer)
   }
 
   /// `page 2 of 3 · 51 cities · synced …`.

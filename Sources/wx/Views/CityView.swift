@@ -118,7 +118,7 @@ struct CityView: View {
     // When the values are from and who gave them: a line of its own, never cut.
     let age = Self.ageLine(Ages.line(city, now, estimate: hour), stale: Ages.isStale(city, now), term)
     return out + "\n" + Self.forecast(city.datedForecast(at: now), unit, term, source: city.origin.source) + age + "\n"
-      + term.dim(about + freshness)
+      + term.footer(about + freshness)
   }
 
   /// The age line: plain when fresh, bold when the values are over three hours old or invented

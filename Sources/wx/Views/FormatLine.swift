@@ -123,10 +123,12 @@ struct FormatLine: View {
   }
 
   /// `%a`: `12m`, `5h`, `2d` since the values were observed (or served); `now` within five
-  /// seconds; `sample` for invented values.
+  /// seconds; `ahead` when they are dated over an hour after this computer's clock;
+  /// `sample` for invented values.
   static func age(_ c: City, _ now: Int64) -> String {
     guard let p = c.provenance else { return Fields.unknown }  // a place without weather
-    guard let age = p.age(at: now) else { return "sample" }
+    guard let age = p.age(at: now), let at = p.observedAt else { return "sample" }
+    if at - now > Ages.drift { return "ahead" }  // of this computer's clock
     return age < 5 ? "now" : Clock.age(age)
   }
 

@@ -47,13 +47,13 @@ struct HourlyView: View {
         default: "for this city"
         }
       return out + "\nNo hourly forecast \(from).\nOpen-Meteo sends 48 hours:\n  wx sync --provider open-meteo\n"
-        + term.dim(freshness)
+        + term.footer(freshness)
     case .ended(let last):
-      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + age(term) + term.dim(freshness)
+      return out + "\n" + Self.ended(last, city, now).joined(separator: "\n") + "\n" + age(term) + term.footer(freshness)
     case .hours(let hours):
       out += " · next \(hours.count) hour\(hours.count == 1 ? "" : "s"), local time\n"
       let end = hours.count < asked ? "The stored hours end here: sync again for the next ones.\n" : ""
-      return out + Self.table(hours, unit, term) + end + age(term) + term.dim(freshness)
+      return out + Self.table(hours, unit, term) + end + age(term) + term.footer(freshness)
     }
   }
 

@@ -73,7 +73,7 @@ struct PlacePage: View {
     }
     let places = paging.total == 1 ? "place" : "places"
     return t.render(term)
-      + term.dim("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
+      + term.footer("page \(paging.page) of \(paging.pages) · \(paging.total) \(places) · \(freshness) · places: GeoNames")
   }
 }
 

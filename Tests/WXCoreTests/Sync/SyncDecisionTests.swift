@@ -34,7 +34,26 @@ import Testing
       SyncDecision.decide(meta: m, now: 10_600, asked: nil, openMeteoOnly: false, ifOlder: 1_500)
         == .fetch(provider: "open-meteo", favouritesOnly: false))
     m.oldestObservation = 9_500
-    #expect(SyncDecision.decide(meta: m, now: 10_600, asked: nil, openMeteoOnly: false, ifOlder: 1_500) == .skip(age: 1_100))
+    #expect(
+      SyncDecision.decide(meta: m, now: 10_600, asked: nil, openMeteoOnly: false, ifOlder: 1_500)
+        == .skip(age: 1_100, observed: true))
+  }
+
+  /// A favourites sync over the bundled sample refreshed every city with weather of its own:
+  /// its sync time counts, not its observation (15 minutes older on Open-Meteo), so a timer's
+  /// `--if-older 30m` five minutes on fetches nothing and says "synced 5m ago".
+  @Test func theSamplesRowsDoNotMakeASyncPartial() {
+    var m = Self.meta("open-meteo", syncedAt: 10_000)
+    m.refreshed = 1
+    m.bySource = [61, 0, 0, 1]
+    (m.oldestObservation, m.newestObservation) = (9_400, 9_400)
+    #expect(
+      SyncDecision.decide(meta: m, now: 10_300, asked: nil, openMeteoOnly: false, ifOlder: 1_800) == .skip(age: 300))
+    #expect(
+      SyncDecision.decide(meta: m, now: 11_500, asked: nil, openMeteoOnly: false, ifOlder: 1_800) == .skip(age: 1_500))
+    #expect(
+      SyncDecision.decide(meta: m, now: 11_800, asked: nil, openMeteoOnly: false, ifOlder: 1_800)
+        == .fetch(provider: "open-meteo", favouritesOnly: false))
   }
 
   @Test func theProviderLastUsedUnlessOneIsNamed() {

@@ -124,7 +124,7 @@ struct FavouritesView: View {
     }
     let count = "\(paging.total) favourite\(paging.total == 1 ? "" : "s")"
     let page = paging.pages > 1 ? "page \(paging.page) of \(paging.pages) · " : ""
-    return t.render(term) + term.dim(page + count + " · " + freshness)
+    return t.render(term) + term.footer(page + count + " · " + freshness)
   }
 }
 

@@ -1,0 +1,45 @@
+import WXCore
+
+/// Footer lines (`page 1 of 16 · 62 cities · synced 2026-11-23 12:10 (2d ago) · 59 of 62 cities
+/// sample data`) on a terminal narrower than they are. Lines never wrap, so the edge cuts what
+/// is last: the age and the sample mark, the two things a footer is for (at 40 columns it read
+/// `synced 2026-…`). Shortened first, step by step until it fits: the sync's date goes and
+/// its age stays (`synced 2d ago`), then the sample's words (`sample`, `59 of 62 sample`), then
+/// the page (`1/16`), then the count of cities.
+enum Footer {
+  static let steps: [@Sendable (String) -> String] = [
+    withoutSyncDate,
+    { $0.replacing("sample data, run `wx sync`", with: "sample data") },
+    { $0.replacing(" cities sample data", with: " sample").replacing("sample data", with: "sample") },
+    { $0.replacing("page ", with: "").replacing(" of ", with: "/") },
+    withoutCount,
+  ]
+
+  static func fit(_ line: String, width: Int?) -> String {
+    guard let width, DisplayWidth.of(line) > width else { return line }
+    var t = line
+    for step in steps where DisplayWidth.of(t) > width { t = step(t) }
+    return t
+  }
+
+  /// `synced 2026-11-23 12:10 (2d ago)` → `synced 2d ago`; anything else as it is.
+  static func withoutSyncDate(_ s: String) -> String {
+    guard let r = s.firstRange(of: "synced "), let open = s[r.upperBound...].firstIndex(of: "("),
+      s.distance(from: r.upperBound, to: open) == "2026-11-23 12:10 ".count,
+      let close = s[open...].firstIndex(of: ")")
+    else { return s }
+    return String(s[..<r.upperBound]) + s[s.index(after: open)..<close] + s[s.index(after: close)...]
+  }
+
+  /// `1/16 · 62 cities · synced …` → `1/16 · synced …` (the first ` · N word` part).
+  static func withoutCount(_ s: String) -> String {
+    let parts = s.split(separator: " · ", omittingEmptySubsequences: false)
+    guard let k = parts.firstIndex(where: { $0.first?.isNumber == true && $0.contains(" ") }), k > 0 else { return s }
+    return parts.enumerated().filter { $0.offset != k }.map(\.element).joined(separator: " · ")
+  }
+}
+
+extension Terminal {
+  /// A footer line, dimmed, fitted to the width (``Footer``).
+  func footer(_ line: String) -> String { dim(Footer.fit(line, width: width)) }
+}

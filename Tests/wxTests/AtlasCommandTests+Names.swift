@@ -189,6 +189,11 @@ extension AtlasCommandTests {
       City(
         id: 251, name: "Paris", country: "FR", latitude: 48.8566, longitude: 2.3522, temperatureC: 7.5,
         description: "Fog", humidity: 90, windKmh: 4, forecast: []))
+    // A place far down the name order: read only by a window that reaches it.
+    cities.append(
+      City(
+        id: 252, name: "Parma", country: "IT", latitude: 44.8015, longitude: 10.3279, temperatureC: 9,
+        description: "Clear sky", humidity: 70, windKmh: 5, forecast: []))
     try publish(cities, in: h)
     let par = try items(try h.wx("search", "par", "--json", env: Self.on))
     let paris = try #require(par.first { $0["city"] as? String == "Paris" }, "\(par)")
@@ -197,6 +202,20 @@ extension AtlasCommandTests {
     // Paris once, though it is both a place and a catalogue city.
     let all = try items(try h.wx("search", "paris", "--per-page", "100", "--json", env: Self.on))
     #expect(all.filter { $0["id"] as? Int == 251 }.count == 1, "\(all)")
+    // One total whatever the page size (it was read from a window as wide as the page: a
+    // total per page size, and pages whose rows moved to the next page), and no row twice.
+    var totals: Set<Int> = []
+    for size in ["1", "20", "100", "300"] {
+      totals.insert(try h.wx("search", "par", "--per-page", size, "--json", env: Self.on).json()["total"] as? Int ?? -1)
+    }
+    #expect(totals.count == 1, "\(totals)")
+    var rows: [String] = []
+    for page in 1...5 {
+      for item in try items(try h.wx("search", "par", "--page", "\(page)", "--json", env: Self.on)) {
+        rows.append("\(item["id"] ?? "-")/\(item["geonameid"] ?? "-")")
+      }
+    }
+    #expect(Set(rows).count == rows.count, "\(rows)")
     // The catalogue's Para 250 is reachable: `wx search "para 250"` lists it with its weather.
     let p250 = try items(try h.wx("search", "para 250", "--json", env: Self.on))
     #expect(p250.first?["id"] as? Int == 250, "\(p250)")

@@ -32,9 +32,11 @@ extension PlaceFinder {
     // catalogue city below. Reading 200 scattered cities and linking each was most of `wx
     // search par` at a million cities (10.6 M of 16 M instructions), and still missed Paris's
     // weather, which was not among the first 200 names beginning "par".
+    // At least the first `sample` of them, whatever the page: the estimate of the total below
+    // is read from those, so every page and page size gives the same total.
     let cat = try catalogue.search(
-      query, offset: 0, limit: offset + limit, wholeUpTo: Self.catalogueMatches, variants: variants)
-    let whole = cat.cities.count >= cat.total
+      query, offset: 0, limit: max(offset + limit, Self.sample), wholeUpTo: Self.catalogueMatches, variants: variants)
+    let whole = cat.total <= Self.catalogueMatches
     let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
     let q = places.key.isEmpty ? catalogue.fold(query) : places.key
     // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
@@ -46,6 +48,7 @@ extension PlaceFinder {
     var twinPositions: [Int] = []
     var twinIndices: [Int] = []
     var overlap = 0
+    var sampled = 0  // the catalogue's first `sample` matches that are places
     let alternates = try atlas.alternates(q).map(\.position)
     for (k, city) in cat.cities.enumerated() {
       let cityKey = catalogue.fold(city.name)
@@ -57,6 +60,7 @@ extension PlaceFinder {
         let (key, starts) = Fold.keyAndWordStarts(place.name)
         if key.starts(with: q) || starts.contains(where: { key[$0...].starts(with: q) }) || alternates.contains(place.position) {
           overlap += 1
+          if k < Self.sample { sampled += 1 }
         }
       }
       let exact = nameMatch && (cityKey == q || place.map { alternates.contains($0.position) } == true)
@@ -94,6 +98,24 @@ extension PlaceFinder {
       if let c = city, keyed.contains(where: { $0.item.city == c }) { city = nil }
       keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place.position, 0), Found(city: city, place: place)))
     }
+    if !whole {
+      // A catalogue city that is no place comes after every place of its class; when the
+      // atlas has places of that class (or a lower one) past the ones read, it comes after
+      // them too, past this page: listed here, it moved from page to page as the window grew
+      // (`Paris 01 Louvre Springs` on pages 2 and 3 at a million cities).
+      let ranks = ranked.filter { $0.nameMatch }.count
+      let more1 = places.nameMatches > ranks, more2 = places.total > ranked.count
+      keyed.removeAll { $0.item.place == nil && ($0.key.0 == 1 && more1 || $0.key.0 == 2 && (more1 || more2)) }
+      // So does a city that is a place the atlas's ranking passed over (the second name of a
+      // place listed at the same spot: Paris 13e Arrondissement beside Paris 13 Gobelins),
+      // which was listed only once the window reached its name.
+      let last = ranked.map(\.place.position).max() ?? -1
+      keyed.removeAll { e in
+        e.item.city != nil
+          && e.item.place.map { p in p.position < last && !ranked.contains { $0.place.position == p.position } }
+            == true
+      }
+    }
     keyed.sort { $0.key < $1.key }
     var page = Array(keyed.dropFirst(offset).prefix(limit).map(\.item))
     if !whole {
@@ -104,8 +126,11 @@ extension PlaceFinder {
           !keyed.contains(where: { $0.item.city == city }), !page.contains(where: { $0.city == city })
         else { continue }
         page[k].city = city
-        overlap += 1
       }
+      // Past 200 catalogue matches the total is estimated, the same for every page: the
+      // share of the catalogue's first `sample` matches that are places, over all its matches.
+      let estimate = (sampled * cat.total + Self.sample / 2) / max(1, min(Self.sample, cat.cities.count))
+      return (max(cat.total + places.total - min(estimate, cat.total, places.total), offset + page.count), page)
     }
     return (cat.total + places.total - overlap, page)
   }

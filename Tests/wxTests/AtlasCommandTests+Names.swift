@@ -221,3 +221,19 @@ extension AtlasCommandTests {
     #expect(p250.first?["id"] as? Int == 250, "\(p250)")
   }
 }
+
+extension AtlasCommandTests {
+  /// The helpers' new-user pass: Yokohama, Kawasaki, Saitama and Chiba (18–35 km from the
+  /// sample's 東京, linked by where it is, having no Latin name) showed as 東京 with Tokyo's
+  /// weather and became "東京" favourites. Each is its own place; `tokyo` is still 東京.
+  @Test func aCityNamedInAnotherScriptIsOnlyThePlaceWhereItIs() throws {
+    let h = try home()
+    for name in ["yokohama", "kawasaki", "saitama", "chiba"] {
+      let r = try h.wx("show", name, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String != "東京" && json["temperature"] is NSNull, "\(name): \(r)")
+    }
+    let tokyo = try h.wx("show", "tokyo", "--json", env: Self.on).json()
+    #expect(tokyo["city"] as? String == "東京" && tokyo["temperature"] as? Double != nil, "\(tokyo)")
+  }
+}

@@ -5,16 +5,21 @@ extension PlaceFinder {
   /// past ASCII) ``linkedCity(_:)`` reads at most.
   package static let otherScripts = 1_024
 
+  /// Kilometres within which a catalogue city named in another script is a place: no name
+  /// tells them apart, so not ``sameTown``'s 50 (Yokohama, 28 km from the sample's 東京,
+  /// showed Tokyo's weather, and so did Kawasaki, Saitama and Chiba).
+  package static let otherScriptTown = 10.0
+
   /// The catalogue city named in another script (東京) that is `place`: of its country,
-  /// nearest within ``sameTown``. The atlas's names are Latin, so such a city is linked by
-  /// where it is: `tokyo` finds the sample's 東京 and its weather.
+  /// nearest within ``otherScriptTown``. The atlas's names are Latin, so such a city is linked
+  /// by where it is: `tokyo` finds the sample's 東京 and its weather.
   package func linkedCity(_ place: Place) throws(StoreError) -> City? {
     var best: (city: City, km: Double)? = nil
     for e in try otherScriptEntries(mayBeIn: place.country) {
       let c = try catalogue.city(e.ref)
       guard sameCountry(place, c.country) else { continue }
       let km = Place.distance(place.latitude, place.longitude, c.latitude, c.longitude)
-      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
+      if km <= Self.otherScriptTown && km < (best?.km ?? .infinity) { best = (c, km) }
     }
     return best?.city
   }

@@ -237,3 +237,26 @@ extension AtlasCommandTests {
     #expect(tokyo["city"] as? String == "東京" && tokyo["temperature"] as? Double != nil, "\(tokyo)")
   }
 }
+
+extension AtlasCommandTests {
+  /// The helpers' new-user pass: two catalogue cities, both with weather, that share a name and
+  /// a region (the Poianas of Botoșani County) were to be picked with "Name, Region", the very
+  /// words typed. Their catalogue ids pick them, and the message offers them.
+  @Test func catalogueTwinsAreOfferedByTheirIds() throws {
+    let h = try home()
+    try publish(
+      [
+        City(
+          id: 14636, name: "Poiana", country: "RO", latitude: 47.56436, longitude: 26.86387, temperatureC: 3,
+          description: "Fog", humidity: 90, windKmh: 4, forecast: []),
+        City(
+          id: 670_124, name: "Poiana", country: "RO", latitude: 47.60149, longitude: 26.60826, temperatureC: 4,
+          description: "Fog", humidity: 90, windKmh: 4, forecast: []),
+      ], in: h)
+    let r = try h.wx("show", "poiana, botosani county", env: Self.on)
+    #expect(r.status == 64 && r.stderr.contains("pick one by its id (`wx show 14636`)"), "\(r)")
+    #expect(r.stderr.contains("id 14636") && r.stderr.contains("id 670124"), "\(r)")
+    let picked = try h.wx("show", "14636", "--json", env: Self.on).json()
+    #expect(picked["id"] as? Int == 14636 && picked["temperature"] as? Double == 3, "\(picked)")
+  }
+}

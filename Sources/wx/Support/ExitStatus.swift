@@ -183,14 +183,16 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
   case .ambiguous(let query, let candidates):
     // Places that read alike (two Halles of Flanders, Belgium) are told apart by their
     // GeoNames ids, which pick them (`wx show 3196359`).
+    // Catalogue cities that read alike (two Poianas of Botoșani County, both with weather) by
+    // their catalogue ids: "Name, Region" was offered, the very words typed.
     var twin: Int? = nil
+    var idKind = "GeoNames id"
     let texts = candidates.map(PlaceText.full)
     let list = candidates.prefix(8).enumerated().map { k, f in
-      guard let id = f.place?.geonameID, f.city == nil, texts.filter({ $0 == texts[k] }).count > 1 else {
-        return named(f)
-      }
-      twin = twin ?? id
-      return "\(named(f)) GeoNames \(id)"
+      guard texts.filter({ $0 == texts[k] }).count > 1, let id = f.city?.id ?? f.place?.geonameID else { return named(f) }
+      if twin == nil { (twin, idKind) = (id, f.city == nil ? "GeoNames id" : "id") }
+      if f.city == nil { return "\(named(f)) GeoNames \(id)" }
+      return f.population == nil ? named(f) : "\(named(f)) id \(id)"
     }.joined(separator: "; ")
     let more = candidates.count > 8 ? "; …" : ""
     let example =
@@ -209,8 +211,8 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
     let country = Set(candidates.map { Fold.key($0.country) }).count > 1 ? ", \"Name, Country\"" : ""
     let pick =
       switch (twin, query.contains(",")) {
-      case (let id?, true): " — pick one by its GeoNames id (`wx show \(id)`)"
-      case (let id?, false): " — pick one with \"Name, Region\"\(example)\(country) or its GeoNames id (`wx show \(id)`)"
+      case (let id?, true): " — pick one by its \(idKind) (`wx show \(id)`)"
+      case (let id?, false): " — pick one with \"Name, Region\"\(example)\(country) or its \(idKind) (`wx show \(id)`)"
       case (nil, _):
         country.isEmpty
           ? " — pick one with \"Name, Region\"\(example)" : " — pick one with \"Name, Region\"\(example) or \"Name, Country\""

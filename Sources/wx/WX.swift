@@ -170,6 +170,36 @@ enum Main {
     }.joined(separator: "\n")
   }
 
+  /// ArgumentParser's "The value 'abc' is invalid for '--page <page>'" (and ". Please provide
+  /// one of 'c', 'f' …") in wx's words, as wx's own checks put them: "--page takes a whole
+  /// number: 'abc' is not one", "page 99999999999999999999 is past the end of any list",
+  /// "--unit takes one of 'c', 'f' …: not 'kelvin'".
+  static func plainValueError(_ message: String) -> String {
+    let start = "The value '"
+    guard message.hasPrefix(start), let mid = message.firstRange(of: "' is invalid for '"),
+      let end = message[mid.upperBound...].firstIndex(of: "'")
+    else { return message }
+    let value = message[message.index(message.startIndex, offsetBy: start.count)..<mid.lowerBound]
+    let option = message[mid.upperBound..<end].split(separator: " ").first.map(String.init) ?? ""
+    guard option.hasPrefix("--") else { return message }
+    let rest = message[message.index(after: end)...]
+    if let one = rest.firstRange(of: "Please provide one of ") {
+      var choices = rest[one.upperBound...]
+      while choices.last == "." { choices.removeLast() }
+      return "\(option) takes one of \(choices): not '\(value)'"
+    }
+    if ["--page", "--per-page", "--count", "--max-cities", "--limit", "--hours"].contains(option) {
+      // Digits too many for a number: as wx says of a number too large.
+      if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
+        if option == "--page" { return "page \(value) is past the end of any list" }
+        if option == "--per-page" { return "--per-page must be between 1 and 1000" }
+        return "\(option) \(value) is more than wx can take"
+      }
+      return "\(option) takes a whole number: '\(value)' is not one"
+    }
+    return "\(option) does not take '\(value)'"
+  }
+
   /// `message` with each `quote`d part cut to 60 characters: an argument echoed back (`--page`
   /// given 128 KB) must not fill the terminal.
   static func cutQuoted(_ message: String, _ quote: Character = "'", limit: Int = 60) -> String {
@@ -213,7 +243,7 @@ enum Main {
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
     if message.isEmpty { return code.rawValue }
     if message.hasPrefix("Error: ") { message.removeFirst(7) }
-    message = cutQuoted(message)
+    message = cutQuoted(plainValueError(message))
     var help = "wx --help"
     if let usage = WX.fullMessage(for: error).split(separator: "\n").first(where: { $0.hasPrefix("Usage: ") }) {
       let words = usage.dropFirst(7).split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }

@@ -98,6 +98,11 @@ import Testing
     let marked = try home.run(["show", "Oslo", "--waybar", "--format", "%t", "--max-age", "2h"], env: later)
     let markedText = try marked.json()["text"] as? String
     #expect(marked.status == 1 && markedText == "?", "\(marked)")
+    // Four hours on, the stored hours give this hour's chance of rain; four days on, past
+    // them, the observation's hour is no longer now: no percentage (the helpers' pass).
+    #expect(old["percentage"] is Int, "\(old)")
+    let gone = try home.run(["show", "Oslo", "--waybar"], env: ["WX_NOW": String(observed + 4 * 86_400)]).json()
+    #expect(gone["percentage"] == nil && (gone["class"] as? [String])?.contains("stale") == true, "\(gone)")
     // i3blocks: full text, short text, colour (none when fresh).
     let blocks = try home.run(["show", "Oslo", "--i3blocks"], env: ["WX_NOW": String(observed + 600)])
     let lines = blocks.stdout.split(separator: "\n", omittingEmptySubsequences: false)

@@ -89,6 +89,33 @@ extension OpenMeteoTests {
     #expect(try home.wx("aqi", "show", "Zurichville").status == 66)
   }
 
+  /// The helpers' pass: two favourite Springfields of the United States shared one history
+  /// ("Springfield, United States"), and `wx aqi show` did not find a place as `wx show` does
+  /// (tokio, new york city). Now each place has its own, and `aqi show` asks the place book.
+  @Test func aqiKeepsTwoPlacesOfOneNameApartAndResolvesLikeShow() throws {
+    let home = TempHome()
+    for place in ["Springfield, IL", "Springfield, MO", "tokyo", "new york city"] {
+      #expect(try home.wx("fav", "add", place).status == 0, "\(place)")
+    }
+    let api = try OpenMeteoAPI()
+    let sync = try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality])
+    #expect(sync.status == 0 && sync.stderr.contains("recorded air quality for 4 cities"), "\(sync)")
+    var seen: Set<String> = []
+    for (typed, recorded) in [
+      ("Springfield, IL", "Springfield, Illinois, United States"),
+      ("springfield, missouri", "Springfield, Missouri, United States"),
+      ("tokio", "東京"), ("new york city", "New York"),
+    ] {
+      let r = try home.wx("aqi", "show", typed, "--json")
+      let city = (try? r.json())?["city"] as? String
+      #expect(r.status == 0 && city == recorded, "\(typed): \(r)")
+      if let city { seen.insert(city) }
+    }
+    #expect(seen.count == 4)
+    let neither = try home.wx("aqi", "show", "Springfield, Ohio")
+    #expect(neither.status == 66 && neither.stderr.contains("no air-quality readings"), "\(neither)")
+  }
+
   @Test func aWeatherRefreshDoesNotLiftTheShrinkCheck() throws {
     let home = TempHome()
     let full = try FakeAPI()

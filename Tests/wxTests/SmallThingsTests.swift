@@ -34,12 +34,27 @@ import WXCore
     (["list", "--page", "9223372036854775807", "--per-page", "1000"], 64),
     (["hottest", "--page", "9223372036854775807", "--per-page", "1000"], 64), (["search", "par", "--page", "500"], 64),
     (["search", "par", "--page", "9223372036854775807", "--json"], 64),
+    // Past 64 bits: as wx says it, not in ArgumentParser's words (the helpers' pass).
+    (["list", "--page", "99999999999999999999"], 64),
   ])
   func hugePagesArePastTheEndOf(_ args: [String], _ status: Int) throws {
     let home = TempHome()
     let run = try home.run(args)
     #expect(!run.signalled && run.status == Int32(status), "\(args) \(run)")
     if status == 64 { #expect(run.stderr.contains("is past the end"), "\(run)") }
+  }
+
+  /// A value ArgumentParser cannot read is said in wx's words, with the option's name.
+  @Test func unreadableValuesAreSaidInWxsWords() throws {
+    let home = TempHome()
+    for (args, said) in [
+      (["list", "--page", "abc"], "wx: --page takes a whole number: 'abc' is not one (see `wx list --help`)"),
+      (["list", "--per-page", "1e9"], "wx: --per-page takes a whole number: '1e9' is not one (see `wx list --help`)"),
+      (["list", "--unit", "kelvin"], "wx: --unit takes one of 'c', 'f', 'celsius' or 'fahrenheit': not 'kelvin'"),
+    ] {
+      let r = try home.run(args)
+      #expect(r.status == 64 && r.stderr.hasPrefix(said) && !r.stderr.contains("invalid for"), "\(args) \(r)")
+    }
   }
 
   @Test func negativePagesAreBadPagesNotMissingValues() throws {

@@ -79,7 +79,7 @@ import WXCore
     try home.wx("list")
     let r = try runInProcess(args, in: home, unicode: false)
     let table = r.stdout.split(separator: "\n").filter {
-      !$0.isEmpty && !$0.contains("page") && !$0.contains("cities") && !$0.contains("synced")
+      !$0.isEmpty && !$0.contains("page") && !$0.contains("cities") && !$0.contains("synced") && !$0.hasPrefix("sample data")
     }
     .drop { !$0.contains("City") }
     try #require(table.count > 3, "\(r)")
@@ -148,15 +148,21 @@ import WXCore
   func footersKeepTheAgeAndTheSampleMark(_ args: [String], _ width: Int) throws {
     let home = TempHome()
     #expect(try home.wx("fav", "add", "Oslo").status == 0)
-    // Two days after the state folder's sample was made (when it was seeded: now).
-    let later = ["WX_NOW": String(Int(Date().timeIntervalSince1970) + 2 * 86_400 + 3600), "COLUMNS": String(width)]
+    // The bundled sample alone was never synced: its footer says what it is, with no age.
+    let sample = try home.run(args, env: ["COLUMNS": String(width)])
+    let mark = try #require(sample.stdout.split(separator: "\n").last.map(String.init))
+    #expect(mark.contains("sample") && !mark.contains("synced") && !mark.contains("ago"), "\(args): \(sample.stdout)")
+    // Oslo synced from Open-Meteo, the 61 other cities still the sample's, two days later.
+    let api = try OpenMeteoAPI()
+    #expect(try OpenMeteoTests.sync(home, api, "--favourites").status == 0)
+    let later = ["WX_NOW": String(Int(TempHome.sampleNow)! + 2 * 86_400 + 3600), "COLUMNS": String(width)]
     let r = try home.run(args, env: later)
     let footer = try #require(r.stdout.split(separator: "\n").last.map(String.init))
     #expect(r.status == 0 && footer.contains("2d ago") && footer.contains("sample"), "\(args) at \(width): \(r.stdout)")
     #expect(widest(r.stdout) <= width && !footer.contains("…"), "\(args) at \(width): \(r.stdout)")
     // A pipe gets the footer whole.
     let whole = try home.run(args, env: ["WX_NOW": later["WX_NOW"]!])
-    #expect(whole.stdout.contains("sample data, run `wx sync`") && whole.stdout.contains("synced 20"), "\(whole)")
+    #expect(whole.stdout.contains("61 of 62 cities sample data") && whole.stdout.contains("synced 20"), "\(whole)")
   }
 
   @Test func asciiSpellsTheTypography() throws {

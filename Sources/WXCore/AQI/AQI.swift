@@ -222,10 +222,12 @@ package struct AQIStore: Sendable {
 
   /// The history a typed name picks, by the rules every city argument follows
   /// (``Resolver``): among the recorded names ("Name, Country" as Open-Meteo records them,
-  /// or the feed's bare name), then, when none fits, through `catalogue` (`Paris, France`
-  /// finds readings the feed recorded as `Paris`). nil when no history fits; throws
-  /// ``LookupError/ambiguous(query:candidates:)`` when several do.
-  package func find(_ text: String, catalogue: Catalogue?) throws -> AQIHistory? {
+  /// or the feed's bare name), then, when none fits, through `finder`, the place book `wx
+  /// show` asks (`tokio` finds the readings of 東京, `Paris, France` those the feed recorded as
+  /// `Paris`). nil when no history fits; throws ``LookupError/ambiguous(query:candidates:)``
+  /// when several recorded names do, ``PlaceLookupError/ambiguous(query:candidates:)`` when
+  /// the typed name fits several places.
+  package func find(_ text: String, finder: PlaceFinder?) throws -> AQIHistory? {
     let all = try histories()
     let list = PlaceList(airQuality: all)
     let resolver = Resolver(list)
@@ -234,13 +236,18 @@ package struct AQIStore: Sendable {
     case .several(let hits): throw LookupError.ambiguous(query: text, candidates: hits.map(list.candidate))
     case .none: break
     }
-    // The catalogue's city, then its readings under its name (and its country, if recorded).
-    guard let catalogue, case .found(_, let city) = try catalogue.resolve(text) else { return nil }
-    let named = try resolver.named(city.name).filter { i in
-      list.items[i].country.isEmpty
+    // The place `wx show` would show, then its readings under its name (and its country and
+    // region, where recorded).
+    guard let finder else { return nil }
+    let found: Found
+    do { found = try finder.lookup(text).found } catch PlaceLookupError.notFound { return nil }
+    let named = try resolver.named(found.name).filter { i in
+      let item = list.items[i]
+      if let region = item.region, Fold.key(region) != Fold.key(found.place?.region ?? "") { return false }
+      return item.country.isEmpty
         || resolver.fit(
-          Fold.key(list.items[i].country), Qualifiers(country: city.country),
-          lines: Countries.lines(naming: Fold.key(list.items[i].country), version: Fold.version)) == .exact
+          Fold.key(item.country), Qualifiers(country: found.country),
+          lines: Countries.lines(naming: Fold.key(item.country), version: Fold.version)) == .exact
     }
     return named.count == 1 ? all[named[0]] : nil
   }

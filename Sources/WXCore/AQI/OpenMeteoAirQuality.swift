@@ -9,27 +9,60 @@ package struct OpenMeteoAirQuality: Sendable {
   package static let defaultURL = "https://air-quality-api.open-meteo.com/v1/air-quality"
   package let config: ProviderConfig
   package let cities: [City]
+  /// The cities' regions where known (by position; may be shorter): they tell apart two
+  /// places of one name in one country.
+  package let regions: [String?]
   /// What an answer's location keeps (``OpenMeteoStream``).
   static let shape = OpenMeteoStream.Shape.object([
     ("utc_offset_seconds", .scalar),
     ("current", .object([("time", .scalar), ("us_aqi", .scalar), ("european_aqi", .scalar), ("pm2_5", .scalar)])),
   ])
 
-  package init(config: ProviderConfig, cities: [City]) {
+  package init(config: ProviderConfig, cities: [City], regions: [String?] = []) {
     self.config = config
     self.cities = cities
+    self.regions = regions
   }
 
-  /// One reading per city with a US AQI. A name shared by several of `cities` is
-  /// recorded as "Name, Country" so their histories stay apart.
+  /// The name each city's readings are recorded under: its own; "Name, Country" when
+  /// another city has its name; "Name, Region, Country" when another has its name in its
+  /// country too (two favourite Springfields of the United States), and its id after that
+  /// when the region does not tell them apart either.
+  static func names(_ cities: [City], regions: [String?]) -> [String] {
+    func region(_ i: Int) -> String? { i < regions.count ? regions[i] : nil }
+    var byName: [String: Int] = [:]
+    var byCountry: [String: Int] = [:]
+    var byRegion: [String: Int] = [:]
+    func keys(_ i: Int) -> (String, String, String) {
+      let name = Fold.string(cities[i].name)
+      let country = name + "\u{0}" + Fold.string(cities[i].country)
+      return (name, country, country + "\u{0}" + Fold.string(region(i) ?? ""))
+    }
+    for i in cities.indices {
+      let (n, c, r) = keys(i)
+      byName[n, default: 0] += 1
+      byCountry[c, default: 0] += 1
+      byRegion[r, default: 0] += 1
+    }
+    return cities.indices.map { i in
+      let city = cities[i]
+      let (n, c, r) = keys(i)
+      guard byName[n]! > 1 else { return city.name }
+      guard byCountry[c]! > 1 else { return "\(city.name), \(city.country)" }
+      guard let region = region(i), byRegion[r]! == 1 else { return "\(city.name), \(city.country), id \(city.id)" }
+      return "\(city.name), \(region), \(city.country)"
+    }
+  }
+
+  /// One reading per city with a US AQI, under its name as ``names(_:regions:)`` gives it,
+  /// so the histories of cities that share a name stay apart.
   package func fetch() async throws(SyncError) -> [AQIReading] {
     try Fetcher.validate(url: config.url)
     if cities.isEmpty { throw .noRecords(url: Redact.url(config.url)) }
     let (config, cities) = (self.config, self.cities)
     let batches = OpenMeteoProvider.batched(cities)
-    var names: [String: Int] = [:]
-    for c in cities { names[Fold.string(c.name), default: 0] += 1 }
-    let shared = names
+    let names = Self.names(cities, regions: regions)
+    let batchSize = OpenMeteoProvider.batchSize
     let results = try await Fetcher.inParallel(batches.count, limit: OpenMeteoProvider.maxInFlight, url: config.url) {
       (b: Int) async throws(SyncError) -> [AQIReading] in
       let asked = batches[b]
@@ -47,7 +80,7 @@ package struct OpenMeteoAirQuality: Sendable {
           // Its own time (the forecast's rules): a local time less the offset, never nil.
           let time = try OpenMeteoDecoder.observation(item, current, label: label).epochSeconds!
           guard let us = try OpenMeteoDecoder.number(current["us_aqi"], "\(label) us_aqi", AQIFrame.accepted) else { return }
-          let name = shared[Fold.string(city.name), default: 0] > 1 ? "\(city.name), \(city.country)" : city.name
+          let name = names[b * batchSize + i]
           var reading = AQIReading(
             city: name, aqi: us, scale: .us,
             european: try OpenMeteoDecoder.number(current["european_aqi"], "\(label) european_aqi", 0...1000),

@@ -130,9 +130,14 @@ extension PlaceList {
   package init(airQuality histories: [AQIHistory]) {
     self.init(
       histories.map { h in
-        let parts = h.city.split(separator: ",", maxSplits: 1)
-        guard parts.count == 2 else { return Item(name: h.city, country: "") }
-        return Item(name: String(parts[0]).trimmingSpaces, country: String(parts[1]).trimmingSpaces)
+        // "Name", "Name, Country", or "Name, Region, Country" (two places of one name in one
+        // country: ``OpenMeteoAirQuality/names(_:)``).
+        let parts = h.city.split(separator: ",", maxSplits: 2).map { String($0).trimmingSpaces }
+        switch parts.count {
+        case 2: return Item(name: parts[0], country: parts[1])
+        case 3: return Item(name: parts[0], country: parts[2], region: parts[1])
+        default: return Item(name: h.city, country: "")
+        }
       })
   }
 

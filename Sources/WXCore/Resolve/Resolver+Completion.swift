@@ -17,7 +17,10 @@ extension Resolver {
       var out: [String] = []
       for p in named {
         let q = try source.qualifiers(of: p)
-        guard fit(rest, q, lines: lines) != .none else { continue }
+        // A region's name from its first letter (`Springfield, M` offers Massachusetts,
+        // Michigan, Missouri…), though a lookup reads two letters as a code, never as its start.
+        let regionBegun = q.region.map { fold($0).starts(with: rest) } ?? false
+        guard regionBegun || fit(rest, q, lines: lines) != .none else { continue }
         // Qualified as typed: by the country when the rest fits it, else by the region's
         // name when the rest begins it, else by its code.
         var by = q.country

@@ -111,6 +111,9 @@ package struct Resolver<Source: NameSource> {
         if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
       }
       let (fitting, named) = try qualified(head, qualifier)
+      // The rule of ``dwarfed(_:_:)`` within the qualifier: `Newcastle, UK` is no answer by
+      // Northern Ireland's Newcastle, 7,444 people, while Newcastle upon Tyne begins so.
+      if !fitting.isEmpty, let listed = try dwarfed(head, qualifier, fitting) { return .several(listed) }
       if fitting.count == 1 { return .one(fitting[0]) }
       if let p = try largest(fitting) {
         sharing = fitting.count - 1
@@ -162,6 +165,28 @@ package struct Resolver<Source: NameSource> {
     var largest = 0
     for p in prefixed { largest = max(largest, try source.population(of: p) ?? 0) }
     return Self.dwarfs(exactLargest, by: largest) ? prefixed + exact : nil
+  }
+
+  /// ``dwarfed(_:_:)`` for "Name, Qualifier": the cities there (``smallPlace`` people or
+  /// more) whose name begins with the name's whole words (``begun(_:_:)``) and dwarf every
+  /// place of the name there, largest first, then those of the name; nil otherwise. A city:
+  /// Newcastle upon Tyne is what people call Newcastle; Springfield Gardens, a part of
+  /// Queens, is not what `Springfield, NY` means.
+  func dwarfed(_ name: String, _ qualifier: String, _ exact: [Source.Place]) throws(StoreError) -> [Source.Place]? {
+    var exactLargest = 0
+    for p in exact {
+      guard let people = try source.population(of: p) else { return nil }
+      exactLargest = max(exactLargest, people)
+    }
+    guard exactLargest < Self.smallPlace else { return nil }
+    var larger: [(place: Source.Place, people: Int)] = []
+    // A place of `exact` is never among them: none has ten times the largest's people.
+    for p in try begun(name, qualifier) {
+      let people = try source.population(of: p) ?? 0
+      if people >= Self.smallPlace && Self.dwarfs(exactLargest, by: people) { larger.append((p, people)) }
+    }
+    guard !larger.isEmpty else { return nil }
+    return larger.sorted { $0.people > $1.people }.map(\.place) + exact
   }
 
   /// The rule of ``dwarfed(_:_:)``, for search's ranking too: the largest place of an exact

@@ -33,9 +33,13 @@ package struct RefreshPlan: Sendable {
     /// forecast and hours are what the refresh replaces, so a plan of 50,000 cities holds
     /// their names, not their weather).
     package var city: City
+    /// Its first-level region, where the atlas knows it: what tells two places of one name in
+    /// one country apart in the air-quality history (two favourite Springfields).
+    package var region: String?
 
-    package init(position: Int? = nil, city: City) {
+    package init(position: Int? = nil, city: City, region: String? = nil) {
       self.position = position
+      self.region = region
       self.city = City(
         id: city.id, name: city.name, country: city.country, latitude: city.latitude, longitude: city.longitude,
         temperatureC: nil, description: "", humidity: nil, windKmh: nil, forecast: [])
@@ -53,6 +57,8 @@ package struct RefreshPlan: Sendable {
 
   /// The chosen cities, in order.
   package var cities: [City] { chosen.map(\.city) }
+  /// Their regions, where known, in the same order.
+  package var regions: [String?] { chosen.map(\.region) }
 
   /// Chooses the cities of `scope` in `catalogue`, the first `limit` of them when given (else
   /// at most ``cap``). `finder` is asked only for favourites (it may open the atlas).
@@ -104,38 +110,35 @@ package struct RefreshPlan: Sendable {
   /// places (a place once). Without the atlas, a favourite added from it is fetched by its own
   /// coordinates; with it, a favourite that is neither a city nor a place is left out.
   private static func favourites(_ list: [Favourite], in catalogue: Catalogue, finder: PlaceFinder) throws -> [Chosen] {
-    var positions: [Int: City] = [:]
-    var added: [City] = []
+    var positions: [Int: Chosen] = [:]
+    var added: [Chosen] = []
     // Once each place, by the favourites' own rule (``Favourite/samePlace(as:)``): two
     // Springfields of the United States, or two San Pedros of Coahuila 42 km apart, are two.
     var places = FavouritesStore.Places()
-    func add(_ city: City, as place: Favourite) {
-      if places.insert(place) { added.append(city) }
+    func add(_ chosen: Chosen, as place: Favourite) {
+      if places.insert(place) { added.append(chosen) }
     }
     for f in list {
       if let found = try finder.found(f) {
         let c = try chosen(found, in: catalogue)
-        if let p = c.position { positions[p] = c.city } else { add(c.city, as: Favourite(found, added: 0, sequence: 0)) }
+        if let p = c.position { positions[p] = c } else { add(c, as: Favourite(found, added: 0, sequence: 0)) }
       } else if let lat = f.latitude, let lon = f.longitude, finder.atlas == nil {
-        add(
-          City(
-            id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon, temperatureC: nil, description: "",
-            humidity: nil, windKmh: nil, forecast: []), as: f)
+        let city = City(
+          id: f.id, name: f.name, country: f.country, latitude: lat, longitude: lon, temperatureC: nil, description: "",
+          humidity: nil, windKmh: nil, forecast: [])
+        add(Chosen(city: city, region: f.region), as: f)
       }
     }
-    return positions.keys.sorted().map { Chosen(position: $0, city: positions[$0]!) } + added.map { Chosen(city: $0) }
+    return positions.keys.sorted().map { positions[$0]! } + added
   }
 
   /// `found` as a chosen city: its catalogue city at its position, or the place as a new city.
   private static func chosen(_ found: Found, in catalogue: Catalogue) throws(StoreError) -> Chosen {
-    guard let city = found.city else { return Chosen(city: found.asCity) }
-    guard let position = try catalogue.position(of: city) else { return Chosen(city: city) }
-    return Chosen(position: position, city: city)
+    let region = found.place?.region
+    guard let city = found.city else { return Chosen(city: found.asCity, region: region) }
+    guard let position = try catalogue.position(of: city) else { return Chosen(city: city, region: region) }
+    return Chosen(position: position, city: city, region: region)
   }
-}
-
-extension RefreshPlan.Chosen {
-  init(city: City) { self.init(position: nil, city: city) }
 }
 
 extension Catalogue {

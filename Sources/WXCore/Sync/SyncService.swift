@@ -77,7 +77,7 @@ package struct SyncService: Sendable {
   package func recordAirQuality(_ plan: RefreshPlan, config: ProviderConfig) async throws -> SyncReport {
     let readings: [AQIReading]
     do throws(SyncError) {
-      readings = try await OpenMeteoAirQuality(config: config, cities: plan.cities).fetch()
+      readings = try await OpenMeteoAirQuality(config: config, cities: plan.cities, regions: plan.regions).fetch()
     } catch {
       throw SyncFailure(cause: .download(error), store: .airQuality)
     }

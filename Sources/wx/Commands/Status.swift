@@ -76,7 +76,7 @@ struct StatusView: View {
     let part = meta.refreshed == meta.count ? "" : " (weather of \(meta.refreshed) of \(meta.count) cities)"
     out += "provider  \(meta.provider.visible)\(part)\n"
     out += "cities    \(meta.count)\n"
-    out += "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))\n"
+    out += meta.isSample ? "synced    never\n" : "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))\n"
     if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
       out +=
         "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"

@@ -83,9 +83,13 @@ extension Context {
   func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
     let people = f.population.map { " (\(PlaceText.people($0)) people)" } ?? ""
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
+    // The name the others share is the one typed: `tokyo` is the sample's 東京, and Cologne is
+    // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
+    let typed = PlaceText.searchWords(argument)
+    let words = Fold.key(typed) == Fold.key(f.name) ? f.name : typed
     console.note(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
-        + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(f.name)))` lists them")
+        + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
   }
 }
 

@@ -11,7 +11,7 @@ enum Footer {
     withoutSyncDate,
     { $0.replacing("sample data, run `wx sync`", with: "sample data") },
     { $0.replacing(" cities sample data", with: " sample").replacing("sample data", with: "sample") },
-    { $0.replacing("page ", with: "").replacing(" of ", with: "/") },
+    shortPage,
     withoutCount,
   ]
 
@@ -31,10 +31,22 @@ enum Footer {
     return String(s[..<r.upperBound]) + s[s.index(after: open)..<close] + s[s.index(after: close)...]
   }
 
-  /// `1/16 · 62 cities · synced …` → `1/16 · synced …` (the first ` · N word` part).
+  /// `page 1 of 16 · …` → `1/16 · …`; nothing else (`61 of 62 sample` stays).
+  static func shortPage(_ s: String) -> String {
+    s.split(separator: " · ", omittingEmptySubsequences: false).map { part in
+      part.hasPrefix("page ") ? String(part.dropFirst(5)).replacing(" of ", with: "/") : String(part)
+    }.joined(separator: " · ")
+  }
+
+  /// `1/16 · 62 cities · synced …` → `1/16 · synced …`, `2 favourites · synced …` →
+  /// `synced …` (the first ` · N word` part, never the only one).
   static func withoutCount(_ s: String) -> String {
     let parts = s.split(separator: " · ", omittingEmptySubsequences: false)
-    guard let k = parts.firstIndex(where: { $0.first?.isNumber == true && $0.contains(" ") }), k > 0 else { return s }
+    guard parts.count > 1,
+      let k = parts.firstIndex(where: { $0.first?.isNumber == true && $0.contains(" ") && !$0.contains("sample") })
+    else {
+      return s
+    }
     return parts.enumerated().filter { $0.offset != k }.map(\.element).joined(separator: " · ")
   }
 }

@@ -6,7 +6,7 @@ import WXCore
 /// `text` (the `--format` line, default `%c %t`), `tooltip` (place, conditions, high and low,
 /// the next hours, the age line), `class` (the condition as a CSS word, plus `stale` when the
 /// values are older than `--max-age`, three hours by default, or invented) and `percentage`
-/// (the chance of rain now, when known).
+/// (the chance of rain now, when known: not an observation's past the stored hours).
 ///
 /// `--i3blocks`: i3blocks' three lines: the full text (the `--format` line), the short text
 /// (`%t`) and the colour (none when fresh, orange when stale: a hue that reads on a light bar
@@ -30,7 +30,7 @@ struct StatusBarView: View {
   /// `--format %c` does, rather than a symbol the output would turn into `?`.
   func json(unicode: Bool) -> JSON {
     guard bar == .waybar else { return .string(text(Terminal(color: false, unicode: true, width: nil))) }
-    let (shown, _, hour) = city.current(at: now)
+    let (shown, source, hour) = city.current(at: now)
     let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: unicode)
     var members: [(String, JSON)] = [
       ("text", .string(line)), ("tooltip", .string(tooltip(shown, hour))),
@@ -39,7 +39,12 @@ struct StatusBarView: View {
         .array(([StatusBar.cssClass(Condition(description: shown.description))] + (stale ? ["stale"] : [])).map { .string($0) })
       ),
     ]
-    if let chance = shown.observedHour?.precipitationProbability { members.append(("percentage", .int(Int(chance.rounded())))) }
+    // The chance of rain of the hour shown, when that hour is now: past the stored hours, the
+    // last observation's hour is not now, however long ago it was (its age says so).
+    let now = source == .forecast || !Ages.isStale(city, self.now)
+    if now, let chance = shown.observedHour?.precipitationProbability {
+      members.append(("percentage", .int(Int(chance.rounded()))))
+    }
     return .object(members)
   }
 

@@ -243,7 +243,8 @@ import Testing
         AQIReading(city: "London, Canada", aqi: 10),
       ], at: 1_000)
     let c = try CityIndexTests.build(Self.nested + [Self.city(50, "Lyon", "France")], in: s)
-    func city(_ text: String) throws -> String? { try store.find(text, catalogue: c)?.city }
+    let finder = PlaceFinder(catalogue: c, atlas: nil)
+    func city(_ text: String) throws -> String? { try store.find(text, finder: finder)?.city }
     #expect(try city("Paris, France") == "Paris", "the feed's bare name, through the catalogue")
     #expect(try city("paris") == "Paris")
     #expect(try city("Lyon, FR") == "Lyon, France")
@@ -251,7 +252,41 @@ import Testing
     #expect(try city("London, GB") == "London, United Kingdom")
     #expect(try city("lond, ca") == nil, "a prefix of the name is no name")
     #expect(try city("Tokyo") == nil)
-    #expect(throws: LookupError.self) { try store.find("London", catalogue: c) }
+    #expect(throws: LookupError.self) { try store.find("London", finder: finder) }
+  }
+
+  /// Two places of one name in one country are recorded as "Name, Region, Country"
+  /// (``OpenMeteoAirQuality/names(_:regions:)``), and found by the words `wx show` takes,
+  /// the place book's alternate names included.
+  @Test func airQualityOfTwoPlacesOfOneNameInOneCountry() throws {
+    func city(_ id: Int, _ name: String, _ country: String) -> City {
+      City(
+        id: id, name: name, country: country, latitude: 1, longitude: 1, temperatureC: nil, description: "", humidity: nil,
+        windKmh: nil, forecast: [])
+    }
+    let cities = [
+      city(1, "Springfield", "United States"), city(2, "Springfield", "United States"), city(3, "Springfield", "Canada"),
+      city(4, "Paris", "France"), city(5, "Halle", "Belgium"), city(6, "Halle", "Belgium"),
+    ]
+    #expect(
+      OpenMeteoAirQuality.names(cities, regions: ["Illinois", "Missouri", nil, nil, "Flanders", "Flanders"]) == [
+        "Springfield, Illinois, United States", "Springfield, Missouri, United States", "Springfield, Canada", "Paris",
+        "Halle, Belgium, id 5", "Halle, Belgium, id 6",
+      ])
+    let s = Scratch()
+    let store = AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2))
+    try store.record(
+      [
+        AQIReading(city: "Springfield, Illinois, United States", aqi: 40),
+        AQIReading(city: "Springfield, Missouri, United States", aqi: 30), AQIReading(city: "東京", aqi: 20),
+      ], at: 1_000)
+    let finder = PlaceFinder(
+      catalogue: try CityIndexTests.build([WorldNamesTests.sample[3]], in: s), atlas: try Atlas(path: AtlasTests.built.path))
+    func found(_ text: String) throws -> String? { try store.find(text, finder: finder)?.city }
+    #expect(try found("Springfield, IL") == "Springfield, Illinois, United States")
+    #expect(try found("springfield, missouri") == "Springfield, Missouri, United States")
+    #expect(try found("tokio") == "東京", "a name of the place recorded, in the atlas")
+    #expect(try found("Springfield, Ohio") == nil)
   }
 
   /// Completing 100k favourites is linear: the steps counted grow with n, not n².

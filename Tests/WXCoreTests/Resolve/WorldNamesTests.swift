@@ -236,6 +236,25 @@ import Testing
     }
   }
 
+  /// The rule of a bare name within a qualifier: a small place of the name is no answer
+  /// beside a city of the qualifier the name begins (`Newcastle, UK` was Northern Ireland's
+  /// Newcastle, 7,444 people); a town is (`Springfield, NY` is not Springfield Gardens).
+  @Test func aSmallPlaceOfTheNameIsNoAnswerBesideACityTheNameBegins() throws {
+    let s = Scratch()
+    let f = try finder(Self.sample, s)
+    defer { f.atlas?.close() }
+    for typed in ["Newcastle, UK", "newcastle, gb"] {
+      guard case .ambiguous(let listed) = try f.resolve(typed) else {
+        Issue.record("\(typed): one place or none")
+        continue
+      }
+      #expect(listed.first?.name == "Newcastle upon Tyne", "\(typed): \(listed)")
+      #expect(listed.contains { $0.place?.region == "Northern Ireland" }, "\(typed): \(listed)")
+    }
+    #expect(found(try f.resolve("Springfield, NY"))?.place?.geonameID == 5_139_283)
+    #expect(found(try f.resolve("Newcastle, Northern Ireland"))?.place?.region == "Northern Ireland")
+  }
+
   /// Completion offers what every command takes: "Name, Region" for a name one country
   /// shares, "Name, Country" across countries, and after a comma the places it fits.
   @Test func completionQualifiesSharedNames() throws {
@@ -248,6 +267,13 @@ import Testing
     #expect(try f.names.completions("Springfield, Il", limit: 200) == ["Springfield, Illinois"])
     #expect(try f.names.completions("Portland, OR", limit: 200) == ["Portland, Oregon"])
     #expect(try f.names.completions("Springfield, MO", limit: 200) == ["Springfield, MO"])
+    // A region's name from its first letter (the helpers' pass: `Springfield, Mi` offered
+    // nothing until its third letter).
+    let m = try f.names.completions("Springfield, M", limit: 200)
+    #expect(
+      m.contains("Springfield, Missouri") && m.contains("Springfield, Massachusetts") && !m.contains("Springfield, Illinois"))
+    #expect(try f.names.completions("Springfield, Mi", limit: 200).contains("Springfield, Michigan"))
+    #expect(try f.names.completions("Portland, O", limit: 200).contains("Portland, Oregon"))
     #expect(try f.names.completions("ljub", limit: 200).first == "Ljubljana")
     #expect(try f.names.completions("Paris, Fr", limit: 200).contains("Paris, France"))
   }

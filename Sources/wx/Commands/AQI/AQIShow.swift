@@ -25,7 +25,9 @@ extension WX.AQI {
       // Without a catalogue (none synced yet), the recorded names alone.
       let catalogue = try? ctx.home.openCatalogue(seed: false).catalogue
       defer { catalogue?.close() }
-      guard let history = try ctx.home.aqi.find(name, catalogue: catalogue) else { throw AQIError.noReadings(name) }
+      let finder = try catalogue.map { c in try ctx.finder(c) }
+      defer { finder?.atlas?.close() }
+      guard let history = try ctx.home.aqi.find(name, finder: finder) else { throw AQIError.noReadings(name) }
       // One scale at a time: values on two scales are never charted or compared together.
       guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }
       Runner.show(AQIShowView(city: history.city, series: series, now: ctx.now), json: json, ctx)

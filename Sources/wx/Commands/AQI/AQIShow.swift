@@ -7,7 +7,7 @@ extension WX.AQI {
       abstract: "A city's recorded air quality as a chart, offline.",
       discussion: """
         CITY resolves like `wx show` (a name, a prefix, "Name, Country"), among the cities with \
-        readings, then through the catalogue. --ascii draws the chart with # . | instead of blocks.
+        readings, then as `wx show` resolves it (catalogue and atlas: tokio finds 東京's readings). --ascii draws the chart with # . | instead of blocks.
         """)
 
     @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")

@@ -74,6 +74,9 @@ import Testing
     let berlin = try home.wx("alerts", "Berlin")
     #expect(berlin.status == 1 && berlin.stderr.contains("no stored hours to come for Berlin"), "\(berlin)")
     #expect(berlin.stdout.isEmpty, "nothing is said of a place wx knows nothing of: \(berlin)")
+    // The command it suggests gets that place's hours (Berlin is no favourite: --favourites
+    // would not), and does: the helpers' pass.
+    #expect(berlin.stderr.contains("run `wx sync --provider open-meteo --city Berlin`"), "\(berlin)")
     // Data whose hours are all past is no data either.
     let past = try home.wx("alerts", "Oslo", env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 3 * 86_400)])
     #expect(past.status == 1 && past.stdout.isEmpty && past.stderr.contains("no stored hours to come for Oslo"), "\(past)")
@@ -85,6 +88,9 @@ import Testing
     let both = try home.wx("alerts", "Berlin", "Oslo")
     #expect(both.status == 0 && both.stderr.contains("Berlin") && both.stdout.contains("Oslo"), "\(both)")
     #expect(try home.wx("alerts", "Nowhereville").status == 66)
+    let api = try OpenMeteoAPI()
+    #expect(try home.run(["sync", "--provider", "open-meteo", "--url", api.forecast, "--city", "Berlin"]).status == 0)
+    #expect(try home.wx("alerts", "Berlin").stderr.contains("no stored hours") == false)
     // No favourites and no place named: said, exit 1.
     let empty = TempHome()
     let none = try empty.wx("alerts")

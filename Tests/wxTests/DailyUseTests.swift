@@ -103,6 +103,8 @@ import Testing
     #expect(old["percentage"] is Int, "\(old)")
     let gone = try home.run(["show", "Oslo", "--waybar"], env: ["WX_NOW": String(observed + 4 * 86_400)]).json()
     #expect(gone["percentage"] == nil && (gone["class"] as? [String])?.contains("stale") == true, "\(gone)")
+    let chanceThen = try home.run(["show", "Oslo", "--format", "%o|%t"], env: ["WX_NOW": String(observed + 4 * 86_400)])
+    #expect(chanceThen.stdout.hasPrefix("–|") && chanceThen.stdout.contains("°C"), "\(chanceThen)")
     // i3blocks: full text, short text, colour (none when fresh).
     let blocks = try home.run(["show", "Oslo", "--i3blocks"], env: ["WX_NOW": String(observed + 600)])
     let lines = blocks.stdout.split(separator: "\n", omittingEmptySubsequences: false)

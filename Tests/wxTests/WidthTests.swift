@@ -144,7 +144,10 @@ import WXCore
   /// The helpers' new-user pass: a footer too wide for the terminal lost its age and its
   /// sample mark first (`synced 2026-…` at 40 columns). Now the sync's date goes, then the
   /// sample's words are shortened, then the page and the count: the age and the mark stay.
-  @Test(arguments: [(["list"], 40), (["list"], 60), (["top"], 40), (["fav"], 40), (["show", "Oslo"], 40)])
+  @Test(arguments: [
+    (["list"], 20), (["list"], 30), (["list"], 40), (["list"], 60), (["top"], 40), (["fav"], 40), (["fav"], 20),
+    (["show", "Oslo"], 40),
+  ])
   func footersKeepTheAgeAndTheSampleMark(_ args: [String], _ width: Int) throws {
     let home = TempHome()
     #expect(try home.wx("fav", "add", "Oslo").status == 0)
@@ -160,6 +163,10 @@ import WXCore
     let footer = try #require(r.stdout.split(separator: "\n").last.map(String.init))
     #expect(r.status == 0 && footer.contains("2d ago") && footer.contains("sample"), "\(args) at \(width): \(r.stdout)")
     #expect(widest(r.stdout) <= width && !footer.contains("…"), "\(args) at \(width): \(r.stdout)")
+    // Nor does `wx status` give the sample's list an age (it read "list from sample, <the
+    // time the state folder was made> (just now)").
+    let status = try home.run(["status"], env: ["WX_NOW": later["WX_NOW"]!])
+    #expect(status.stdout.contains("list      the bundled sample's (never synced)"), "\(status)")
     // A pipe gets the footer whole.
     let whole = try home.run(args, env: ["WX_NOW": later["WX_NOW"]!])
     #expect(whole.stdout.contains("61 of 62 cities sample data") && whole.stdout.contains("synced 20"), "\(whole)")

@@ -220,36 +220,39 @@ package struct AQIStore: Sendable {
     return try history(decoding: payload)
   }
 
-  /// The history a typed name picks, by the rules every city argument follows
-  /// (``Resolver``): among the recorded names ("Name, Country" as Open-Meteo records them,
-  /// or the feed's bare name), then, when none fits, through `finder`, the place book `wx
-  /// show` asks (`tokio` finds the readings of 東京, `Paris, France` those the feed recorded as
-  /// `Paris`). nil when no history fits; throws ``LookupError/ambiguous(query:candidates:)``
-  /// when several recorded names do, ``PlaceLookupError/ambiguous(query:candidates:)`` when
-  /// the typed name fits several places.
+  /// The history a typed name picks: the readings of the place `wx show` would show for it
+  /// (`finder`, the place book: `tokio` is 東京, `Paris` Paris, France, though Paris, Texas
+  /// has readings too), recorded under its name (and its country and region, where recorded);
+  /// when the place book knows no such place (a name only the feed spells so), or without a
+  /// catalogue, among the recorded names by the rules every city argument follows
+  /// (``Resolver``). nil when no history fits; throws ``PlaceLookupError`` when the name
+  /// fits several places, as `wx show` does, ``LookupError`` when it fits several recorded
+  /// names.
   package func find(_ text: String, finder: PlaceFinder?) throws -> AQIHistory? {
     let all = try histories()
     let list = PlaceList(airQuality: all)
     let resolver = Resolver(list)
+    if let finder {
+      do {
+        let found = try finder.lookup(text).found
+        let named = try resolver.named(found.name).filter { i in
+          let item = list.items[i]
+          if let region = item.region, Fold.key(region) != Fold.key(found.place?.region ?? "") { return false }
+          return item.country.isEmpty
+            || resolver.fit(
+              Fold.key(item.country), Qualifiers(country: found.country),
+              lines: Countries.lines(naming: Fold.key(item.country), version: Fold.version)) == .exact
+        }
+        return named.count == 1 ? all[named[0]] : nil
+      } catch PlaceLookupError.notFound {
+        // A name the feed spells so: among the recorded names.
+      }
+    }
     switch try resolver.resolve(text) {
     case .one(let i): return all[i]
     case .several(let hits): throw LookupError.ambiguous(query: text, candidates: hits.map(list.candidate))
-    case .none: break
+    case .none: return nil
     }
-    // The place `wx show` would show, then its readings under its name (and its country and
-    // region, where recorded).
-    guard let finder else { return nil }
-    let found: Found
-    do { found = try finder.lookup(text).found } catch PlaceLookupError.notFound { return nil }
-    let named = try resolver.named(found.name).filter { i in
-      let item = list.items[i]
-      if let region = item.region, Fold.key(region) != Fold.key(found.place?.region ?? "") { return false }
-      return item.country.isEmpty
-        || resolver.fit(
-          Fold.key(item.country), Qualifiers(country: found.country),
-          lines: Countries.lines(naming: Fold.key(item.country), version: Fold.version)) == .exact
-    }
-    return named.count == 1 ? all[named[0]] : nil
   }
 
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.

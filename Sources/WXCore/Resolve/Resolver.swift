@@ -122,10 +122,14 @@ package struct Resolver<Source: NameSource> {
       if fitting.count > 1 { return .several(fitting) }
       // No place of the name is there: the places there whose name begins so ("Newcastle,
       // England" is Newcastle upon Tyne or Newcastle-under-Lyme, not Northern Ireland's).
-      let begun = try begun(head, qualifier)
-      if begun.count == 1 { return .one(begun[0]) }
-      if let p = try largest(begun) { return .one(p) }
-      if begun.count > 1 { return .several(begun) }
+      // Then those there with the name as later whole words ("Hull, UK" is Kingston upon
+      // Hull: GeoNames's "Hull" for it is dropped, Hull, Quebec having a fifth of its people).
+      for later in [false, true] {
+        let begun = try begun(head, qualifier, laterWords: later)
+        if begun.count == 1 { return .one(begun[0]) }
+        if let p = try largest(begun) { return .one(p) }
+        if begun.count > 1 { return .several(begun) }
+      }
       if !named.isEmpty { return .none(closest: named) }
     }
     for key in Self.keys(fold(query)) {
@@ -264,15 +268,27 @@ package struct Resolver<Source: NameSource> {
   /// `name` as whole words (`Newcastle` begins Newcastle upon Tyne, `lond` no name; a later
   /// word does not count) and whose qualifiers the qualifier names exactly, in the source's
   /// order (largest first where it knows sizes).
-  func begun(_ name: String, _ qualifier: String) throws(StoreError) -> [Source.Place] {
+  /// With `laterWords`, those whose name holds `name` as whole words after its first word
+  /// (`Hull` in Kingston upon Hull), never at its start.
+  func begun(_ name: String, _ qualifier: String, laterWords: Bool = false) throws(StoreError) -> [Source.Place] {
     let key = fold(name)
     guard !key.isEmpty else { return [] }
     let typed = fold(qualifier.trimmingSpaces)
     let lines = Countries.lines(naming: typed, version: source.foldVersion)
     var out: [Source.Place] = []
+    // Whether `key` stands as whole words at `k` of `own`.
+    func whole(_ own: [UInt8], at k: Int) -> Bool {
+      own.count >= k + key.count && own[k..<(k + key.count)].elementsEqual(key)
+        && (own.count == k + key.count || own[k + key.count] == 0x20)
+    }
     for p in try source.places(startingWith: key, limit: 200).places {
       let own = fold(try source.identity(of: p).name)
-      guard own.starts(with: key), own.count == key.count || own[key.count] == 0x20 else { continue }
+      if laterWords {
+        guard !own.starts(with: key), own.indices.contains(where: { $0 > 0 && own[$0 - 1] == 0x20 && whole(own, at: $0) })
+        else { continue }
+      } else {
+        guard whole(own, at: 0) else { continue }
+      }
       if fit(typed, try source.qualifiers(of: p), lines: lines) == .exact { out.append(p) }
     }
     return out

@@ -64,7 +64,14 @@ extension WX {
     func show(_ rows: [AlertsView.Row], without: [String], of count: Int, _ ctx: Context, _ unit: Units) {
       if !without.isEmpty {
         let list = without.map(\.visible).joined(separator: ", ")
-        ctx.console.note("wx: no stored hours to come for \(list): run `wx sync --provider open-meteo --favourites` (or --city)")
+        // Places named are no favourites: the command that gets their hours names them.
+        let fetch =
+          places.isEmpty
+          ? "`wx sync --provider open-meteo --favourites`"
+          : places.count == 1
+            ? "`wx sync --provider open-meteo --city \(PlaceText.shellWord(places[0]).visible)`"
+            : "`wx sync --provider open-meteo --city PLACE` for each"
+        ctx.console.note("wx: no stored hours to come for \(list): run \(fetch)")
       }
       if !rows.isEmpty || without.count < count || output.value.json {
         Runner.show(AlertsView(rows: rows, unit: unit, now: ctx.now), json: output.value.json, ctx)

@@ -78,8 +78,11 @@ struct StatusView: View {
     out += "cities    \(meta.count)\n"
     out += meta.isSample ? "synced    never\n" : "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))\n"
     if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
+      // The sample's list was never synced: the time it was copied in is no age of it.
       out +=
-        "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
+        meta.listProvider == "sample"
+        ? "list      the bundled sample's (never synced)\n"
+        : "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
     }
     let sources = Self.bySource(meta).filter { $0.1 > 0 }
     if !sources.isEmpty {

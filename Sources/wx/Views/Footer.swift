@@ -5,7 +5,8 @@ import WXCore
 /// is last: the age and the sample mark, the two things a footer is for (at 40 columns it read
 /// `synced 2026-…`). Shortened first, step by step until it fits: the sync's date goes and
 /// its age stays (`synced 2d ago`), then the sample's words (`sample`, `59 of 62 sample`), then
-/// the page (`1/16`), then the count of cities.
+/// the page (`1/16`), then the count of cities; then `sample` alone for `59 of 62 sample`,
+/// `2d ago` for `synced 2d ago`, and no page.
 enum Footer {
   static let steps: [@Sendable (String) -> String] = [
     withoutSyncDate,
@@ -13,6 +14,14 @@ enum Footer {
     { $0.replacing(" cities sample data", with: " sample").replacing("sample data", with: "sample") },
     shortPage,
     withoutCount,
+    // Still too wide (20 to 30 columns after a partial sync): the mark alone, the age alone,
+    // then no page.
+    { s in
+      s.split(separator: " · ", omittingEmptySubsequences: false).map { $0.hasSuffix(" sample") ? "sample" : $0 }.joined(
+        separator: " · ")
+    },
+    { $0.replacing("synced ", with: "") },
+    withoutPage,
   ]
 
   static func fit(_ line: String, width: Int?) -> String {
@@ -36,6 +45,13 @@ enum Footer {
     s.split(separator: " · ", omittingEmptySubsequences: false).map { part in
       part.hasPrefix("page ") ? String(part.dropFirst(5)).replacing(" of ", with: "/") : String(part)
     }.joined(separator: " · ")
+  }
+
+  /// `1/4 · 3h ago · sample` → `3h ago · sample` (a first part `N/M`).
+  static func withoutPage(_ s: String) -> String {
+    let parts = s.split(separator: " · ", omittingEmptySubsequences: false)
+    guard parts.count > 1, parts[0].contains("/"), parts[0].allSatisfy({ $0.isNumber || $0 == "/" }) else { return s }
+    return parts.dropFirst().joined(separator: " · ")
   }
 
   /// `1/16 · 62 cities · synced …` → `1/16 · synced …`, `2 favourites · synced …` →

@@ -231,8 +231,9 @@ import Testing
     ) { try c.lookup("London, US") }
   }
 
-  /// `wx aqi show` resolves as `wx show` does: among the recorded names ("Name, Country" from
-  /// Open-Meteo, bare from the feed), then through the catalogue.
+  /// `wx aqi show` resolves as `wx show` does: the place book's place, then its readings
+  /// ("Name, Country" from Open-Meteo, bare from the feed); without a catalogue, among the
+  /// recorded names.
   @Test func airQualityNamesResolveLikeCities() throws {
     let s = Scratch()
     let store = AQIStore(path: s.file("aqi.gdbm"), writers: WriterLock.Policy(directory: s.path, deadline: 2))
@@ -246,13 +247,17 @@ import Testing
     let finder = PlaceFinder(catalogue: c, atlas: nil)
     func city(_ text: String) throws -> String? { try store.find(text, finder: finder)?.city }
     #expect(try city("Paris, France") == "Paris", "the feed's bare name, through the catalogue")
-    #expect(try city("paris") == "Paris")
+    // Two Parises in the catalogue: several places, as `wx show paris` says.
+    #expect(throws: PlaceLookupError.self) { try store.find("paris", finder: finder) }
     #expect(try city("Lyon, FR") == "Lyon, France")
     #expect(try city("lyon") == "Lyon, France")
     #expect(try city("London, GB") == "London, United Kingdom")
     #expect(try city("lond, ca") == nil, "a prefix of the name is no name")
     #expect(try city("Tokyo") == nil)
-    #expect(throws: LookupError.self) { try store.find("London", finder: finder) }
+    #expect(try city("London") == "London, United Kingdom", "the catalogue's London, as `wx show London`")
+    // Without a catalogue, among the recorded names.
+    #expect(throws: LookupError.self) { try store.find("London", finder: nil) }
+    #expect(try store.find("paris", finder: nil)?.city == "Paris")
   }
 
   /// Two places of one name in one country are recorded as "Name, Region, Country"

@@ -253,6 +253,10 @@ import Testing
     }
     #expect(found(try f.resolve("Springfield, NY"))?.place?.geonameID == 5_139_283)
     #expect(found(try f.resolve("Newcastle, Northern Ireland"))?.place?.region == "Northern Ireland")
+    // No place there named so, nor beginning so: one whose later words are the name.
+    #expect(found(try f.resolve("Hull, UK"))?.name == "Kingston upon Hull")
+    #expect(found(try f.resolve("hull, england"))?.name == "Kingston upon Hull")
+    #expect(found(try f.resolve("Hull, Canada"))?.place?.region == "Quebec")
   }
 
   /// Completion offers what every command takes: "Name, Region" for a name one country

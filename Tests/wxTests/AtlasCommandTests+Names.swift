@@ -145,7 +145,7 @@ extension AtlasCommandTests {
     // The catalogue's one city of a name is taken, and when a larger place shares the name wx
     // says so, as when the atlas picks one of several (Salem, Tamil Nadu; no note for Berlin).
     let salem = try h.wx("show", "Salem", env: Self.on)
-    #expect(salem.stdout.contains("Salem, United States"), "\(salem)")
+    #expect(salem.stdout.contains("Salem, Oregon, United States"), "\(salem)")
     #expect(salem.stderr.contains("other places share the name: `wx search Salem` lists them"), "\(salem)")
     #expect(try h.wx("show", "Berlin", env: Self.on).stderr.isEmpty)
     #expect(try h.wx("show", "lond", "--json", env: Self.on).json()["city"] as? String == "London")

@@ -169,4 +169,22 @@ extension AtlasCommandTests {
     let catalogueItem = try items(try h.wx("search", "berlin", "--json", env: Self.on)).first ?? [:]
     #expect(Set(catalogueItem.keys).isSubset(of: Set(placeItems.first?.keys ?? [:].keys)))
   }
+
+  /// Two favourite Portlands synced read alike in `wx show` ("Portland, United States"): the
+  /// heading names the region of a place whose name another place of its country has (the
+  /// helpers' pass); Paris, France, the one of its name there, stays "Paris, France".
+  @Test func theHeadingNamesTheRegionOfANameItsCountryShares() throws {
+    let h = try home()
+    try h.wx("fav", "add", "Portland, OR", env: Self.on)
+    try h.wx("fav", "add", "Portland, ME", env: Self.on)
+    let api = try OpenMeteoAPI()
+    #expect(try h.run(["sync", "--provider", "open-meteo", "--url", api.forecast, "--favourites"], env: Self.on).status == 0)
+    for (typed, heading) in [
+      ("Portland, OR", "Portland, Oregon, United States"), ("Portland, ME", "Portland, Maine, United States"),
+    ] {
+      let r = try h.wx("show", typed, env: Self.on)
+      #expect(r.status == 0 && r.stdout.contains(heading + "  id "), "\(typed): \(r)")
+    }
+    #expect(try h.wx("show", "Paris, France", env: Self.on).stdout.contains("Paris, France  id "))
+  }
 }

@@ -187,7 +187,7 @@ import WXCore
       "sync", "--provider", "open-meteo", "--city", "Portland, OR",
       env: Self.on.merging(["WX_OPEN_METEO_URL": api.forecast]) { $1 })
     #expect(r.status == 0, "\(r)")
-    #expect(r.stdout.contains("Portland, United States"))
+    #expect(r.stdout.contains("Portland, Oregon, United States"))
     #expect(r.stderr.contains("the weather of 1 of 63 cities"))
     #expect(try api.stats().requests == 1)
     #expect(try h.wx("fav", env: Self.on).stdout.contains("No favourites"))

@@ -124,8 +124,12 @@ struct ShowRequest: CatalogueRequest {
       let stale = limit.map { weather.origin.isOlder(than: $0, at: ctx.now) } ?? false
       return (FormatLine(city: weather, unit: unit, format: format, now: ctx.now, stale: stale), weather)
     }
-    let view = CityView(
+    var view = CityView(
       city: weather, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now, place: found.place)
+    if let place = found.place {
+      let named = (try? finder.atlas?.named(place.name)) ?? nil
+      view.sharesItsCountry = (named ?? []).filter { $0.countryCode == place.countryCode }.count > 1
+    }
     return (view, weather)
   }
 }

@@ -11,6 +11,8 @@ struct CityView: View {
   var now: Int64
   /// The atlas place the city is, if any (its region, population and country code).
   var place: Place? = nil
+  /// Another place of its name is in its country: the heading names its region.
+  var sharesItsCountry = false
 
   func json() -> JSON {
     let c = city.current(at: now).city
@@ -110,7 +112,8 @@ struct CityView: View {
       for line in term.width.map({ Ages.wrap(sentence.visible, $0) }) ?? [sentence.visible] { out += term.bold(line) + "\n" }
       out += "\n"
     }
-    for line in Self.summary(shown, unit, term) + Self.extras(shown, unit, now, term) { out += line + "\n" }
+    let region = sharesItsCountry ? place?.region.flatMap { $0 == city.name ? nil : $0 } : nil
+    for line in Self.summary(shown, region: region, unit, term) + Self.extras(shown, unit, now, term) { out += line + "\n" }
     var about = ""
     if let place {
       about = (place.region.map { $0.visible + " · " } ?? "") + "\(PlaceText.people(place.population)) people · "
@@ -207,11 +210,13 @@ struct CityView: View {
     return out
   }
 
-  /// The picture and the facts, side by side: five lines.
-  static func summary(_ c: City, _ unit: Units, _ term: Terminal) -> [String] {
+  /// The picture and the facts, side by side: five lines. The heading names the place's
+  /// region where the atlas knows it (two favourite Portlands read alike without it).
+  static func summary(_ c: City, region: String? = nil, _ unit: Units, _ term: Terminal) -> [String] {
     var facts = weather(c, unit, term)
     facts[3] = term.dim(facts[3])
-    return beside(c, [term.bold(Fields.place(c)) + term.dim("  id \(c.id)")] + facts, term)
+    let heading = region.map { "\(c.name.visible), \($0.visible), \(c.country.visible)" } ?? Fields.place(c)
+    return beside(c, [term.bold(heading) + term.dim("  id \(c.id)")] + facts, term)
   }
 
   /// Description, temperature (and feels-like), humidity and wind (and its direction),

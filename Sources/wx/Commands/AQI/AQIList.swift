@@ -41,7 +41,9 @@ struct AQIListView: View {
   }
 
   func text(_ term: Terminal) -> String {
-    guard !histories.isEmpty else { return "No air-quality readings yet: run `wx aqi watch URL` to record a feed." }
+    guard !histories.isEmpty else {
+      return "No air-quality readings yet: run `wx aqi sync` (Open-Meteo, online) or `wx aqi watch URL` to record a feed."
+    }
     var t = Table(headers: ["City", "AQI", "Category", "Updated"])
     t.minWidths = [(0, 10), (2, 8)]
     t.fitting = [.shrink, .drop(3)]

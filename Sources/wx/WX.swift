@@ -191,8 +191,8 @@ enum Main {
     if ["--page", "--per-page", "--count", "--max-cities", "--limit", "--hours"].contains(option) {
       // Digits too many for a number: as wx says of a number too large.
       if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
-        if option == "--page" { return "page \(value) is past the end of any list" }
-        if option == "--per-page" { return "--per-page must be between 1 and 1000" }
+        if option == "--page" { return Pages.pastEveryList(String(value)) }
+        if option == "--per-page" { return Pages.perPageWords }
         return "\(option) \(value) is more than wx can take"
       }
       return "\(option) takes a whole number: '\(value)' is not one"

@@ -9,8 +9,8 @@ package struct OpenMeteoAirQuality: Sendable {
   package static let defaultURL = "https://air-quality-api.open-meteo.com/v1/air-quality"
   package let config: ProviderConfig
   package let cities: [City]
-  /// The cities' regions where known (by position; may be shorter): they tell apart two
-  /// places of one name in one country.
+  /// The cities' regions where known (by position): they tell apart two places of one name
+  /// in one country.
   package let regions: [String?]
   /// What an answer's location keeps (``OpenMeteoStream``).
   static let shape = OpenMeteoStream.Shape.object([
@@ -18,7 +18,8 @@ package struct OpenMeteoAirQuality: Sendable {
     ("current", .object([("time", .scalar), ("us_aqi", .scalar), ("european_aqi", .scalar), ("pm2_5", .scalar)])),
   ])
 
-  package init(config: ProviderConfig, cities: [City], regions: [String?] = []) {
+  package init(config: ProviderConfig, cities: [City], regions: [String?]) {
+    precondition(regions.count == cities.count)
     self.config = config
     self.cities = cities
     self.regions = regions
@@ -29,14 +30,13 @@ package struct OpenMeteoAirQuality: Sendable {
   /// country too (two favourite Springfields of the United States), and its id after that
   /// when the region does not tell them apart either.
   static func names(_ cities: [City], regions: [String?]) -> [String] {
-    func region(_ i: Int) -> String? { i < regions.count ? regions[i] : nil }
     var byName: [String: Int] = [:]
     var byCountry: [String: Int] = [:]
     var byRegion: [String: Int] = [:]
     func keys(_ i: Int) -> (String, String, String) {
       let name = Fold.string(cities[i].name)
       let country = name + "\u{0}" + Fold.string(cities[i].country)
-      return (name, country, country + "\u{0}" + Fold.string(region(i) ?? ""))
+      return (name, country, country + "\u{0}" + Fold.string(regions[i] ?? ""))
     }
     for i in cities.indices {
       let (n, c, r) = keys(i)
@@ -49,7 +49,7 @@ package struct OpenMeteoAirQuality: Sendable {
       let (n, c, r) = keys(i)
       guard byName[n]! > 1 else { return city.name }
       guard byCountry[c]! > 1 else { return "\(city.name), \(city.country)" }
-      guard let region = region(i), byRegion[r]! == 1 else { return "\(city.name), \(city.country), id \(city.id)" }
+      guard let region = regions[i], byRegion[r]! == 1 else { return "\(city.name), \(city.country), id \(city.id)" }
       return "\(city.name), \(region), \(city.country)"
     }
   }

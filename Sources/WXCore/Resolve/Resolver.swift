@@ -284,8 +284,7 @@ package struct Resolver<Source: NameSource> {
     for p in try source.places(startingWith: key, limit: 200).places {
       let own = fold(try source.identity(of: p).name)
       if laterWords {
-        guard !own.starts(with: key), own.indices.contains(where: { $0 > 0 && own[$0 - 1] == 0x20 && whole(own, at: $0) })
-        else { continue }
+        guard !own.starts(with: key), Fold.wordStarts(own).contains(where: { whole(own, at: $0) }) else { continue }
       } else {
         guard whole(own, at: 0) else { continue }
       }

@@ -126,10 +126,7 @@ struct ShowRequest: CatalogueRequest {
     }
     var view = CityView(
       city: weather, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now, place: found.place)
-    if let place = found.place {
-      let named = (try? finder.atlas?.named(place.name)) ?? nil
-      view.sharesItsCountry = (named ?? []).filter { $0.countryCode == place.countryCode }.count > 1
-    }
+    if let place = found.place { view.sharesItsCountry = PlaceText.namesakes(of: place, finder).count > 1 }
     return (view, weather)
   }
 }

@@ -132,14 +132,17 @@ struct Pages {
   var page = 1
   var perPage = 20
   static let perPageRange = 1...1000
+  static let perPageWords = "--per-page must be between \(perPageRange.lowerBound) and \(perPageRange.upperBound)"
+  /// A page too large for any list (its first row past any number).
+  static func pastEveryList(_ page: String) -> String { "page \(page) is past the end of any list" }
 
   func validate() throws(UsageError) {
     if page < 1 { throw UsageError("--page must be 1 or more") }
-    if !Self.perPageRange.contains(perPage) { throw UsageError("--per-page must be between 1 and 1000") }
+    if !Self.perPageRange.contains(perPage) { throw UsageError(Self.perPageWords) }
     // Every page arithmetic is checked: a page whose first row lies past any number is past the
     // end of any catalogue (as a page past the end is for `list`), never a trap.
     if (page - 1).multipliedReportingOverflow(by: perPage).overflow {
-      throw UsageError("page \(page) is past the end of any list")
+      throw UsageError(Self.pastEveryList(String(page)))
     }
   }
 }

@@ -129,13 +129,17 @@ enum PlaceText {
   /// another of them is in its region too (two Halles of Flanders), its GeoNames id.
   static func argument(_ f: Found, _ finder: PlaceFinder) -> String {
     guard let place = f.place else { return "\(f.name), \(f.country)" }
-    let named = ((try? finder.atlas?.named(place.name)) ?? nil) ?? []
-    let same = named.filter { $0.countryCode == place.countryCode }
+    let same = namesakes(of: place, finder)
     guard same.count > 1 else { return "\(place.name), \(place.country)" }
     guard let region = place.region, same.filter({ $0.region == region }).count == 1 else { return String(place.geonameID) }
     // A US state's code, unless a country has it too (`CA` is Canada's): then its name.
     let code = place.stateCode.flatMap { Countries.lines(naming: Fold.key($0), version: Fold.version).isEmpty ? $0 : nil }
     return "\(place.name), \(code ?? region)"
+  }
+
+  /// The places of `place`'s name in its country, itself included.
+  static func namesakes(of place: Place, _ finder: PlaceFinder) -> [Place] {
+    (((try? finder.atlas?.named(place.name)) ?? nil) ?? []).filter { $0.countryCode == place.countryCode }
   }
 
   /// `s` as one shell word: bare when it is plain, else in single quotes, or in double quotes

@@ -83,6 +83,15 @@ enum Ages {
   /// Whether `c`'s values are over three hours old or invented: its age line is bold.
   static func isStale(_ c: City, _ now: Int64) -> Bool { c.origin.isOlder(than: Staleness.rowLimit, at: now) }
 
+  /// The chance of rain now (waybar's `percentage`, `--format %o`): the stored hour's when
+  /// it is now; past the stored hours, none: the last observation's hour is not now, however
+  /// long ago it was (its age says so).
+  static func chanceOfRainNow(_ c: City, _ now: Int64) -> Double? {
+    let (shown, source, _) = c.current(at: now)
+    guard source == .forecast || !isStale(c, now) else { return nil }
+    return shown.observedHour?.precipitationProbability
+  }
+
   /// `forecast for 14:00, from data of 09:00` (a current estimate from the stored hours).
   static func estimate(_ hour: ForecastHour, _ c: City) -> String {
     let from = c.observation.map { " from data of \($0.clock)" } ?? ""

@@ -83,15 +83,12 @@ struct FormatLine: View {
   static let weather = "cCtfhwpuoPxe"
 
   private func value(_ specifier: Character, unicode: Bool) -> String {
-    let (c, source, _) = city.current(at: now)
+    let c = city.current(at: now).city
     if stale && Self.weather.contains(specifier) { return "?" }
     switch specifier {
     case "a": return Self.age(city, now)
     case "e": return OutlookText.sentence(city, unit, now)?.visible ?? Fields.unknown
-    case "o":
-      // Past the stored hours the last observation's hour is not now: its chance is unknown.
-      guard source == .forecast || !Ages.isStale(city, now) else { return Fields.unknown }
-      return Fields.percent(c.observedHour?.precipitationProbability)
+    case "o": return Fields.percent(Ages.chanceOfRainNow(city, now))
     case "P": return c.pressureHpa.map { "\(Number.amount($0, 0)) hPa" } ?? Fields.unknown
     case "x": return Self.plain(Condition(description: c.description))
     case "m":

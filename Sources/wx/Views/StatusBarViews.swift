@@ -30,7 +30,7 @@ struct StatusBarView: View {
   /// `--format %c` does, rather than a symbol the output would turn into `?`.
   func json(unicode: Bool) -> JSON {
     guard bar == .waybar else { return .string(text(Terminal(color: false, unicode: true, width: nil))) }
-    let (shown, source, hour) = city.current(at: now)
+    let (shown, _, hour) = city.current(at: now)
     let line = FormatLine(city: city, unit: unit, format: format, now: now, stale: marked).line(unicode: unicode)
     var members: [(String, JSON)] = [
       ("text", .string(line)), ("tooltip", .string(tooltip(shown, hour))),
@@ -39,12 +39,7 @@ struct StatusBarView: View {
         .array(([StatusBar.cssClass(Condition(description: shown.description))] + (stale ? ["stale"] : [])).map { .string($0) })
       ),
     ]
-    // The chance of rain of the hour shown, when that hour is now: past the stored hours, the
-    // last observation's hour is not now, however long ago it was (its age says so).
-    let now = source == .forecast || !Ages.isStale(city, self.now)
-    if now, let chance = shown.observedHour?.precipitationProbability {
-      members.append(("percentage", .int(Int(chance.rounded()))))
-    }
+    if let chance = Ages.chanceOfRainNow(city, now) { members.append(("percentage", .int(Int(chance.rounded())))) }
     return .object(members)
   }
 

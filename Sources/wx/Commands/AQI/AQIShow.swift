@@ -6,8 +6,9 @@ extension WX.AQI {
     static let configuration = CommandConfiguration(
       abstract: "A city's recorded air quality as a chart, offline.",
       discussion: """
-        CITY resolves like `wx show` (a name, a prefix, "Name, Country"), among the cities with \
-        readings, then as `wx show` resolves it (catalogue and atlas: tokio finds 東京's readings). --ascii draws the chart with # . | instead of blocks.
+        CITY is the place `wx show` would show (a name, a prefix, "Name, Country", "Name, \
+        Region"; tokio finds 東京's readings); a name no place has, among the cities with readings \
+        as recorded. --ascii draws the chart with # . | instead of blocks.
         """)
 
     @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")

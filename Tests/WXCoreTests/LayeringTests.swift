@@ -29,6 +29,20 @@ import Testing
     #expect(found.isEmpty, "\(found.joined(separator: "\n"))")
   }
 
+  /// A name that names no place, or several, is one error whatever names were asked (issue
+  /// 30: the catalogue's and the atlas's were two, worded twice by wx).
+  @Test func oneLookupError() throws {
+    let folder = Self.sources.appendingPathComponent("WXCore").path
+    let files = try #require(FileManager.default.enumerator(atPath: folder)?.allObjects as? [String])
+    let declaration = try Regex(#"(enum|struct|class) [A-Za-z]*Lookup[A-Za-z]*Error\b"#)
+    var declared: [String] = []
+    for file in files where file.hasSuffix(".swift") {
+      let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+      declared += text.matches(of: declaration).map { String(text[$0.range]) }
+    }
+    #expect(declared == ["enum LookupError"])
+  }
+
   @Test func errorsCarryTheirRemedyAsAValue() {
     #expect(StoreError.damaged(path: "/x", detail: "bad").remedy == .repair)
     // A read-only mount: wx said "Read-only file system (EROFS)" and no fix.

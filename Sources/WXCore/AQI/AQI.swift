@@ -225,9 +225,8 @@ package struct AQIStore: Sendable {
   /// has readings too), recorded under its name (and its country and region, where recorded);
   /// when the place book knows no such place (a name only the feed spells so), or without a
   /// catalogue, among the recorded names by the rules every city argument follows
-  /// (``Resolver``). nil when no history fits; throws ``PlaceLookupError`` when the name
-  /// fits several places, as `wx show` does, ``LookupError`` when it fits several recorded
-  /// names.
+  /// (``Resolver``). nil when no history fits; throws ``LookupError`` when the name
+  /// fits several places, as `wx show` does, or several recorded names.
   package func find(_ text: String, finder: PlaceFinder?) throws -> AQIHistory? {
     let all = try histories()
     let list = PlaceList(airQuality: all)
@@ -244,7 +243,7 @@ package struct AQIStore: Sendable {
               lines: Countries.lines(naming: Fold.key(item.country), version: Fold.version)) == .exact
         }
         return named.count == 1 ? all[named[0]] : nil
-      } catch PlaceLookupError.notFound {
+      } catch LookupError.notFound {
         // A name the feed spells so: among the recorded names.
       }
     }

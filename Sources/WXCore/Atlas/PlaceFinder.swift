@@ -29,12 +29,6 @@ package enum PlaceResolution: Equatable, Sendable {
   case notFound(suggestions: [Found])
 }
 
-/// A city argument that names no place, or several. The executable words it.
-package enum PlaceLookupError: Error, Equatable, Sendable {
-  case ambiguous(query: String, candidates: [Found])
-  case notFound(query: String, suggestions: [Found])
-}
-
 /// Search and name resolution over the catalogue and the atlas together: the catalogue's
 /// rules first (its cities have weather), then the atlas's places.
 package struct PlaceFinder {
@@ -304,18 +298,18 @@ package struct PlaceFinder {
     return out
   }
 
-  /// Resolves to exactly one place, or throws ``PlaceLookupError``.
+  /// Resolves to exactly one place, or throws ``LookupError``.
   package func lookup(_ query: String) throws -> (found: Found, sharing: Int) {
     switch try resolve(query) {
     case .found(let f, let sharing): return (f, sharing)
-    case .ambiguous(let c): throw PlaceLookupError.ambiguous(query: query, candidates: c)
-    case .notFound(let s): throw PlaceLookupError.notFound(query: query, suggestions: s)
+    case .ambiguous(let c): throw LookupError.ambiguous(query: query, candidates: Candidate.list(c))
+    case .notFound(let s): throw LookupError.notFound(query: query, suggestions: Candidate.list(s))
     }
   }
 
   /// The places unquoted `words` name (``Resolver/split(_:)`` over the catalogue and the
   /// atlas), each place once, with the name each was typed as and how many other places
-  /// share it; throws ``PlaceLookupError`` for the first name that does not name one place.
+  /// share it; throws ``LookupError`` for the first name that does not name one place.
   /// (Two places of one name and country both come back: what keeps one is the caller's.)
   package func lookup(words: [String]) throws -> [(name: String, found: Found, sharing: Int)] {
     var out: [(name: String, found: Found, sharing: Int)] = []

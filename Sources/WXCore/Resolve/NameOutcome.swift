@@ -44,8 +44,10 @@ package struct Qualifiers: Sendable {
   }
 }
 
-/// A name that does not name exactly one place. The executable words it (the query cut and
-/// escaped, the candidates listed with what tells them apart).
+/// A name that does not name exactly one place, whichever names were asked (the catalogue's,
+/// the atlas's, the favourites', the recorded air-quality names): the one lookup error. The
+/// executable words it (the query cut and escaped, the candidates listed with what tells them
+/// apart; atlas places with their people and GeoNames ids).
 package enum LookupError: Error, Equatable, Sendable {
   case ambiguous(query: String, candidates: [Candidate])
   case notFound(query: String, suggestions: [Candidate])
@@ -63,10 +65,15 @@ package struct Candidate: Equatable, Sendable {
   package var longitude: Double?
   package var region: String?
   package var population: Int?
+  /// An atlas place's GeoNames id (which picks it: `wx show 3196359`); nil for a catalogue
+  /// city that is no atlas place, or a name of another list.
+  package var geonameID: Int?
+  /// A US place's state code (`IL`), for "Name, ST".
+  package var stateCode: String?
 
   package init(
     name: String, country: String, id: Int? = nil, latitude: Double? = nil, longitude: Double? = nil,
-    region: String? = nil, population: Int? = nil
+    region: String? = nil, population: Int? = nil, geonameID: Int? = nil, stateCode: String? = nil
   ) {
     self.name = name
     self.country = country
@@ -75,7 +82,29 @@ package struct Candidate: Equatable, Sendable {
     self.longitude = longitude
     self.region = region
     self.population = population
+    self.geonameID = geonameID
+    self.stateCode = stateCode
   }
+
+  /// A catalogue city or atlas place found by ``PlaceFinder``; `uniqueID` its catalogue id
+  /// when that picks it alone.
+  package init(_ f: Found, uniqueID: Int?) {
+    self.init(
+      name: f.name, country: f.country, id: uniqueID, latitude: f.latitude, longitude: f.longitude, region: f.place?.region,
+      population: f.population, geonameID: f.place?.geonameID, stateCode: f.place?.stateCode)
+  }
+
+  /// Places found together, as candidates: a catalogue id only where no other of them has it
+  /// (an id that repeats picks nothing).
+  package static func list(_ found: [Found]) -> [Candidate] {
+    let ids = found.compactMap { $0.city?.id }
+    return found.map { f in
+      Candidate(f, uniqueID: f.city.flatMap { c in ids.filter { $0 == c.id }.count == 1 ? c.id : nil })
+    }
+  }
+
+  /// Whether it is an atlas place (its list is worded with people and GeoNames ids).
+  package var isPlace: Bool { geonameID != nil }
 }
 
 /// What a name resolves to (``Resolver/resolve(_:)``). Generic over the place alone, not

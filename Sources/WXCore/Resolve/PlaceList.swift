@@ -188,7 +188,7 @@ extension FavouritesStore {
         let found: Found
         do {
           found = try finder.lookup(name).found
-        } catch is PlaceLookupError {
+        } catch is LookupError {
           throw FavouritesError.notAFavourite([name])
         }
         let place = Favourite(found, added: 0, sequence: 0)

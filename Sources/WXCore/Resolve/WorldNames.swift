@@ -99,9 +99,7 @@ package struct WorldNames: NameSource {
   package func candidate(_ f: Found) throws(StoreError) -> Candidate {
     var id: Int? = nil
     if let city = f.city, try catalogue.byID(city.id).count == 1 { id = city.id }
-    return Candidate(
-      name: f.name, country: f.country, id: id, latitude: f.latitude, longitude: f.longitude, region: f.place?.region,
-      population: f.population)
+    return Candidate(f, uniqueID: id)
   }
 
   package func population(of f: Found) -> Int? { f.population }

@@ -97,9 +97,14 @@ extension Context {
 enum PlaceText {
   /// `Springfield, Illinois, United States`; a catalogue city that is no atlas place:
   /// `Name, Country`.
-  static func full(_ f: Found) -> String {
-    if let region = f.place?.region, region != f.name { return "\(f.name), \(region), \(f.country)" }
-    return "\(f.name), \(f.country)"
+  static func full(_ f: Found) -> String { full(name: f.name, region: f.place?.region, country: f.country) }
+
+  /// A candidate of a name that named several places, or none, as ``full(_:)``.
+  static func full(_ c: Candidate) -> String { full(name: c.name, region: c.region, country: c.country) }
+
+  private static func full(name: String, region: String?, country: String) -> String {
+    if let region, region != name { return "\(name), \(region), \(country)" }
+    return "\(name), \(country)"
   }
 
   /// What `wx search` is asked for the places an argument may name: its name, without the

@@ -36,19 +36,13 @@ enum ExitStatus: Int32, CaseIterable {
       if case .badSample = e { return (.badData, e.description + e.remedy.words) }
       return (.config, e.description + e.remedy.words)
     case let e as LookupError:
+      // Catalogue cities alone (no atlas), favourites, recorded names: the catalogue's words;
+      // a list with an atlas place in it, with people and GeoNames ids.
       switch e {
+      case .ambiguous(_, let c) where c.contains(where: \.isPlace): return (.usage, placeMessage(e))
+      case .notFound(_, let s) where s.contains(where: \.isPlace): return (.noSuchCity, placeMessage(e))
       case .ambiguous, .noLastCity: return (.usage, message(e))
       case .notFound: return (.noSuchCity, message(e))
-      }
-    case let e as PlaceLookupError:
-      switch e {
-      // Catalogue cities alone (no atlas): the words of before the atlas.
-      case .ambiguous(let query, let candidates) where candidates.allSatisfy({ $0.place == nil }):
-        return of(LookupError.ambiguous(query: query, candidates: Candidate.of(candidates)))
-      case .notFound(let query, let suggestions) where suggestions.allSatisfy({ $0.place == nil }):
-        return of(LookupError.notFound(query: query, suggestions: Candidate.of(suggestions)))
-      case .ambiguous: return (.usage, placeMessage(e))
-      case .notFound: return (.noSuchCity, placeMessage(e))
       }
     case let e as FavouritesError:
       switch e {
@@ -173,11 +167,11 @@ enum Coordinates {
 
 /// The words for a city argument that names no place or several of the catalogue and the
 /// atlas: each candidate as "Name, Region, Country (people)", and how to pick one.
-private func placeMessage(_ e: PlaceLookupError) -> String {
-  func named(_ f: Found) -> String {
-    let text = String(PlaceText.full(f).prefix(80)).visible
-    if let n = f.population { return "\(text) (\(PlaceText.people(n)))" }
-    return f.city.map { "\(text) (id \($0.id))" } ?? text
+private func placeMessage(_ e: LookupError) -> String {
+  func named(_ c: Candidate) -> String {
+    let text = String(PlaceText.full(c).prefix(80)).visible
+    if let n = c.population { return "\(text) (\(PlaceText.people(n)))" }
+    return c.id.map { "\(text) (id \($0))" } ?? text
   }
   switch e {
   case .ambiguous(let query, let candidates):
@@ -189,15 +183,15 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
     var idKind = "GeoNames id"
     let texts = candidates.map(PlaceText.full)
     let list = candidates.prefix(8).enumerated().map { k, f in
-      guard texts.filter({ $0 == texts[k] }).count > 1, let id = f.city?.id ?? f.place?.geonameID else { return named(f) }
-      if twin == nil { (twin, idKind) = (id, f.city == nil ? "GeoNames id" : "id") }
-      if f.city == nil { return "\(named(f)) GeoNames \(id)" }
+      guard texts.filter({ $0 == texts[k] }).count > 1, let id = f.id ?? f.geonameID else { return named(f) }
+      if twin == nil { (twin, idKind) = (id, f.id == nil ? "GeoNames id" : "id") }
+      if f.id == nil { return "\(named(f)) GeoNames \(id)" }
       return f.population == nil ? named(f) : "\(named(f)) id \(id)"
     }.joined(separator: "; ")
     let more = candidates.count > 8 ? "; …" : ""
     let example =
-      candidates.first { $0.place?.region != nil }.map { f in
-        " (\(String("\(f.name), \(f.place!.stateCode ?? f.place!.region!)".prefix(60)).visible))"
+      candidates.first { $0.region != nil }.map { f in
+        " (\(String("\(f.name), \(f.stateCode ?? f.region!)".prefix(60)).visible))"
       } ?? ""
     // The search that lists them: of their one name (`Mt Vernon` is listed by `wx search 'Mount
     // Vernon'`); none when their names differ (an id typed), as no one search lists them all.
@@ -222,20 +216,7 @@ private func placeMessage(_ e: PlaceLookupError) -> String {
   case .notFound(let query, let suggestions):
     guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
     return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
-  }
-}
-
-extension Candidate {
-  /// Catalogue cities found through the atlas's finder, as the resolver's candidates: the id
-  /// only where no other of them has it (an id that repeats picks nothing).
-  static func of(_ found: [Found]) -> [Candidate] {
-    let ids = found.compactMap { $0.city?.id }
-    return found.map { f in
-      let c = f.asCity
-      return Candidate(
-        name: c.name, country: c.country, id: ids.filter { $0 == c.id }.count == 1 ? c.id : nil, latitude: c.latitude,
-        longitude: c.longitude, region: f.place?.region, population: f.population)
-    }
+  case .noLastCity: return message(e)
   }
 }
 

@@ -33,6 +33,32 @@ import Testing
     #expect(exact.first?.place.region == "Missouri")
   }
 
+  /// One lookup error, whichever names were asked: atlas places come back in it as candidates
+  /// with their GeoNames ids, people and state codes (what tells them apart); a catalogue
+  /// city's id only where it picks it alone.
+  @Test func aNameOfSeveralPlacesThrowsTheOneLookupError() throws {
+    let a = try atlas()
+    defer { a.close() }
+    let s = Scratch()
+    let c = try CityIndexTests.build([], in: s)
+    let finder = PlaceFinder(catalogue: c, atlas: a)
+    do {
+      _ = try finder.lookup("springfield")
+      Issue.record("springfield named one place")
+    } catch LookupError.ambiguous(let query, let candidates) {
+      #expect(query == "springfield")
+      #expect(candidates.count > 5 && candidates.allSatisfy(\.isPlace))
+      #expect(candidates.first?.stateCode == "MO" && candidates.first?.region == "Missouri")
+      #expect(candidates.allSatisfy { $0.id == nil && $0.population != nil })
+    }
+    do {
+      _ = try finder.lookup("qquae")
+      Issue.record("qquae named a place")
+    } catch LookupError.notFound(_, let suggestions) {
+      #expect(suggestions.first.map { "\($0.name), \($0.country), \($0.geonameID ?? 0)" } == "Qquea, Peru, 3953762")
+    }
+  }
+
   @Test func alternateNamesRankAsThePlaceAndShowItsOwnName() throws {
     let a = try atlas()
     defer { a.close() }

@@ -248,7 +248,7 @@ import Testing
     func city(_ text: String) throws -> String? { try store.find(text, finder: finder)?.city }
     #expect(try city("Paris, France") == "Paris", "the feed's bare name, through the catalogue")
     // Two Parises in the catalogue: several places, as `wx show paris` says.
-    #expect(throws: PlaceLookupError.self) { try store.find("paris", finder: finder) }
+    #expect(throws: LookupError.self) { try store.find("paris", finder: finder) }
     #expect(try city("Lyon, FR") == "Lyon, France")
     #expect(try city("lyon") == "Lyon, France")
     #expect(try city("London, GB") == "London, United Kingdom")

@@ -51,16 +51,19 @@ extension OpenMeteoTests {
     #expect(try watch(home, server, count: 2).status == 0)
     let api = try OpenMeteoAPI()
     #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
-    let us = try home.wx("aqi", "show", "London", "--json").json()
+    let us = try home.wx("aqi", "show", "London", "--scale", "us", "--json").json()
     let readings = try #require(us["readings"] as? [[String: Any]])
     #expect(us["scale"] as? String == "US AQI" && readings.count == 1, "\(us)")
     #expect(us["min"] as? Double == readings[0]["aqi"] as? Double && us["max"] as? Double == readings[0]["aqi"] as? Double)
     #expect((us["other_scales"] as? [[String: Any]])?.first?["readings"] as? Int == 2, "\(us)")
     let naqi = try home.wx("aqi", "show", "London", "--scale", "naqi", "--json").json()
     #expect(naqi["scale"] as? String == "NAQI" && naqi["min"] as? Double == 420 && naqi["max"] as? Double == 450, "\(naqi)")
+    // The feed's "London" and Open-Meteo's "London, United Kingdom": one place, one history,
+    // in the order observed (the feed's readings arrived after Open-Meteo's observation), the
+    // chart on the latest reading's scale.
     let text = try home.wx("aqi", "show", "London")
-    #expect(text.stdout.hasPrefix("London · air quality (US AQI), 1 reading\n"), "\(text)")
-    #expect(text.stdout.hasSuffix("also 2 NAQI readings (--scale naqi)\n"), "\(text)")
+    #expect(text.stdout.hasPrefix("London, United Kingdom · air quality (NAQI), 2 readings\n"), "\(text)")
+    #expect(text.stdout.hasSuffix("also 1 US AQI reading (--scale us)\n"), "\(text)")
     let none = try home.wx("aqi", "show", "Berlin", "--scale", "us")
     #expect(none.status == 66, "\(none)")
     try home.wx("fav", "add", "Oslo")
@@ -104,7 +107,7 @@ extension OpenMeteoTests {
     for (typed, recorded) in [
       ("Springfield, IL", "Springfield, Illinois, United States"),
       ("springfield, missouri", "Springfield, Missouri, United States"),
-      ("tokio", "東京"), ("new york city", "New York"),
+      ("tokio", "東京, Japan"), ("new york city", "New York, United States"),
     ] {
       let r = try home.wx("aqi", "show", typed, "--json")
       let city = (try? r.json())?["city"] as? String
@@ -122,6 +125,22 @@ extension OpenMeteoTests {
     #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api2.airQuality]).status == 0)
     #expect(try home.wx("aqi", "show", "paris", "--json").json()["city"] as? String == "Paris, France")
     #expect(try home.wx("aqi", "show", "Paris, US", "--json").json()["city"] as? String == "Paris, United States")
+  }
+
+  /// The helpers' pass: Open-Meteo recorded a place's readings under its bare name when no
+  /// other synced place had it, and a bare name is the feed's, of any country: with Paris,
+  /// Texas the only Paris synced, `wx aqi show paris` (Paris, France, as `wx show paris`)
+  /// charted Texas's air. Now every Open-Meteo reading names its country.
+  @Test func aqiShowNeverChartsAnotherPlaceOfTheName() throws {
+    let home = TempHome()
+    #expect(try home.wx("fav", "add", "Paris, US").status == 0)
+    let api = try OpenMeteoAPI()
+    #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
+    let france = try home.wx("aqi", "show", "paris")
+    #expect(france.status == 66 && france.stderr.contains("no air-quality readings"), "\(france)")
+    #expect(try home.wx("aqi", "show", "Paris, TX", "--json").json()["city"] as? String == "Paris, United States")
+    let list = try home.wx("aqi", "list", "--json").json()
+    #expect((list["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } == ["Paris, United States"])
   }
 
   @Test func aWeatherRefreshDoesNotLiftTheShrinkCheck() throws {

@@ -242,7 +242,7 @@ package struct AQIStore: Sendable {
               Fold.key(item.country), Qualifiers(country: found.country),
               lines: Countries.lines(naming: Fold.key(item.country), version: Fold.version)) == .exact
         }
-        return named.count == 1 ? all[named[0]] : nil
+        return Self.merged(named.map { all[$0] })
       } catch LookupError.notFound {
         // A name the feed spells so: among the recorded names.
       }
@@ -252,6 +252,17 @@ package struct AQIStore: Sendable {
     case .several(let hits): throw LookupError.ambiguous(query: text, candidates: hits.map(list.candidate))
     case .none: return nil
     }
+  }
+
+  /// The histories recorded for one place as one: the feed's bare name and Open-Meteo's
+  /// "Name, Country" of one city share a chart (each scale charted on its own), under the
+  /// most qualified of their names. nil for none.
+  static func merged(_ histories: [AQIHistory]) -> AQIHistory? {
+    guard let first = histories.first else { return nil }
+    guard histories.count > 1 else { return first }
+    let name = histories.map(\.city).max { $0.split(separator: ",").count < $1.split(separator: ",").count }!
+    let samples = histories.flatMap(\.samples).sorted { $0.time < $1.time }
+    return AQIHistory(city: name, samples: Array(samples.suffix(capacity)))
   }
 
   /// Appends one frame's readings, all stamped `time`, in one locked read-modify-write.

@@ -25,29 +25,27 @@ package struct OpenMeteoAirQuality: Sendable {
     self.regions = regions
   }
 
-  /// The name each city's readings are recorded under: its own; "Name, Country" when
-  /// another city has its name; "Name, Region, Country" when another has its name in its
-  /// country too (two favourite Springfields of the United States), and its id after that
-  /// when the region does not tell them apart either.
+  /// The name each city's readings are recorded under: "Name, Country", whatever else this
+  /// sync fetches (a bare name, kept when no other city had it, was read as the feed's, of
+  /// any country: Paris, Texas's readings were `wx aqi show paris`'s until a second Paris was
+  /// synced, and then moved to a new name); "Name, Region, Country" when another city has its
+  /// name in its country too (two favourite Springfields of the United States), and its id
+  /// after that when the region does not tell them apart either.
   static func names(_ cities: [City], regions: [String?]) -> [String] {
-    var byName: [String: Int] = [:]
     var byCountry: [String: Int] = [:]
     var byRegion: [String: Int] = [:]
-    func keys(_ i: Int) -> (String, String, String) {
-      let name = Fold.string(cities[i].name)
-      let country = name + "\u{0}" + Fold.string(cities[i].country)
-      return (name, country, country + "\u{0}" + Fold.string(regions[i] ?? ""))
+    func keys(_ i: Int) -> (String, String) {
+      let country = Fold.string(cities[i].name) + "\u{0}" + Fold.string(cities[i].country)
+      return (country, country + "\u{0}" + Fold.string(regions[i] ?? ""))
     }
     for i in cities.indices {
-      let (n, c, r) = keys(i)
-      byName[n, default: 0] += 1
+      let (c, r) = keys(i)
       byCountry[c, default: 0] += 1
       byRegion[r, default: 0] += 1
     }
     return cities.indices.map { i in
       let city = cities[i]
-      let (n, c, r) = keys(i)
-      guard byName[n]! > 1 else { return city.name }
+      let (c, r) = keys(i)
       guard byCountry[c]! > 1 else { return "\(city.name), \(city.country)" }
       guard let region = regions[i], byRegion[r]! == 1 else { return "\(city.name), \(city.country), id \(city.id)" }
       return "\(city.name), \(region), \(city.country)"

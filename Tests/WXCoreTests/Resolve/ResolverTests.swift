@@ -275,7 +275,7 @@ import Testing
     ]
     #expect(
       OpenMeteoAirQuality.names(cities, regions: ["Illinois", "Missouri", nil, nil, "Flanders", "Flanders"]) == [
-        "Springfield, Illinois, United States", "Springfield, Missouri, United States", "Springfield, Canada", "Paris",
+        "Springfield, Illinois, United States", "Springfield, Missouri, United States", "Springfield, Canada", "Paris, France",
         "Halle, Belgium, id 5", "Halle, Belgium, id 6",
       ])
     let s = Scratch()

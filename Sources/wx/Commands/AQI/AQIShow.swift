@@ -11,7 +11,9 @@ extension WX.AQI {
         as recorded. --ascii draws the chart with # . | instead of blocks.
         """)
 
-    @Argument(help: "City name as the feed spells it (case and accents ignored; unquoted words are joined).")
+    @Argument(
+      help:
+        "A place as `wx show` takes it, or a name as the feed spells it (case and accents ignored; unquoted words are joined).")
     var city: [String]
     var name: String { city.joined(with: " ") }
     @Flag(help: "Print JSON instead of a chart.") var json = false

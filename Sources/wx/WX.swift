@@ -174,7 +174,20 @@ enum Main {
   /// one of 'c', 'f' …") in wx's words, as wx's own checks put them: "--page takes a whole
   /// number: 'abc' is not one", "page 99999999999999999999 is past the end of any list",
   /// "--unit takes one of 'c', 'f' …: not 'kelvin'".
-  static func plainValueError(_ message: String) -> String {
+  static func plainValueError(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
+    // "Missing value for '--max-age <duration>'": given none, or a value that begins with a
+    // dash, which ArgumentParser reads as an option (`--max-age -3h`).
+    let missing = "Missing value for '"
+    if message.hasPrefix(missing), let close = message.dropFirst(missing.count).firstIndex(of: "'") {
+      let parts = message[message.index(message.startIndex, offsetBy: missing.count)..<close].split(separator: " ")
+      guard let option = parts.first.map(String.init), option.hasPrefix("--") else { return message }
+      let value = parts.dropFirst().joined(separator: " ")
+      if let at = arguments.lastIndex(of: option), at + 1 < arguments.count, arguments[at + 1].hasPrefix("-") {
+        let next = arguments[at + 1]
+        return "\(option) needs a value: '\(next)' reads as an option; write \(option)=\(next)"
+      }
+      return value.isEmpty ? "\(option) needs a value" : "\(option) needs a value: \(value)"
+    }
     let start = "The value '"
     guard message.hasPrefix(start), let mid = message.firstRange(of: "' is invalid for '"),
       let end = message[mid.upperBound...].firstIndex(of: "'")
@@ -186,7 +199,10 @@ enum Main {
     if let one = rest.firstRange(of: "Please provide one of ") {
       var choices = rest[one.upperBound...]
       while choices.last == "." { choices.removeLast() }
-      return "\(option) takes one of \(choices): not '\(value)'"
+      // "'naqi' and 'us'" is a choice of one: "'naqi' or 'us'".
+      var words = String(choices)
+      if let and = words.ranges(of: "' and '").last { words.replaceSubrange(and, with: "' or '") }
+      return "\(option) takes one of \(words): not '\(value)'"
     }
     if ["--page", "--per-page", "--count", "--max-cities", "--limit", "--hours"].contains(option) {
       // Digits too many for a number: as wx says of a number too large.

@@ -51,6 +51,14 @@ import WXCore
       (["list", "--page", "abc"], "wx: --page takes a whole number: 'abc' is not one (see `wx list --help`)"),
       (["list", "--per-page", "1e9"], "wx: --per-page takes a whole number: '1e9' is not one (see `wx list --help`)"),
       (["list", "--unit", "kelvin"], "wx: --unit takes one of 'c', 'f', 'celsius' or 'fahrenheit': not 'kelvin'"),
+      // Two choices are one or the other, not both (the helpers' pass: "'naqi' and 'us'").
+      (["aqi", "show", "London", "--scale", "xx"], "wx: --scale takes one of 'naqi' or 'us': not 'xx'"),
+      // A value with a leading dash: "Missing value for '--max-age <duration>'" said nothing of it.
+      (
+        ["show", "Paris", "--format", "%t", "--max-age", "-3h"],
+        "wx: --max-age needs a value: '-3h' reads as an option; write --max-age=-3h (see `wx show --help`)"
+      ),
+      (["show", "Paris", "--max-age"], "wx: --max-age needs a value: <duration> (see `wx show --help`)"),
     ] {
       let r = try home.run(args)
       #expect(r.status == 64 && r.stderr.hasPrefix(said) && !r.stderr.contains("invalid for"), "\(args) \(r)")

@@ -50,6 +50,19 @@ extension AtlasCommandTests {
     let r = try h.wx("show", "Springfield Illinois", env: Self.on)
     #expect(r.status == 66)
     #expect(r.stderr.contains("closest: Springfield, Illinois, United States (114,394);"), "\(r)")
+    // A typo with a qualifier: the closest names there, not the closest anywhere (the
+    // helpers' pass: `nyc, us` offered Nyala, Sudan; `sprngfield, IL` Springs, South Africa).
+    for (typed, closest) in [
+      ("sprngfield, IL", "closest: Springfield, Illinois, United States (114,394)\n"),
+      ("sprngfield, OH", "closest: Springfield, Ohio, United States"),
+      ("pariss, france", "closest: Paris, Île-de-France, France (2,138,551)\n"),
+      ("Lundon, Ontario", "closest: London, Ontario, Canada"),
+    ] {
+      let t = try h.wx("show", typed, env: Self.on)
+      #expect(t.status == 66 && t.stderr.contains(closest), "\(typed): \(t)")
+    }
+    let nowhere = try h.wx("show", "zzqqx, fr", env: Self.on)
+    #expect(nowhere.status == 66 && nowhere.stderr == "wx: no city or place named \"zzqqx, fr\"\n", "\(nowhere)")
   }
 
   /// `St` and `Saint` (`Mt` and `Mount`, `Ft` and `Fort`) name the same places: `St Paul` was

@@ -303,7 +303,7 @@ package struct PlaceFinder {
     switch try resolve(query) {
     case .found(let f, let sharing): return (f, sharing)
     case .ambiguous(let c): throw LookupError.ambiguous(query: query, candidates: Candidate.list(c))
-    case .notFound(let s): throw LookupError.notFound(query: query, suggestions: Candidate.list(s))
+    case .notFound(let s): throw LookupError.notFound(query: query, suggestions: Candidate.list(s), atlas: atlas != nil)
     }
   }
 

@@ -50,7 +50,9 @@ package struct Qualifiers: Sendable {
 /// apart; atlas places with their people and GeoNames ids).
 package enum LookupError: Error, Equatable, Sendable {
   case ambiguous(query: String, candidates: [Candidate])
-  case notFound(query: String, suggestions: [Candidate])
+  /// `atlas`: the world atlas was asked too (its words are "city or place", not "city in the
+  /// catalogue", though nothing near was found).
+  case notFound(query: String, suggestions: [Candidate], atlas: Bool = false)
   /// No CITY given and no city shown before.
   case noLastCity
 }

@@ -26,7 +26,11 @@ extension Resolver {
   /// that matches anything. Places are looked up for the ``typoLookups`` nearest names only.
   /// `sameLetters`: the places whose name has the very letters typed, spaces aside (a hyphen
   /// typed as nothing: `winstonsalem`).
-  func closest(_ query: String) throws(StoreError) -> (places: [Source.Place], sameLetters: [Source.Place]) {
+  /// `keep`: only the places it keeps (those a typed qualifier fits), filtered before the
+  /// first ``suggestionCount`` are taken.
+  func closest(_ query: String, keep: ((Source.Place) throws(StoreError) -> Bool)? = nil) throws(StoreError) -> (
+    places: [Source.Place], sameLetters: [Source.Place]
+  ) {
     let key = fold(query)
     let squashed = key.filter { $0 != 0x20 }
     let allowed = key.count <= 4 ? 1 : 2
@@ -45,12 +49,18 @@ extension Resolver {
         near.append((name, d))
       }
     }
+    func kept(_ places: [Source.Place]) throws(StoreError) -> [Source.Place] {
+      guard let keep else { return places }
+      var out: [Source.Place] = []
+      for p in places where try keep(p) { out.append(p) }
+      return out
+    }
     var sameLetters: [Source.Place] = []
-    for name in same { sameLetters += try source.places(named: name) }
+    for name in same { sameLetters += try kept(try source.places(named: name)) }
     near.sort { a, b in a.distance != b.distance ? a.distance < b.distance : a.key.lexicographicallyPrecedes(b.key) }
     var found: [(key: [UInt8], distance: Int, people: Int, places: [Source.Place])] = []
     for n in near.prefix(Self.typoLookups) {
-      let places = try source.places(named: n.key)
+      let places = try kept(try source.places(named: n.key))
       guard !places.isEmpty else { continue }
       var people = -1
       for p in places { people = max(people, try source.population(of: p) ?? -1) }
@@ -65,7 +75,7 @@ extension Resolver {
     }
     var out = Array(found.flatMap(\.places).prefix(Self.suggestionCount))
     if out.count < Self.suggestionCount {
-      for p in try prefixSuggestions(query) where out.count < Self.suggestionCount {
+      for p in try kept(try prefixSuggestions(query)) where out.count < Self.suggestionCount {
         let c = try source.candidate(p)
         var known = false
         for o in out where try source.candidate(o) == c { known = true }
@@ -73,6 +83,24 @@ extension Resolver {
       }
     }
     return (out, sameLetters)
+  }
+
+  /// "Name, Qualifier" with a typo in the name: the closest names there (`sprngfield, IL` is
+  /// Springfield, Illinois; `pariss, france` Paris, France; Nyala, Sudan is no suggestion for
+  /// `nyc, us`): none when the qualifier names a country and no name near is there; nil when
+  /// it names no country and none is there (or there is no comma), for the closest anywhere.
+  func closestThere(_ query: String) throws(StoreError) -> [Source.Place]? {
+    guard let comma = query.lastIndex(of: ","), Fold.hasKey(String(query[..<comma])) else { return nil }
+    let typed = fold(String(query[query.index(after: comma)...]).trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)
+    let there = try closest(String(query[..<comma])) { p throws(StoreError) in
+      fit(typed, try source.qualifiers(of: p), lines: lines) == .exact
+    }
+    if !there.places.isEmpty { return there.places }
+    if !there.sameLetters.isEmpty { return there.sameLetters }
+    // A country named, with no name near there: no suggestion from elsewhere (`zzzzz, fr`
+    // offered Zhengzhou).
+    return lines.isEmpty ? nil : []
   }
 
   /// The places matching the longest prefix of `query` that matches anything.

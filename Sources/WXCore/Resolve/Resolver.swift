@@ -139,6 +139,7 @@ package struct Resolver<Source: NameSource> {
       if prefixed.total > 1 { return .several(prefixed.places) }
     }
     guard suggests else { return .none(closest: []) }
+    if let there = try closestThere(query) { return .none(closest: there) }
     let typos = try closest(query)
     if typos.sameLetters.count == 1 { return .one(typos.sameLetters[0]) }
     return .none(closest: typos.places)

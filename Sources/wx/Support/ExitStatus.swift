@@ -40,7 +40,7 @@ enum ExitStatus: Int32, CaseIterable {
       // a list with an atlas place in it, with people and GeoNames ids.
       switch e {
       case .ambiguous(_, let c) where c.contains(where: \.isPlace): return (.usage, placeMessage(e))
-      case .notFound(_, let s) where s.contains(where: \.isPlace): return (.noSuchCity, placeMessage(e))
+      case .notFound(_, let s, let atlas) where atlas || s.contains(where: \.isPlace): return (.noSuchCity, placeMessage(e))
       case .ambiguous, .noLastCity: return (.usage, message(e))
       case .notFound: return (.noSuchCity, message(e))
       }
@@ -141,7 +141,7 @@ private func message(_ e: LookupError) -> String {
       ? "" : " — pick one with " + (forms.count > 1 ? forms.dropLast().joined(separator: ", ") + " or " : "") + forms.last!
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") cities: "
       + listed(shown, always: true).joined(separator: "; ") + more + pick
-  case .notFound(let query, let suggestions):
+  case .notFound(let query, let suggestions, _):
     let what =
       !query.isEmpty && query.allSatisfy(\.isASCIIDigit)
       ? "with id \(query.quoted(limit: 20).dropFirst().dropLast())" : "named \(query.quoted())"
@@ -213,7 +213,7 @@ private func placeMessage(_ e: LookupError) -> String {
       }
     return "\(query.quoted()) matches \(candidates.count > 5 ? "several" : "\(candidates.count)") places: \(list)\(more)"
       + pick + search
-  case .notFound(let query, let suggestions):
+  case .notFound(let query, let suggestions, _):
     guard !suggestions.isEmpty else { return "no city or place named \(query.quoted())" }
     return "no city or place named \(query.quoted()); closest: " + suggestions.prefix(5).map(named).joined(separator: "; ")
   case .noLastCity: return message(e)

@@ -54,7 +54,8 @@ import Testing
     do {
       _ = try finder.lookup("qquae")
       Issue.record("qquae named a place")
-    } catch LookupError.notFound(_, let suggestions) {
+    } catch LookupError.notFound(_, let suggestions, let atlas) {
+      #expect(atlas)
       #expect(suggestions.first.map { "\($0.name), \($0.country), \($0.geonameID ?? 0)" } == "Qquea, Peru, 3953762")
     }
   }

@@ -115,6 +115,15 @@ import Testing
     #expect(staleBlocks.stdout.split(separator: "\n").last == "#FF8C00", "\(staleBlocks)")
     #expect(try home.wx("show", "Oslo", "--waybar", "--i3blocks").status == 64)
     #expect(try home.wx("show", "Oslo", "--waybar", "--json").status == 64)
+    // The tooltip names the place as `wx show`'s heading does: the region too when another
+    // place of the name is in its country (the helpers' pass: two Portlands read alike).
+    func place(_ args: String...) throws -> String? {
+      let tooltip = try home.run(["show"] + args + ["--waybar"]).json()["tooltip"] as? String
+      return tooltip?.split(separator: "\n").first.map(String.init)
+    }
+    #expect(try place("Oslo") == "Oslo, Norway")
+    #expect(try place("Portland, OR") == "Portland, Oregon, United States")
+    #expect(try place("Portland, Maine") == "Portland, Maine, United States")
   }
 
   /// Issue 30's defect: after an AccuWeather sync whose cities have no coordinates, a

@@ -108,9 +108,10 @@ struct ShowRequest: CatalogueRequest {
       // Stale past --max-age, three hours without it (waybar's `stale` class, i3blocks' colour);
       // an atlas place wx has no weather for is a line of unknown values, stale.
       let stale = found.city.map { $0.origin.isOlder(than: limit ?? Staleness.rowLimit, at: ctx.now) } ?? true
-      let view = StatusBarView(
+      var view = StatusBarView(
         bar: bar, city: found.city ?? found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: stale,
         marked: stale && limit != nil && found.city != nil)
+      if let place = found.place, PlaceText.namesakes(of: place, finder).count > 1 { view.region = place.region }
       return (view, found.city)
     }
     guard let weather = found.city else {

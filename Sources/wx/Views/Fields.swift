@@ -9,7 +9,12 @@ enum Fields {
   static func country(_ c: City) -> JSON { c.country.isEmpty ? .null : .string(c.country) }
 
   /// "Name, Country", or the name alone when the country is unknown; escaped.
-  static func place(_ c: City) -> String { c.country.isEmpty ? c.name.visible : "\(c.name.visible), \(c.country.visible)" }
+  /// `region`: named too (another place of the name is in its country: two Portlands).
+  static func place(_ c: City, region: String? = nil) -> String {
+    guard !c.country.isEmpty else { return c.name.visible }
+    if let region, region != c.name { return "\(c.name.visible), \(region.visible), \(c.country.visible)" }
+    return "\(c.name.visible), \(c.country.visible)"
+  }
 
   static func humidity(_ h: Double?) -> String { h.map { "\(Number.oneDecimal($0))%" } ?? unknown }
   static func wind(_ kmh: Double?, _ unit: Units) -> String { kmh.map(unit.formatWind) ?? unknown }

@@ -23,6 +23,9 @@ struct StatusBarView: View {
   var stale: Bool
   /// `--max-age` was given and the values are older: `?` in place of each (as `--format`).
   var marked = false
+  /// The place's region, named in the tooltip when another place of its name is in its
+  /// country (as `wx show`'s heading: "Portland, Oregon, United States").
+  var region: String? = nil
 
   func json() -> JSON { json(unicode: true) }
 
@@ -56,7 +59,7 @@ struct StatusBarView: View {
 
   func tooltip(_ c: City, _ hour: ForecastHour?) -> String {
     var lines = [
-      Fields.place(c),
+      Fields.place(c, region: region),
       "\(c.description.isEmpty ? Fields.unknown : c.description) · \(c.temperatureC.map(unit.format) ?? Fields.unknown)",
     ]
     if let feels = c.feelsLikeC { lines[1] += " (feels like \(unit.format(feels)))" }

@@ -71,23 +71,28 @@ run: build-wx
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(RUN_SHARE) $(BIN) list
 
 # The test bundle alone in debug (`--product wxPackageTests`: what the two test targets need,
-# not wx-aqi-watch's NIO and BoringSSL, which only the release build compiles), WXCore's suite on
-# it (its assertions on), then the end-to-end suite (wxTests,
+# not wx-aqi-watch's NIO and BoringSSL, which only the release build compiles), the release
+# build, the shared data folder built once by it (TEST_SHARE: the atlas store, which took WXCore's
+# suite 75 s to build in debug), WXCore's suite on the debug bundle (its assertions on), then
+# the end-to-end suite (wxTests,
 # with the views and structure checks) once, on the binary exactly as `make install` builds it
 # (release, static, position-dependent): the path users take. Kill loops, concurrency storms
 # and the biggest inputs run at full size in `make stress`. The project's own code must
 # compile without warnings in both builds (scripts/check-warnings.sh reads each build log), and
 # pass swift-format's rules first (scripts/lint.sh, with the checked-in .swift-format).
+TEST_SHARE = $(CURDIR)/.build/test-share
 test: deps
 	python3 scripts/gen-fold-table.py --check
 	SWIFT=$(SWIFT) bash scripts/lint.sh
 	mkdir -p .build && $(SWIFT) build --product wxPackageTests 2>&1 | tee .build/build-tests.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-tests.log
-	$(SWIFT) test --skip-build --skip wxTests
 	$(MAKE) build 2>&1 | tee .build/build-release.log; test $${PIPESTATUS[0]} = 0
 	bash scripts/check-warnings.sh .build/build-release.log
 	python3 scripts/gen-completion-grammar.py --check $(BIN)
-	WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
+	rm -rf $(TEST_SHARE) && mkdir -p $(TEST_SHARE) && cp -p Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin $(TEST_SHARE)/
+	$(BIN) __build-atlas $(TEST_SHARE)
+	WX_TEST_SHARE=$(TEST_SHARE) $(SWIFT) test --skip-build --skip wxTests
+	WX_TEST_SHARE=$(TEST_SHARE) WX_TEST_BINARY=$(BIN) $(SWIFT) test --skip-build --filter wxTests
 
 # The completion grammar's table of every command's options, value lists and positionals
 # (Sources/wx/Completion/CompletionDeclarations.swift), rewritten from ArgumentParser's

@@ -21,12 +21,24 @@ package let sharedFixture: String? = {
 /// pseudo-terminal driver of `wx browse` (browse_driver.py) and stored fixtures.
 package func supportFile(_ name: String) -> String { repositoryRoot + "/Tests/Support/" + name }
 
+/// `WX_TEST_SHARE`: a shared data folder `make test` built once with the release binary
+/// (`wx __build-atlas`), for both suites: WXCore's reads its atlas store (built in the debug
+/// build it took three quarters of the suite's time), the end-to-end suite runs wx on it.
+/// nil when unset, or when it holds no atlas store: each suite builds its own.
+package let prebuiltShare: String? = {
+  guard let folder = ProcessInfo.processInfo.environment["WX_TEST_SHARE"], !folder.isEmpty,
+    FileManager.default.fileExists(atPath: folder + "/atlas.gdbm")
+  else { return nil }
+  return folder
+}()
+
 /// The shared data folder as `make install` lays it out (`share/wx`): the bundled sample,
 /// atlas.bin and the read-only stores `wx __build-atlas` builds from them once. Every run of
 /// the harness reads it (WX_DATA_DIR), so each test takes the path users take, the world
 /// atlas on, without building an atlas of its own (seconds in a debug build). Built once per
 /// test process, by the binary under test; removed never (a temporary folder).
 package let sharedData: String = {
+  if let built = prebuiltShare { return built }
   var template = Array((NSTemporaryDirectory() + "wx-share-XXXXXX").utf8CString)
   let folder = String(cString: template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }!)
   for name in ["sample-weathers.json", "sample-weathers.crc32", "atlas.bin"] {

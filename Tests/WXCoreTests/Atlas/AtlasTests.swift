@@ -6,9 +6,11 @@ import Testing
 /// The world atlas built from the shipped Data/atlas.bin into a real GDBM file, once for the
 /// suite, and checked against the data itself.
 @Suite(.serialized) struct AtlasTests {
-  /// One built atlas for every test (building it takes a while in a debug build).
+  /// One built atlas for every test: the one `make test` built with the release binary
+  /// (``prebuiltShare``), else built here (which takes a while in a debug build).
   static let built: (scratch: Scratch, path: String) = {
     let s = Scratch()
+    if let share = prebuiltShare { return (s, share + "/atlas.gdbm") }
     let path = s.file("atlas.gdbm")
     let b = try! StoreBuilder(finalPath: path)
     _ = try! AtlasWriter.write(try! AtlasData(path: atlasFile), into: b.database, now: 0)

@@ -111,8 +111,8 @@ bench: build
 	strip -o $(dir $(BIN))wx-stripped $(BIN)
 	bash scripts/bench.sh $(dir $(BIN))wx-stripped
 	python3 scripts/bench-browse.py $(dir $(BIN))wx-stripped
-	strip --strip-debug -o $(dir $(BIN))wx-symbols $(BIN)
-	WX_BENCH_SYMBOLS=$(dir $(BIN))wx-symbols bash scripts/bench-fresh.sh $(dir $(BIN))wx-stripped
+	$(SWIFT) build $(BUILD_FLAGS) --product wx-decode-bench
+	WX_BENCH_DECODER=$(dir $(BIN))wx-decode-bench bash scripts/bench-fresh.sh $(dir $(BIN))wx-stripped
 
 stress: deps
 	$(SWIFT) build --build-tests

@@ -61,6 +61,9 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "wx-aqi-watch", dependencies: ["WXFeed", "WXLive"]),
+    // Open-Meteo answers in files decoded as a sync decodes them, for callgrind in `make bench`
+    // (scripts/bench-fresh.sh): valgrind cannot run `wx sync` itself. Not a product.
+    .executableTarget(name: "wx-decode-bench", dependencies: ["WXCore"]),
     // What both test targets share: running wx, temp folders, the Python stand-ins of
     // Tests/Support, fixtures (ARCHITECTURE.md, "Tests"). Not a product: only tests use it.
     .target(name: "WXTestSupport", path: "Tests/WXTestSupport"),

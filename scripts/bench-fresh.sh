@@ -13,8 +13,9 @@
 #    64 MiB or less at any size), and, as the peer, curl fetching the same requests (the
 #    stand-in lists them) piped to `python3 -m json.tool`, the same bytes read and parsed once;
 #    and for the first size, wx's instructions per byte received (callgrind's total for the
-#    whole sync over the bytes the stand-in sent; a release binary: valgrind cannot read a
-#    debug build's debug information) and, with WX_BENCH_SYMBOLS, decoding's alone; then `wx show` with its sentence against the same
+#    whole sync over the bytes the stand-in sent; `–` while valgrind 3.19 cannot run `wx
+#    sync`, PERFORMANCE.md) and, with WX_BENCH_DECODER, decoding's alone (the same answers
+#    decoded from files by wx-decode-bench); then `wx show` with its sentence against the same
 #    show's line without it, and `wx alerts` over 100 favourites.
 #
 # Appends a Markdown section to bench-out/results.md (and prints it). Everything runs in a
@@ -107,15 +108,23 @@ EOF
     WX_HOME=$H valgrind --tool=callgrind --callgrind-out-file="$TMP/cg" "${SYNC[@]}" 2>"$TMP/vg" >/dev/null || true
     ins=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$TMP/cg" | head -1)
     [ -n "$ins" ] && ipb=$(python3 -c "print(f'{$ins / $bytes:.0f}')")
-    # Decoding alone (the streaming parser and the records made of each location: callgrind
-    # collecting inside OpenMeteoStream.feed and .finish only), on a binary with its symbols
-    # (WX_BENCH_SYMBOLS: `make bench` strips the debug information only).
-    if [ -n "${WX_BENCH_SYMBOLS:-}" ] && [ -x "$WX_BENCH_SYMBOLS" ]; then
-      WX_HOME=$H valgrind --tool=callgrind --callgrind-out-file="$TMP/cg-decode" \
+    # Decoding alone: the same answers fetched again into files and decoded by
+    # wx-decode-bench (WX_BENCH_DECODER, built by `make bench`) as the sync decodes them,
+    # callgrind collecting inside OpenMeteoStream.feed and .finish only (the streaming parser
+    # and the records made of each location), over the bytes of those answers.
+    if [ -n "${WX_BENCH_DECODER:-}" ] && [ -x "$WX_BENCH_DECODER" ]; then
+      mkdir -p "$TMP/answers"
+      k=0
+      while read -r p; do
+        k=$((k + 1))
+        curl -sf "$OMURL$p" -o "$TMP/answers/$(printf %05d $k).json"
+      done <"$TMP/paths"
+      abytes=$(cat "$TMP/answers"/*.json | wc -c)
+      valgrind --tool=callgrind --callgrind-out-file="$TMP/cg-decode" \
         --toggle-collect='$s6WXCore15OpenMeteoStreamV4feedyySWKF' --toggle-collect='$s6WXCore15OpenMeteoStreamV6finishyyKF' \
-        "$WX_BENCH_SYMBOLS" "${SYNC[@]:1}" 2>"$TMP/vg" >/dev/null || true
+        "$WX_BENCH_DECODER" 50 "$TMP/answers"/*.json 2>"$TMP/vg" >/dev/null || true
       dins=$(sed -n 's/^summary: \([0-9]*\).*/\1/p' "$TMP/cg-decode" | head -1)
-      [ -n "$dins" ] && ipb="$ipb (decoding $(python3 -c "print(f'{$dins / $bytes:.0f}')"))"
+      [ -n "$dins" ] && ipb="$ipb (decoding $(python3 -c "print(f'{$dins / $abytes:.0f}')"))"
     fi
     # What is coming (issue 32), on these places' stored hours: `wx show` with its sentence
     # against the same show's line without it (--format '%t' against '%t %e': the sentence's

@@ -80,7 +80,7 @@ package struct ForecastDay: Equatable, Sendable {
     return s.withUTF8 { isDate(bytes: $0) }
   }
 
-  private static func isDate(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
+  static func isDate(bytes b: UnsafeBufferPointer<UInt8>) -> Bool {
     guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-") else { return false }
     func number(_ r: Range<Int>) -> Int? {
       var n = 0
@@ -94,8 +94,11 @@ package struct ForecastDay: Equatable, Sendable {
       year >= 1, (1...12).contains(month), day >= 1
     else { return false }
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    return day <= days[month - 1]
+    switch month {
+    case 2: return day <= (leap ? 29 : 28)
+    case 4, 6, 9, 11: return day <= 30
+    default: return day <= 31
+    }
   }
   /// The day's temperature (Open-Meteo: its maximum), °C; nil when unknown.
   package var temperatureC: Double?

@@ -45,13 +45,15 @@ package enum LocalTime {
   /// The minutes of `s` if it is exactly `YYYY-MM-DDTHH:MM` with a calendar date, an hour
   /// 00–23 and a minute 00–59; nil for anything else (escape codes included).
   package static func minutes(_ s: String) -> Int64? {
-    let b = Array(s.utf8)
-    guard b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
-      ForecastDay.isDate(String(decoding: b[0..<10], as: UTF8.self)),
-      let hour = digits(b[11..<13]), let minute = digits(b[14..<16]), hour < 24, minute < 60,
-      let y = digits(b[0..<4]), let m = digits(b[5..<7]), let d = digits(b[8..<10])
-    else { return nil }
-    return (days(year: y, month: m, day: d) * 24 + Int64(hour)) * 60 + Int64(minute)
+    var s = s
+    return s.withUTF8 { b in
+      guard b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+        ForecastDay.isDate(bytes: UnsafeBufferPointer(rebasing: b[0..<10])),
+        let hour = digits(b, 11..<13), let minute = digits(b, 14..<16), hour < 24, minute < 60,
+        let y = digits(b, 0..<4), let m = digits(b, 5..<7), let d = digits(b, 8..<10)
+      else { return nil }
+      return (days(year: y, month: m, day: d) * 24 + Int64(hour)) * 60 + Int64(minute)
+    }
   }
 
   /// `YYYY-MM-DDTHH:MM` for minutes since the epoch of the same clock.
@@ -75,11 +77,11 @@ package enum LocalTime {
     return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
   }
 
-  private static func digits(_ b: ArraySlice<UInt8>) -> Int? {
+  private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ r: Range<Int>) -> Int? {
     var n = 0
-    for c in b {
-      guard c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9") else { return nil }
-      n = n * 10 + Int(c - UInt8(ascii: "0"))
+    for i in r {
+      guard b[i] >= UInt8(ascii: "0") && b[i] <= UInt8(ascii: "9") else { return nil }
+      n = n * 10 + Int(b[i] - UInt8(ascii: "0"))
     }
     return n
   }

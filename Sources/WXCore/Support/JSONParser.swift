@@ -40,6 +40,10 @@ extension JSON {
   /// The number that starts at `buf[at]`, read exactly as the parser reads it, and the offset
   /// past it; nil where the parser would report an error. (The caller checks the byte after
   /// it: the parser reads "12" of "12x" and stops.)
+  /// 10^0 … 10^15, all exact doubles: a number of at most 15 digits is its digits read as
+  /// an integer over one of these, one correctly rounded division (Clinger's fast path).
+  static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
+
   package static func number(in buf: UnsafeBufferPointer<UInt8>, at: Int) -> (Double, Int)? {
     var p = Parser(buf: buf)
     p.i = at
@@ -199,16 +203,13 @@ private struct Parser {
           if seenPoint { fraction += 1 }
         }
       }
-      let d = Double(m) / Self.powersOfTen[fraction]
+      let d = Double(m) / JSON.powersOfTen[fraction]
       return .number(negative ? -d : d, integer: false)
     }
     let text = String(decoding: UnsafeBufferPointer(rebasing: buf[start..<i]), as: UTF8.self)
     guard let d = Double(text), d.isFinite else { throw fail("number out of range", at: start) }
     return .number(d, integer: integer)
   }
-
-  /// 10^0 … 10^15, all exact doubles.
-  static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
 
   func isDigit(_ b: UInt8) -> Bool { b >= 48 && b <= 57 }
 

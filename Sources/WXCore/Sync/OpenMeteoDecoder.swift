@@ -56,7 +56,14 @@ package enum OpenMeteoDecoder {
 
     enum Kind: String { case temperature, speed, precipitation, pressure, distance, other }
 
-    static func kind(_ key: String) -> Kind {
+    /// The kinds of the variables wx asks for, worked out once (a sync asks each location's
+    /// blocks for them all).
+    static let kinds: [String: Kind] = Dictionary(
+      (current + daily + hourly).map { ($0, rule($0)) }, uniquingKeysWith: { a, _ in a })
+
+    static func kind(_ key: String) -> Kind { kinds[key] ?? rule(key) }
+
+    static func rule(_ key: String) -> Kind {
       if key.contains("temperature") || key.hasPrefix("dew_point") { return .temperature }
       if key.hasPrefix("pressure") { return .pressure }
       if key == "visibility" { return .distance }
@@ -196,24 +203,24 @@ package enum OpenMeteoDecoder {
     let direction = try list("wind_direction_10m_dominant")
     var out: [ForecastDay] = []
     for k in 0..<min(days, dates.count) {
-      let what = "\(label) day \(k + 1)"
+      func what() -> String { "\(label) day \(k + 1)" }
       guard case .string(let raw) = dates[k], let date = try? StoredText.clean(raw), !date.isEmpty else {
-        throw PayloadError("\(what) has no date")
+        throw PayloadError("\(what()) has no date")
       }
       guard ForecastDay.isDate(date) else {
-        throw PayloadError("\(what): \(quoted(date)) is not a date (YYYY-MM-DD)")
+        throw PayloadError("\(what()): \(quoted(date)) is not a date (YYYY-MM-DD)")
       }
       var day = ForecastDay(
-        date: date, temperatureC: try number(highs[k], "\(what) temperature_2m_max", -100...70, toHigh),
-        description: try code(codes[k], "\(what) weather_code"), humidity: nil,
-        windKmh: try number(winds[k], "\(what) wind_speed_10m_max", 0...500, toWind))
-      day.temperatureMinC = try number(lows[k], "\(what) temperature_2m_min", -100...70, toLow)
-      day.sunrise = try clock(rises[k], "\(what) sunrise")
-      day.sunset = try clock(sets[k], "\(what) sunset")
-      day.uvIndexMax = try number(uv[k], "\(what) uv_index_max", 0...30)
-      day.precipitationMm = try number(rain[k], "\(what) precipitation_sum", 0...2000, toRain)
-      day.precipitationProbability = try number(chance[k], "\(what) precipitation_probability_max", 0...100)
-      day.windDirection = try number(direction[k], "\(what) wind_direction_10m_dominant", 0...360)
+        date: date, temperatureC: try number(highs[k], "\(what()) temperature_2m_max", -100...70, toHigh),
+        description: try code(codes[k], "\(what()) weather_code"), humidity: nil,
+        windKmh: try number(winds[k], "\(what()) wind_speed_10m_max", 0...500, toWind))
+      day.temperatureMinC = try number(lows[k], "\(what()) temperature_2m_min", -100...70, toLow)
+      day.sunrise = try clock(rises[k], "\(what()) sunrise")
+      day.sunset = try clock(sets[k], "\(what()) sunset")
+      day.uvIndexMax = try number(uv[k], "\(what()) uv_index_max", 0...30)
+      day.precipitationMm = try number(rain[k], "\(what()) precipitation_sum", 0...2000, toRain)
+      day.precipitationProbability = try number(chance[k], "\(what()) precipitation_probability_max", 0...100)
+      day.windDirection = try number(direction[k], "\(what()) wind_direction_10m_dominant", 0...360)
       out.append(day)
     }
     return out
@@ -240,27 +247,28 @@ package enum OpenMeteoDecoder {
     var out: [ForecastHour] = []
     var previous: Int64?
     for k in 0..<min(ForecastHour.maxHours, times.count) {
-      let what = "\(label) hour \(k + 1)"
+      // Built only for a message: a string a value was a third of decoding's instructions.
+      func what() -> String { "\(label) hour \(k + 1)" }
       guard case .string(let time) = times[k], let minutes = LocalTime.minutes(time) else {
         let shown = if case .string(let t) = times[k] { quoted(t) } else { times[k].typeName }
-        throw PayloadError("\(what): \(shown) is not a local time (YYYY-MM-DDTHH:MM)")
+        throw PayloadError("\(what()): \(shown) is not a local time (YYYY-MM-DDTHH:MM)")
       }
       if let previous, minutes <= previous || minutes - previous > 24 * 60 {
-        throw PayloadError("\(what): \(quoted(time)) does not follow the hour before")
+        throw PayloadError("\(what()): \(quoted(time)) does not follow the hour before")
       }
       previous = minutes
-      let isDay = try number(day[k], "\(what) is_day", 0...1)
+      let isDay = try number(day[k], "\(what()) is_day", 0...1)
       out.append(
         ForecastHour(
-          minutes: minutes, temperatureC: try number(temps[k], "\(what) temperature_2m", -100...70, toTemp),
-          feelsLikeC: try number(feels[k], "\(what) apparent_temperature", -100...70, toFeels),
-          precipitationProbability: try number(chance[k], "\(what) precipitation_probability", 0...100),
-          precipitationMm: try number(rain[k], "\(what) precipitation", 0...2000, toRain),
-          weatherCode: try wmo(codes[k], "\(what) weather_code"),
-          windKmh: try number(winds[k], "\(what) wind_speed_10m", 0...500, toWind),
-          windDirection: try number(directions[k], "\(what) wind_direction_10m", 0...360),
-          gustsKmh: try number(gusts[k], "\(what) wind_gusts_10m", 0...500, toGusts),
-          uvIndex: try number(uv[k], "\(what) uv_index", 0...30), isDay: isDay.map { $0 != 0 }))
+          minutes: minutes, temperatureC: try number(temps[k], "\(what()) temperature_2m", -100...70, toTemp),
+          feelsLikeC: try number(feels[k], "\(what()) apparent_temperature", -100...70, toFeels),
+          precipitationProbability: try number(chance[k], "\(what()) precipitation_probability", 0...100),
+          precipitationMm: try number(rain[k], "\(what()) precipitation", 0...2000, toRain),
+          weatherCode: try wmo(codes[k], "\(what()) weather_code"),
+          windKmh: try number(winds[k], "\(what()) wind_speed_10m", 0...500, toWind),
+          windDirection: try number(directions[k], "\(what()) wind_direction_10m", 0...360),
+          gustsKmh: try number(gusts[k], "\(what()) wind_gusts_10m", 0...500, toGusts),
+          uvIndex: try number(uv[k], "\(what()) uv_index", 0...30), isDay: isDay.map { $0 != 0 }))
     }
     return out
   }

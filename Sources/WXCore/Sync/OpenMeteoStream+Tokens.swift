@@ -69,7 +69,7 @@ extension OpenMeteoStream {
     case .value:
       if keeping {
         if tooLong {
-          throw PayloadError("\(path(of: frames.last)) holds a string longer than \(Self.maxText) bytes")
+          throw PayloadError("\(path(of: frames.indices.last)) holds a string longer than \(Self.maxText) bytes")
         }
         try value(.string(try string()))
       } else {
@@ -95,6 +95,8 @@ extension OpenMeteoStream {
 
   /// The kept string's bytes read by the parser (its escapes and UTF-8 checks, its words).
   func string() throws -> String {
+    // Most kept strings are ASCII without escapes (times, units' names): nothing to check.
+    if !text.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }) { return String(decoding: text, as: UTF8.self) }
     let quoted = [UInt8(ascii: "\"")] + text + [UInt8(ascii: "\"")]
     do throws(JSONError) {
       return try quoted.withUnsafeBufferPointer { (buf) throws(JSONError) -> String in

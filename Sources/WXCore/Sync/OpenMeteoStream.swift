@@ -35,8 +35,13 @@ package struct OpenMeteoStream {
   enum Expect { case value, valueOrEnd, keyOrEnd, key, colon, commaOrEnd, done }
   enum Token { case none, value, key, number, literal }
 
+  /// What ``OpenMeteoStream/readNumbers(_:from:keep:)`` does in an array: nothing (the
+  /// root array of locations, objects), skip its numbers, or keep them (a wanted list).
+  enum Numbers { case none, skip, keep }
+
   struct Frame {
     var isObject: Bool
+    var numbers = Numbers.none
     /// nil: skipped; `.scalar`: a container where a scalar belongs (kept empty).
     var shape: Shape?
     var members: [JSON.Member] = []
@@ -45,8 +50,9 @@ package struct OpenMeteoStream {
     var key: String?
     /// Elements begun (arrays).
     var count = 0
-    /// Where it is, for messages: `location 3 daily temperature_2m_max`.
-    var path: String
+    /// "location 3" for a location, "the answer" for the array of locations, else nil
+    /// (``OpenMeteoStream/path(of:)``).
+    var label: String?
   }
 
   let expected: Int
@@ -84,31 +90,33 @@ package struct OpenMeteoStream {
     var i = 0
     while i < chunk.count {
       // What is skipped is mostly long runs of numbers or text: read those in a tight loop.
-      if token == .none && inSkippedArray {
-        i = skipNumbers(chunk, from: i)
+      // What is kept is mostly lists of numbers and short strings (the hours' times): read
+      // as runs too, a number appended as soon as it is whole.
+      if token == .none, let run = frames.last?.numbers, run != .none {
+        i = readNumbers(chunk, from: i, keep: run == .keep)
         if i == chunk.count { break }
-      } else if (token == .value || token == .key) && !keeping && escape == 0 && !pendingHigh {
+      } else if (token == .value || token == .key) && escape == 0 && !pendingHigh {
         let start = i
         while i < chunk.count, chunk[i] >= 0x20, chunk[i] != UInt8(ascii: "\""), chunk[i] != UInt8(ascii: "\\") { i += 1 }
         total += i - start
+        if keeping && !tooLong && i > start {
+          text.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[start..<i]))
+          if text.count > (token == .key ? Self.maxKey : Self.maxText) {
+            tooLong = true
+            text.removeAll()
+          }
+        }
         if i == chunk.count { break }
       }
       if try step(chunk[i]) { i += 1 }
     }
   }
 
-  /// Whether values here are skipped array elements (not the document's locations).
-  var inSkippedArray: Bool {
-    guard let top = frames.last, !top.isObject, frames.count > 1 || !rootIsArray else { return false }
-    guard let shape = top.shape else { return true }
-    if case .scalar = shape { return true }
-    return false
-  }
-
-  /// Reads numbers, commas and white space of a skipped array from `chunk[i...]` while they
-  /// are whole in the chunk and valid; returns where the byte-by-byte reader takes over (a
-  /// number cut by the chunk's end, anything else, or an error it will report).
-  mutating func skipNumbers(_ chunk: UnsafeRawBufferPointer, from i: Int) -> Int {
+  /// Reads numbers, commas and white space of an array from `chunk[i...]` while they are
+  /// whole in the chunk and valid, appending each number to the top frame's list when `keep`;
+  /// returns where the byte-by-byte reader takes over (a number cut by the chunk's end, a
+  /// full list, anything else, or an error it will report).
+  mutating func readNumbers(_ chunk: UnsafeRawBufferPointer, from i: Int, keep: Bool) -> Int {
     let n = chunk.count
     func digit(_ j: Int) -> Bool { j < n && chunk[j] >= UInt8(ascii: "0") && chunk[j] <= UInt8(ascii: "9") }
     var k = i
@@ -121,24 +129,45 @@ package struct OpenMeteoStream {
         k += 1
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
         guard expect == .value || expect == .valueOrEnd else { break loop }
+        // The digits are read as one integer as they are scanned (at most 15 of them, so
+        // exact), and the number is that over a power of ten: one correctly rounded division,
+        // as the parser's fast path and strtod give.
         var j = k
-        if chunk[j] == UInt8(ascii: "-") { j += 1 }
+        var mantissa: Int64 = 0
+        var decimals = 0
+        let negative = chunk[j] == UInt8(ascii: "-")
+        if negative { j += 1 }
         if j < n && chunk[j] == UInt8(ascii: "0") {
           j += 1
         } else {
           guard digit(j) else { break loop }
-          while digit(j) { j += 1 }
+          while digit(j) {
+            mantissa = mantissa &* 10 &+ Int64(chunk[j] &- 48)
+            j += 1
+          }
         }
-        if j < n && chunk[j] == UInt8(ascii: ".") {
+        let point = j < n && chunk[j] == UInt8(ascii: ".")
+        if point {
           j += 1
           guard digit(j) else { break loop }
-          while digit(j) { j += 1 }
+          while digit(j) {
+            mantissa = mantissa &* 10 &+ Int64(chunk[j] &- 48)
+            decimals += 1
+            j += 1
+          }
         }
         // Cut by the chunk, followed by what cannot follow a plain number (an exponent too),
         // or long enough to be out of range: the slow reader decides, with the parser.
         guard j < n, j - k <= 15, !digit(j), chunk[j] != UInt8(ascii: "."), chunk[j] | 0x20 != UInt8(ascii: "e"),
           chunk[j] != UInt8(ascii: "+"), chunk[j] != UInt8(ascii: "-")
         else { break loop }
+        if keep {
+          let top = frames.count - 1
+          guard frames[top].items.count < Self.maxValues else { break loop }
+          let d = point ? Double(mantissa) / JSON.powersOfTen[decimals] : Double(mantissa)
+          // -0 is 0 as the parser reads it; -0.0 keeps its sign.
+          frames[top].items.append(.number(negative ? (point ? -d : Double(-mantissa)) : d, integer: !point))
+        }
         k = j
         expect = .commaOrEnd
       default: break loop

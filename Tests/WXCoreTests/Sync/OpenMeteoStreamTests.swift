@@ -27,6 +27,13 @@ import Testing
     "{\"skip\":[1, -0.5e+3,0 ,12E2,\n3e-2, \"x\", [1,2], -0],\"a\":1}", "{\"skip\":[1,01]}", "{\"skip\":[1,,2]}",
     "{\"skip\":[-]}", "{\"skip\":[1.e5]}", "{\"skip\":[1e]}", "{\"skip\":[1-2]}", "{\"skip\":[2x]}", "{\"skip\":[,1]}",
     "[{\"skip\":[\"\\\"]\", 1]}, 2, 3]",
+    // Kept runs of numbers (each read as it is scanned and appended), good and bad, cut
+    // anywhere; kept strings with escapes and beyond ASCII, and a member name with an escape.
+    "{\"daily\":{\"t\":[1, -0.5e+3,0 ,12E2,\n3e-2, -0, -0.0, 0.25, 123456789012345, 1234567890123456, 12345.678901234, -7.125,null,true]}}",
+    "{\"daily\":{\"t\":[1,01]}}", "{\"daily\":{\"t\":[1,,2]}}", "{\"daily\":{\"t\":[-]}}", "{\"daily\":{\"t\":[1.]}}",
+    "{\"daily\":{\"t\":[1-2]}}", "{\"daily\":{\"t\":[2x]}}", "{\"daily\":{\"t\":[,1]}}", "{\"daily\":{\"t\":[1 2]}}",
+    "{\"daily\":{\"t\":[-01]}}", "{\"daily\":{\"t\":[0.1,0.2,0.30000000000000004,99999999999999.9]}}",
+    #"{"d\u0061ily":{"time":["a\u00e9","x\"y","é","\u0041"],"t":[0.1]},"s":"plain"}"#,
     // What only the strict parser would catch in skipped parts: range, surrogates.
     "{\"skip\":[1e400]}", "{\"skip\":[1e2, 12345678901234567890123, 0.5]}",
     "{\"skip\":[" + String(repeating: "9", count: 400) + "]}",
@@ -81,6 +88,25 @@ import Testing
         case .success(let got): #expect(got == expected, "\(body) ×\(count) in \(chunk)-byte chunks")
         case .failure(let e): #expect(expected == nil, "\(body) ×\(count) in \(chunk)-byte chunks: \(e)")
         }
+      }
+    }
+  }
+
+  /// A kept number is the parser's to the bit (the sign of a zero included), whether it was
+  /// read in a run or byte by byte.
+  @Test func keptNumbersAreTheParsersToTheBit() throws {
+    let texts = ["-0", "-0.0", "0", "0.1", "-7.125", "123456789012345", "-12345.678901234", "0.30000000000000004", "1e2"]
+    let body = Array(("{\"daily\":{\"t\":[" + texts.joined(separator: ",") + "]}}").utf8)
+    for chunk in [1, 4, body.count] {
+      let got = try Self.streamed(body, count: 1, chunk: chunk).get()
+      guard case .object(let m)? = got.first, case .object(let daily) = m[0].value, case .array(let items) = daily[0].value
+      else { Issue.record("no list in \(got)"); continue }
+      for (text, item) in zip(texts, items) {
+        guard case .number(let d, _) = item, case .number(let p, _)? = try? JSON.parse(Array(text.utf8)) else {
+          Issue.record("\(text): \(item)")
+          continue
+        }
+        #expect(d.bitPattern == p.bitPattern, "\(text) in \(chunk)-byte chunks: \(d) against the parser's \(p)")
       }
     }
   }

@@ -75,6 +75,18 @@ enum Main {
       console.err("wx: no command named \(cutQuoted(first.quoted(), "\""))\(near) (see `wx --help`)")
       exit(ExitStatus.usage.rawValue)
     }
+    // The same within a group: `wx fav ad paris` was "2 unexpected arguments" (its default
+    // command, list, takes none).
+    if args.count >= 2, let group = WX.configuration.subcommands.first(where: { $0._commandName == args[0] }),
+      !group.configuration.subcommands.isEmpty
+    {
+      let names = group.configuration.subcommands.flatMap { [$0._commandName] + $0.configuration.aliases }
+      if let near = nearestCommand(args[1], in: names) {
+        let typed = cutQuoted("\(args[0]) \(args[1])".quoted(), "\"")
+        console.err("wx: no command named \(typed); did you mean `wx \(args[0]) \(near)`? (see `wx \(args[0]) --help`)")
+        exit(ExitStatus.usage.rawValue)
+      }
+    }
     // `wx help bogus` would print the top-level help and exit 0.
     if args.first == "help", args.count > 1, !args[1].hasPrefix("-"),
       !WX.configuration.subcommands.contains(where: { $0._commandName == args[1] })
@@ -107,9 +119,8 @@ enum Main {
 
   /// The command `word` is a typing slip (one or two edits) away from, when `word` names
   /// none itself and is no option; nil otherwise.
-  static func nearestCommand(_ word: String) -> String? {
+  static func nearestCommand(_ word: String, in names: [String] = commandNames) -> String? {
     guard !word.hasPrefix("-"), !word.isEmpty, word.utf8.count <= 20 else { return nil }
-    let names = commandNames
     guard !names.contains(word) else { return nil }
     let typed = Array(word.lowercased().utf8)
     let limit = typed.count <= 3 ? 1 : 2
@@ -174,6 +185,10 @@ enum Main {
   /// one of 'c', 'f' …") in wx's words, as wx's own checks put them: "--page takes a whole
   /// number: 'abc' is not one", "page 99999999999999999999 is past the end of any list",
   /// "--unit takes one of 'c', 'f' …: not 'kelvin'".
+  /// The options whose value is a duration (``DurationText``), and those whose value is a count.
+  static let durationOptions: Set = ["--max-age", "--if-older", "--within"]
+  static let countOptions: Set = ["--page", "--per-page", "--count", "--max-cities", "--limit", "--hours"]
+
   static func plainValueError(_ message: String, arguments: [String] = CommandLine.arguments) -> String {
     // "Missing value for '--max-age <duration>'": given none, or a value that begins with a
     // dash, which ArgumentParser reads as an option (`--max-age -3h`).
@@ -184,6 +199,14 @@ enum Main {
       let value = parts.dropFirst().joined(separator: " ")
       if let at = arguments.lastIndex(of: option), at + 1 < arguments.count, arguments[at + 1].hasPrefix("-") {
         let next = arguments[at + 1]
+        // A negative duration or count is no value, however written: not a hint to write it
+        // as `--max-age=-3h`, which is then refused too.
+        if next.dropFirst().first?.isASCIIDigit == true {
+          if Self.durationOptions.contains(option) {
+            return "\(option) takes a duration (90m, 3h, 2d), never a negative one: not '\(next)'"
+          }
+          if Self.countOptions.contains(option) { return "\(option) takes no negative number: not '\(next)'" }
+        }
         return "\(option) needs a value: '\(next)' reads as an option; write \(option)=\(next)"
       }
       return value.isEmpty ? "\(option) needs a value" : "\(option) needs a value: \(value)"
@@ -204,7 +227,7 @@ enum Main {
       if let and = words.ranges(of: "' and '").last { words.replaceSubrange(and, with: "' or '") }
       return "\(option) takes one of \(words): not '\(value)'"
     }
-    if ["--page", "--per-page", "--count", "--max-cities", "--limit", "--hours"].contains(option) {
+    if Self.countOptions.contains(option) {
       // Digits too many for a number: as wx says of a number too large.
       if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
         if option == "--page" { return Pages.pastEveryList(String(value)) }

@@ -77,6 +77,13 @@ import Testing
     // The command it suggests gets that place's hours (Berlin is no favourite: --favourites
     // would not), and does: the helpers' pass.
     #expect(berlin.stderr.contains("run `wx sync --provider open-meteo --city Berlin`"), "\(berlin)")
+    // "Paris," FR unquoted is one place, and its command names it (was `--city PLACE`).
+    let paris = try home.wx("alerts", "paris,", "fr")
+    #expect(paris.stderr.contains("run `wx sync --provider open-meteo --city 'paris, fr'`"), "\(paris)")
+    let two = try home.wx("alerts", "Berlin", "Rome")
+    #expect(
+      two.stderr.contains("`wx sync --provider open-meteo --city 'Berlin, Germany'`; `wx sync --provider open-meteo --city ")
+        || two.stderr.contains("`wx sync --provider open-meteo --city Berlin`; "), "\(two)")
     // Data whose hours are all past is no data either.
     let past = try home.wx("alerts", "Oslo", env: ["WX_NOW": String(Int(TempHome.sampleNow)! + 3 * 86_400)])
     #expect(past.status == 1 && past.stdout.isEmpty && past.stderr.contains("no stored hours to come for Oslo"), "\(past)")

@@ -15,12 +15,39 @@ import Testing
         r.status == 64 && r.stderr == "wx: no command named \"\(typed)\"; did you mean `wx \(meant)`? (see `wx --help`)\n", "\(r)"
       )
     }
+    // Within a group too: `wx fav ad paris` was "2 unexpected arguments" (a helper's pass).
+    for (group, typed, meant) in [("fav", "ad", "add"), ("aqi", "shw", "show"), ("fav", "rmm", "rm")] {
+      let r = try home.wx(group, typed, "paris")
+      #expect(
+        r.status == 64
+          && r.stderr
+            == "wx: no command named \"\(group) \(typed)\"; did you mean `wx \(group) \(meant)`? (see `wx \(group) --help`)\n",
+        "\(r)")
+    }
     let none = try home.wx("xyzzy")
     #expect(none.status == 64 && none.stderr == "wx: no command named \"xyzzy\" (see `wx --help`)\n", "\(none)")
     // An escape sequence typed as a command is never echoed raw.
     let hostile = try home.wx("\u{1B}]0;owned\u{7}")
     #expect(hostile.status == 64 && !hostile.stderr.contains("\u{1B}"), "\(hostile)")
     #expect(try home.wx("help").status == 0)
+  }
+
+  /// A place wx has no weather for: waybar's tooltip says how to get it, never "invented
+  /// sample data, never observed"; with --max-age its text is marked as `--format`'s is
+  /// (a helper's pass: "✨ –", exit 1).
+  @Test func waybarOfAPlaceWithoutWeatherSaysHowToGetIt() throws {
+    let home = TempHome()
+    let r = try home.run(["show", "Ljubljana", "--waybar"])
+    let bar = try r.json()
+    let tooltip = try #require(bar["tooltip"] as? String)
+    #expect(tooltip.hasPrefix("Ljubljana, "), "\(tooltip)")
+    #expect(
+      tooltip.split(separator: "\n").last?.hasPrefix("no weather yet: `wx sync --provider open-meteo --city 'Ljubljana") == true
+        && tooltip.hasSuffix("` fetches it") && !tooltip.contains("sample"), "\(tooltip)")
+    #expect((bar["class"] as? [String])?.contains("stale") == true, "\(bar)")
+    let marked = try home.run(["show", "Ljubljana", "--waybar", "--max-age", "3h"])
+    let text = try marked.json()["text"] as? String
+    #expect(marked.status == 1 && text == "? ?", "\(marked)")
   }
 
   @Test func usAQIPrintsWholeNumbers() throws {
@@ -34,6 +61,9 @@ import Testing
     #expect(list.stdout.contains(" \(us) ") && !list.stdout.contains("\(us).00"), "\(list)")
     let show = try home.wx("aqi", "show", "London")
     #expect(show.stdout.contains("latest \(us) ") && !show.stdout.contains(".00"), "\(show)")
+    // A typo of a recorded name says which (a helper's pass: only "no readings").
+    let typo = try home.wx("aqi", "show", "lndon")
+    #expect(typo.status == 66 && typo.stderr.contains("closest recorded: London"), "\(typo)")
   }
 
   /// The seed's hottest rule with real data: rain-free when the chance of precipitation is

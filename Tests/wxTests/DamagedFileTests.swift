@@ -94,6 +94,16 @@ import Testing
       #expect(FileManager.default.fileExists(atPath: path + ".broken-") == false)
       let kept = try FileManager.default.contentsOfDirectory(atPath: home.path).filter { $0.hasPrefix(store.file + ".broken-") }
       #expect(kept.count == 1, "the damaged file is kept as a backup")
+      // Where it is kept reads before what to run ("…; run `wx sync` as <file>" read as if
+      // the sync ran as the file).
+      if let name = kept.first {
+        #expect(repair.stdout.contains("damaged file kept as "), "\(repair.stdout)")
+        #expect(!repair.stdout.contains("` as "), "\(repair.stdout)")
+        if store.name == "catalogue" {
+          #expect(repair.stdout.contains("replaced by the bundled sample; damaged file kept as "), "\(repair.stdout)")
+          #expect(repair.stdout.contains(name + "; run `wx sync`"), "\(repair.stdout)")
+        }
+      }
     }
   }
 

@@ -254,6 +254,14 @@ package struct AQIStore: Sendable {
     }
   }
 
+  /// The recorded names closest to `text` (a typo: `berln`), for a message; none when
+  /// nothing recorded is near.
+  package func closest(_ text: String) throws -> [String] {
+    let all = try histories()
+    guard case .none(let near) = try Resolver(PlaceList(airQuality: all)).resolve(text) else { return [] }
+    return near.map { all[$0].city }
+  }
+
   /// The histories recorded for one place as one: the feed's bare name and Open-Meteo's
   /// "Name, Country" of one city share a chart (each scale charted on its own), under the
   /// most qualified of their names. nil for none.

@@ -23,8 +23,9 @@ package struct Found: Equatable, Sendable {
 /// How a city argument resolved against the catalogue and the atlas.
 package enum PlaceResolution: Equatable, Sendable {
   /// One place; `sharing` other places have exactly its name (an exact name whose largest place
-  /// has at least ten times the people of the next picks it).
-  case found(Found, sharing: Int)
+  /// has at least ten times the people of the next picks it); `begun`: how many places the
+  /// text begins when it was taken as the beginning of this one's name (0: it was not).
+  case found(Found, sharing: Int, begun: Int = 0)
   case ambiguous([Found])
   case notFound(suggestions: [Found])
 }
@@ -218,29 +219,13 @@ package struct PlaceFinder {
       // Not when it picked one of several cities of that name by their spelling: with the
       // atlas their sizes decide first (`zurich` is Zürich, Switzerland, not Zurich, Canada).
       let named = text.contains(",") ? [] : try first.named(text)
-      if named.count <= 1, case .one(let e) = try first.resolve(text) {
+      // A prefix the catalogue alone fits once is no answer by itself: every place the text
+      // begins decides, catalogue and atlas together (`la` is Lagos, Lahore or La Paz; `lond`
+      // is London, which dwarfs every other place so begun; `lo` is no answer by Lo, Belgium).
+      let byID = try !first.source.places(withID: Int(text) ?? -1).isEmpty
+      let byPrefix = named.isEmpty && !text.contains(",") && !byID
+      if !byPrefix, named.count <= 1, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
-        // Nor when the catalogue fits only a longer name and the atlas has a place of exactly
-        // this one as its own that the city is not ten times larger than: an exact name
-        // beats a prefix (`van` is Van, Turkey, not Vancouver), a village does not (`lo` is
-        // London, not Lo, Belgium), nor does an alternate name (`pa` is no name of Chongqing's
-        // for this).
-        if named.isEmpty && !text.contains(",") {
-          let key = atlas.fold(text)
-          let exact = try atlas.named(text).filter { atlas.fold($0.name) == key }
-          if let largest = exact.first,
-            (city.place?.population ?? 0) < Resolver<WorldNames>.dominance * max(largest.population, 1)
-          {
-            return try resolveAll(text)
-          }
-        }
-        // A prefix the catalogue alone fits once still loses to a typo of a place ten
-        // times larger (`ondon` in a catalogue holding Ondong Siau is London mistyped).
-        if !text.contains(","), named.isEmpty, try first.source.places(withID: Int(text) ?? -1).isEmpty,
-          let typos = try names.dwarfing(text, [city])
-        {
-          return .notFound(suggestions: Self.unique(typos))
-        }
         // The catalogue's city of that name, though a larger place shares it (`salem`: the
         // sample's Salem, Oregon; Salem, Tamil Nadu is five times larger): say so, as when
         // the atlas picks one of several.
@@ -258,12 +243,12 @@ package struct PlaceFinder {
 
   /// ``resolve(_:)`` by the one resolver over the catalogue and the atlas together.
   private func resolveAll(_ text: String) throws(StoreError) -> PlaceResolution {
-    var sharing = 0
-    switch try names.resolve(text, sharing: &sharing) {
+    var (sharing, begun) = (0, 0)
+    switch try names.resolve(text, sharing: &sharing, begun: &begun) {
     case .one(let f):
       // A place found by a prefix (`new york c`) is the catalogue city it is, if any.
-      if f.city == nil, let place = f.place { return .found(try found(place), sharing: sharing) }
-      return .found(f, sharing: sharing)
+      if f.city == nil, let place = f.place { return .found(try found(place), sharing: sharing, begun: begun) }
+      return .found(f, sharing: sharing, begun: begun)
     case .several(let fs): return .ambiguous(Self.unique(fs))
     case .none(let fs):
       let all = Self.unique(try commaLeftOut(text) + fs)
@@ -299,9 +284,9 @@ package struct PlaceFinder {
   }
 
   /// Resolves to exactly one place, or throws ``LookupError``.
-  package func lookup(_ query: String) throws -> (found: Found, sharing: Int) {
+  package func lookup(_ query: String) throws -> (found: Found, sharing: Int, begun: Int) {
     switch try resolve(query) {
-    case .found(let f, let sharing): return (f, sharing)
+    case .found(let f, let sharing, let begun): return (f, sharing, begun)
     case .ambiguous(let c): throw LookupError.ambiguous(query: query, candidates: Candidate.list(c))
     case .notFound(let s): throw LookupError.notFound(query: query, suggestions: Candidate.list(s), atlas: atlas != nil)
     }
@@ -311,11 +296,11 @@ package struct PlaceFinder {
   /// atlas), each place once, with the name each was typed as and how many other places
   /// share it; throws ``LookupError`` for the first name that does not name one place.
   /// (Two places of one name and country both come back: what keeps one is the caller's.)
-  package func lookup(words: [String]) throws -> [(name: String, found: Found, sharing: Int)] {
-    var out: [(name: String, found: Found, sharing: Int)] = []
+  package func lookup(words: [String]) throws -> [(name: String, found: Found, sharing: Int, begun: Int)] {
+    var out: [(name: String, found: Found, sharing: Int, begun: Int)] = []
     for name in try names.split(words) {
-      let (found, sharing) = try lookup(name)
-      if !out.contains(where: { $0.found == found }) { out.append((name, found, sharing)) }
+      let (found, sharing, begun) = try lookup(name)
+      if !out.contains(where: { $0.found == found }) { out.append((name, found, sharing, begun)) }
     }
     return out
   }

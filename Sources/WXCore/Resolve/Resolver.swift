@@ -56,7 +56,14 @@ package struct Resolver<Source: NameSource> {
   /// ``resolve(_:)``, and how many other places share the name of the one found (when it
   /// was taken as the largest of them).
   package func resolve(_ text: String, sharing: inout Int) throws(StoreError) -> Outcome {
-    sharing = 0
+    var begun = 0
+    return try resolve(text, sharing: &sharing, begun: &begun)
+  }
+
+  /// ``resolve(_:sharing:)``, and how many places the text begins when it was taken as the
+  /// beginning of the name of the one found (the only one, or the largest by ``dominance``).
+  package func resolve(_ text: String, sharing: inout Int, begun started: inout Int) throws(StoreError) -> Outcome {
+    (sharing, started) = (0, 0)
     let query = text.trimmingSpaces
     guard !query.isEmpty else { return .none(closest: []) }
     if query.allSatisfy(\.isASCIIDigit), let id = Int(query) {
@@ -67,7 +74,12 @@ package struct Resolver<Source: NameSource> {
     // A name with a comma in it, as typed (the qualifier's rule below tries the name's
     // spellings).
     let exact = try named(query, insertions: !query.contains(","))
-    if !exact.isEmpty, !query.contains(","), let listed = try dwarfed(query, exact) { return .several(listed) }
+    if !exact.isEmpty, !query.contains(","), let listed = try dwarfed(query, exact) {
+      // Unless the largest place the word begins dwarfs every other too (`tok` is Tokyo).
+      guard try leads(listed.places) else { return .several(listed.places) }
+      started = listed.begun
+      return .one(listed.places[0])
+    }
     if exact.count == 1 { return .one(exact[0]) }
     if exact.count > 1 {
       // The largest first, when it dwarfs the others (`moskva` is Moscow, not the village of
@@ -97,7 +109,7 @@ package struct Resolver<Source: NameSource> {
       let qualifier = String(query[query.index(after: comma)...])
       // `Paris,` with nothing after the comma is `Paris`.
       if !Fold.hasKey(qualifier) && Fold.hasKey(String(query[..<comma])) {
-        return try resolve(String(query[..<comma]), sharing: &sharing)
+        return try resolve(String(query[..<comma]), sharing: &sharing, begun: &started)
       }
       // "Name, Region, Country", as wx writes a place (`Halle (Saale), Saxony-Anhalt, Germany`).
       let head = String(query[..<comma])
@@ -135,7 +147,12 @@ package struct Resolver<Source: NameSource> {
     for key in Self.keys(fold(query)) {
       let prefixed = try source.places(startingWith: key, limit: 6)
       if let typos = try dwarfing(query, prefixed.places) { return .none(closest: typos) }
-      if prefixed.total == 1 { return .one(prefixed.places[0]) }
+      // The one place the text begins, or the first (the largest) when it dwarfs the others.
+      let leading = prefixed.total > 1 ? try leads(prefixed.places) : false
+      if prefixed.total == 1 || leading {
+        started = prefixed.total
+        return .one(prefixed.places[0])
+      }
       if prefixed.total > 1 { return .several(prefixed.places) }
     }
     guard suggests else { return .none(closest: []) }
@@ -143,97 +160,6 @@ package struct Resolver<Source: NameSource> {
     let typos = try closest(query)
     if typos.sameLetters.count == 1 { return .one(typos.sameLetters[0]) }
     return .none(closest: typos.places)
-  }
-
-  /// The largest of `places` when it has ``dominance`` times the people of the next (a place
-  /// of unknown size counts as one person); nil when there are fewer than two, or none does.
-  func largest(_ places: [Source.Place]) throws(StoreError) -> Source.Place? {
-    guard places.count > 1 else { return nil }
-    var sizes: [(place: Source.Place, people: Int)] = []
-    for p in places { sizes.append((p, try source.population(of: p) ?? 0)) }
-    sizes.sort { $0.people > $1.people }
-    return sizes[0].people >= Self.dominance * max(sizes[1].people, 1) ? sizes[0].place : nil
-  }
-
-  /// When only small places (under ``smallPlace`` people) have exactly the name `query`, and
-  /// a place the word begins has ``dominance`` times the people of each of them: the places
-  /// the word begins, largest first, then those of the name, for the user to pick (`lo` is no
-  /// answer by Lo, Belgium, 1,179 people, while London begins so). nil otherwise, or where
-  /// the source knows no sizes.
-  func dwarfed(_ query: String, _ exact: [Source.Place]) throws(StoreError) -> [Source.Place]? {
-    var exactLargest = 0
-    for p in exact {
-      guard let people = try source.population(of: p) else { return nil }
-      exactLargest = max(exactLargest, people)
-    }
-    let prefixed = try source.places(startingWith: fold(query), limit: 6).places
-    var largest = 0
-    for p in prefixed { largest = max(largest, try source.population(of: p) ?? 0) }
-    return Self.dwarfs(exactLargest, by: largest) ? prefixed + exact : nil
-  }
-
-  /// ``dwarfed(_:_:)`` for "Name, Qualifier": the cities there (``smallPlace`` people or
-  /// more) whose name begins with the name's whole words (``begun(_:_:)``) and dwarf every
-  /// place of the name there, largest first, then those of the name; nil otherwise. A city:
-  /// Newcastle upon Tyne is what people call Newcastle; Springfield Gardens, a part of
-  /// Queens, is not what `Springfield, NY` means.
-  func dwarfed(_ name: String, _ qualifier: String, _ exact: [Source.Place]) throws(StoreError) -> [Source.Place]? {
-    var exactLargest = 0
-    for p in exact {
-      guard let people = try source.population(of: p) else { return nil }
-      exactLargest = max(exactLargest, people)
-    }
-    guard exactLargest < Self.smallPlace else { return nil }
-    var larger: [(place: Source.Place, people: Int)] = []
-    // A place of `exact` is never among them: none has ten times the largest's people.
-    for p in try begun(name, qualifier) {
-      let people = try source.population(of: p) ?? 0
-      if people >= Self.smallPlace && Self.dwarfs(exactLargest, by: people) { larger.append((p, people)) }
-    }
-    guard !larger.isEmpty else { return nil }
-    return larger.sorted { $0.people > $1.people }.map(\.place) + exact
-  }
-
-  /// The rule of ``dwarfed(_:_:)``, for search's ranking too: the largest place of an exact
-  /// name is small (under ``smallPlace`` people) and the largest place the word begins has
-  /// ``dominance`` times its people.
-  package static func dwarfs(_ exactLargest: Int, by largest: Int) -> Bool {
-    exactLargest < smallPlace && largest >= dominance * max(exactLargest, 1)
-  }
-
-  /// Fewer people than this, and an exact name may be dwarfed by a place the word begins.
-  package static var smallPlace: Int { 100_000 }
-
-  /// The places of a name one edit from `query` (as ``closest(_:)`` measures) that have
-  /// ``dominance`` times the people of every place `query` is a prefix of, nearest then
-  /// largest first, then `prefixed`: a typo of a city beats a prefix of villages (`ondon` is
-  /// London mistyped, not Ondong Siau). Only the names of the ``largePlaces`` largest
-  /// places are compared (``NameSource/largeNames(atLeast:_:)``), so it costs little; nil
-  /// where the source knows no sizes, or no such place is near.
-  func dwarfing(_ query: String, _ prefixed: [Source.Place]) throws(StoreError) -> [Source.Place]? {
-    guard suggests, !prefixed.isEmpty else { return nil }
-    var largest = 0
-    for p in prefixed {
-      guard let people = try source.population(of: p) else { return nil }
-      largest = max(largest, people)
-    }
-    // One slip only: more, and the prefix is likelier what was meant (`ondong`).
-    let key = fold(query)
-    let allowed = 1
-    let floor = Self.dominance * max(largest, 1)
-    var near: [(key: [UInt8], distance: Int)] = []
-    try source.largeNames(atLeast: floor) { name in
-      guard abs(name.count - key.count) <= allowed, !near.contains(where: { $0.key == name }),
-        let d = Self.distance(key, name, limit: allowed)
-      else { return }
-      near.append((name, d))
-    }
-    near.sort { $0.distance < $1.distance }
-    var out: [Source.Place] = []
-    for n in near.prefix(Self.typoLookups) {
-      for p in try source.places(named: n.key) where try source.population(of: p) ?? 0 >= floor { out.append(p) }
-    }
-    return out.isEmpty ? nil : out + prefixed
   }
 
   /// The places whose folded name is `text`'s (or, failing that, one of its

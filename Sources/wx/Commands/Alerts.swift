@@ -65,12 +65,16 @@ extension WX {
       if !without.isEmpty {
         let list = without.map(\.visible).joined(separator: ", ")
         // Places named are no favourites: the command that gets their hours names them.
+        // One command a place, with the place as named (`paris, fr` was two words and got
+        // "--city PLACE for each", a helper's pass); past three, the rule.
+        let command = { (place: String) in "`wx sync --provider open-meteo --city \(PlaceText.shellWord(place).visible)`" }
         let fetch =
-          places.isEmpty
+          names.isEmpty
           ? "`wx sync --provider open-meteo --favourites`"
-          : places.count == 1
-            ? "`wx sync --provider open-meteo --city \(PlaceText.shellWord(places[0]).visible)`"
-            : "`wx sync --provider open-meteo --city PLACE` for each"
+          : names.count == 1
+            ? command(names[0])
+            : without.count <= 3
+              ? without.map(command).joined(separator: "; ") : "`wx sync --provider open-meteo --city NAME` for each"
         ctx.console.note("wx: no stored hours to come for \(list): run \(fetch)")
       }
       if !rows.isEmpty || without.count < count || output.value.json {

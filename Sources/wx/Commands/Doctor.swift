@@ -51,9 +51,12 @@ struct DoctorText {
         case .repaired(let r):
           let counts =
             ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
-          repaired(
-            r.note + (r.salvaged ? counts : "") + r.remedy.words
-              + (r.backup.map { r.salvaged ? "; damaged file kept as \(Redact.path($0))" : " as \(Redact.path($0))" } ?? ""))
+          // Where the damaged file is kept, before what to run: "replaced by the bundled
+          // sample; run `wx sync` as …" read as if the sync ran as the file (a helper's pass).
+          let kept = r.backup.map {
+            r.note.hasSuffix("set aside") ? " as \(Redact.path($0))" : "; damaged file kept as \(Redact.path($0))"
+          }
+          repaired(r.note + (r.salvaged ? counts : "") + (kept ?? "") + r.remedy.words)
         }
       }
     }

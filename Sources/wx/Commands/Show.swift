@@ -110,8 +110,9 @@ struct ShowRequest: CatalogueRequest {
       let stale = found.city.map { $0.origin.isOlder(than: limit ?? Staleness.rowLimit, at: ctx.now) } ?? true
       var view = StatusBarView(
         bar: bar, city: found.city ?? found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: stale,
-        marked: stale && limit != nil && found.city != nil)
+        marked: stale && limit != nil)
       if let place = found.place, PlaceText.namesakes(of: place, finder).count > 1 { view.region = place.region }
+      if found.city == nil, found.place != nil { view.fetch = PlaceView(found, finder, unit: unit, now: ctx.now).command }
       return (view, found.city)
     }
     guard let weather = found.city else {

@@ -55,8 +55,28 @@ extension Context {
   func resolvePlace(_ argument: String?, in finder: PlaceFinder, remembering: Bool = true) throws -> Found {
     let found: Found
     if let argument {
-      let (f, sharing) = try finder.lookup(argument)
+      let lookedUp: (found: Found, sharing: Int, begun: Int)
+      do {
+        lookedUp = try finder.lookup(argument)
+      } catch {
+        // `wx show paris london`: no place has that name, but the words name two places (as
+        // `--format` reads them): say so, not "no place named" with the closest names.
+        // Not when a comma left out reads them as one ("Paris France", "Springfield New York":
+        // the message offers that), nor when a word was taken for a longer name it begins.
+        let words = argument.split(separator: " ").map(String.init)
+        guard words.count > 1, !argument.contains(","),
+          !(1...min(2, words.count - 1)).contains(where: { tail in
+            (try? finder.lookup(words.dropLast(tail).joined(separator: " ") + ", " + words.suffix(tail).joined(separator: " ")))
+              != nil
+          }),
+          let several = try? finder.lookup(words: words), several.count > 1, several.allSatisfy({ $0.begun == 0 })
+        else { throw error }
+        let names = several.map { PlaceText.full($0.found).visible }.joined(separator: "; ")
+        throw UsageError("\(argument.quoted()) names \(several.count) places (\(names)): name one at a time")
+      }
+      let (f, sharing, begun) = lookedUp
       if sharing > 0 { noteShared(argument, f, sharing) }
+      if begun > 0 { noteBegun(argument, f, begun) }
       found = f
     } else {
       let saved = savedPreferences()
@@ -81,7 +101,7 @@ extension Context {
   /// `wx: "Paris" is Paris, Île-de-France, France (2,138,551 people); 9 other places share
   /// the name: `wx search paris` lists them`.
   func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
-    let people = f.population.map { " (\(PlaceText.people($0)) people)" } ?? ""
+    let people = f.population.flatMap { $0 > 0 ? " (\(PlaceText.people($0)) people)" : nil } ?? ""
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     // The name the others share is the one typed: `tokyo` is the sample's 東京, and Cologne is
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
@@ -90,6 +110,19 @@ extension Context {
     console.note(
       "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
         + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
+  }
+
+  /// `wx: "lond" is London, England, United Kingdom (8,961,989 people), the largest by far
+  /// of 38 places whose names start so: `wx search lond` lists them` (a prefix picks a place
+  /// only when it is the only one or dwarfs the others, and always says so).
+  func noteBegun(_ argument: String, _ f: Found, _ begun: Int) {
+    let people = f.population.flatMap { $0 > 0 ? " (\(PlaceText.people($0)) people)" : nil } ?? ""
+    let which =
+      begun == 1
+      ? "the only place whose name starts so"
+      : "the largest by far of \(begun) places whose names start so: "
+        + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(argument)).visible)` lists them"
+    console.note("wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people), \(which)")
   }
 }
 

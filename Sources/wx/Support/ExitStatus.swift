@@ -117,7 +117,7 @@ private func message(_ e: LookupError) -> String {
       if let lat = c.latitude, let lon = c.longitude, lat.isFinite, lon.isFinite {
         tell.append(Coordinates.text(latitude: lat, longitude: lon))
       }
-      if let population = c.population { tell.append("pop. \(population)") }
+      if let population = c.population, population > 0 { tell.append("pop. \(population)") }
       if let id = c.id { tell.append("id \(id)") }
       return tell.isEmpty ? text : "\(text) (\(tell.joined(separator: ", ")))"
     }
@@ -170,7 +170,7 @@ enum Coordinates {
 private func placeMessage(_ e: LookupError) -> String {
   func named(_ c: Candidate) -> String {
     let text = String(PlaceText.full(c).prefix(80)).visible
-    if let n = c.population { return "\(text) (\(PlaceText.people(n)))" }
+    if let n = c.population, n > 0 { return "\(text) (\(PlaceText.people(n)))" }  // 0: GeoNames does not know
     return c.id.map { "\(text) (id \($0))" } ?? text
   }
   switch e {

@@ -157,7 +157,9 @@ struct CityView: View {
   static func syncHint(_ source: WeatherSource) -> String {
     switch source {
     case .openMeteo, .accuweather: "Run `wx sync` for a current one."
-    case .freetestapi, .sample: "\(Ages.name(source)) has no current one;\nrun `wx sync --provider open-meteo`."
+    case .freetestapi: "freetestapi has no current one;\nrun `wx sync --provider open-meteo`."
+    // A sentence's first word: "The bundled sample", not "the".
+    case .sample: "The bundled sample has no current one;\nrun `wx sync --provider open-meteo`."
     }
   }
 

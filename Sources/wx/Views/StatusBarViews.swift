@@ -26,6 +26,9 @@ struct StatusBarView: View {
   /// The place's region, named in the tooltip when another place of its name is in its
   /// country (as `wx show`'s heading: "Portland, Oregon, United States").
   var region: String? = nil
+  /// For a place wx has no weather for (its values all unknown): the command that fetches it,
+  /// the tooltip's last line in place of an age (it has none: nothing was observed or invented).
+  var fetch: String? = nil
 
   func json() -> JSON { json(unicode: true) }
 
@@ -73,7 +76,7 @@ struct StatusBarView: View {
         hours.map { "\(LocalTime.clock($0.hourOfDay * 60)) \($0.temperatureC.map(unit.format) ?? Fields.unknown)" }.joined(
           separator: " · "))
     }
-    lines.append(Ages.line(city, now, estimate: hour))
+    lines.append(fetch.map { "no weather yet: `\($0)` fetches it" } ?? Ages.line(city, now, estimate: hour))
     return lines.joined(separator: "\n")
   }
 }

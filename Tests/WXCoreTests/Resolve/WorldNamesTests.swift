@@ -25,7 +25,7 @@ import Testing
   }
 
   func found(_ r: PlaceResolution) -> Found? {
-    if case .found(let f, _) = r { return f }
+    if case .found(let f, _, _) = r { return f }
     return nil
   }
 
@@ -190,15 +190,24 @@ import Testing
       func dominates(_ list: [Place]) -> Bool { list.count > 1 && list[0].population >= 10 * max(list[1].population, 1) }
       // Small places only, and a place the name begins (as search ranks them) ten times
       // larger than each: listed, not taken.
+      // Unless the largest place begun so dwarfs every other too: taken (`tok` is Tokyo).
       var dwarfed = false
+      var leader: Place? = nil
       if all[0].population < 100_000 {
         let begun = try f.search(String(decoding: key, as: UTF8.self), offset: 0, limit: 6, variants: false).items
         dwarfed = (begun.compactMap { $0.place?.population }.max() ?? 0) >= 10 * max(all[0].population, 1)
+        if dwarfed, let first = begun.first?.place,
+          (begun.dropFirst().map { $0.population ?? 0 } + all.map(\.population)).allSatisfy({
+            10 * max($0, 1) <= first.population
+          })
+        {
+          leader = first
+        }
       }
       let literalDwarfed = literal.count == 1 && all[0].population >= 10 * max(literal[0].population, 1)
       let expected: (place: Place, sharing: Int)? =
         dwarfed
-        ? nil
+        ? leader.map { ($0, 0) }
         : all.count == 1
           ? (all[0], 0)
           : dominates(all)

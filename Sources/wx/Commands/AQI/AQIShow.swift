@@ -30,7 +30,9 @@ extension WX.AQI {
       defer { catalogue?.close() }
       let finder = try catalogue.map { c in try ctx.finder(c) }
       defer { finder?.atlas?.close() }
-      guard let history = try ctx.home.aqi.find(name, finder: finder) else { throw AQIError.noReadings(name) }
+      guard let history = try ctx.home.aqi.find(name, finder: finder) else {
+        throw AQIError.noReadings(name, closest: try ctx.home.aqi.closest(name))
+      }
       // One scale at a time: values on two scales are never charted or compared together.
       guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }
       Runner.show(AQIShowView(city: history.city, series: series, now: ctx.now), json: json, ctx)

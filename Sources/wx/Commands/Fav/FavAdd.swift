@@ -40,7 +40,10 @@ extension WX.Fav {
       let finder = try ctx.finder(catalogue)
       defer { finder.atlas?.close() }
       let named = try finder.lookup(words: cities)
-      for n in named where n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing) }
+      for n in named {
+        if n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing) }
+        if n.begun > 0 { ctx.noteBegun(n.name, n.found, n.begun) }
+      }
       return named.map(\.found)
     }
 

@@ -143,7 +143,9 @@ extension AtlasCommandTests {
     }
     // `vanc` begins two Vancouvers, neither ten times the other: listed (it was the sample's).
     let vanc = try h.wx("show", "vanc", env: Self.on)
-    #expect(vanc.status == 64 && vanc.stderr.contains("Vancouver, British Columbia") && vanc.stderr.contains("Vancouver, Washington"), "\(vanc)")
+    #expect(
+      vanc.status == 64 && vanc.stderr.contains("Vancouver, British Columbia") && vanc.stderr.contains("Vancouver, Washington"),
+      "\(vanc)")
     // (`ho` was the sample's Ho Chi Minh City, the catalogue's only city begun so: a prefix
     // is no answer by itself, and Ho, Ghana, 130,701 people, is named exactly so.)
     // Nor a village a place the word begins dwarfs: `lo` (Lo, Belgium: 1,179 people;

@@ -23,7 +23,7 @@ struct OpenMeteoSelection {
   /// The plan for the current catalogue: one `city` (resolved like `wx show`), the
   /// favourites, or every city; the first `maxCities` of them when given.
   func plan(_ ctx: Context) throws -> RefreshPlan {
-    let catalogue = try ctx.catalogue()
+    let catalogue = try ctx.catalogue(forSync: true)
     defer { catalogue.close() }
     var atlas: Atlas?
     defer { atlas?.close() }

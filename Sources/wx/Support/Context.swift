@@ -158,12 +158,13 @@ struct Context {
     return Units(display.unit ?? saved.unit, wind: display.wind ?? saved.wind)
   }
 
-  /// The catalogue, seeded from the sample on first use (with a note on stderr).
-  func catalogue() throws -> Catalogue {
+  /// The catalogue, seeded from the sample on first use (with a note on stderr, unless it is
+  /// read `forSync`: a sync replacing the sample's cities showed "showing sample data").
+  func catalogue(forSync: Bool = false) throws -> Catalogue {
     let (catalogue, seeded, unwritable) = try home.openCatalogue()
     if let unwritable {
       console.warn(unwritable, "showing the bundled sample without saving it (run `wx doctor`)")
-    } else if seeded {
+    } else if seeded && !forSync {
       console.note("wx: showing sample data; run `wx sync`")  // fits 40 columns
     }
     ProcessLifetime.keep(catalogue)

@@ -138,6 +138,9 @@ extension OpenMeteoTests {
     #expect(try home.wx("aqi", "sync", "--favourites", env: ["WX_OPEN_METEO_AQ_URL": api.airQuality]).status == 0)
     let france = try home.wx("aqi", "show", "paris")
     #expect(france.status == 66 && france.stderr.contains("no air-quality readings"), "\(france)")
+    // Which place it was read as, and the namesake that has readings (a helper's pass).
+    #expect(
+      france.stderr.contains("(Paris, Île-de-France, France); closest recorded: Paris, United States"), "\(france)")
     #expect(try home.wx("aqi", "show", "Paris, TX", "--json").json()["city"] as? String == "Paris, United States")
     let list = try home.wx("aqi", "list", "--json").json()
     #expect((list["items"] as? [[String: Any]])?.compactMap { $0["city"] as? String } == ["Paris, United States"])

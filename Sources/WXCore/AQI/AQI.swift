@@ -256,8 +256,13 @@ package struct AQIStore: Sendable {
 
   /// The recorded names closest to `text` (a typo: `berln`), for a message; none when
   /// nothing recorded is near.
+  /// Recorded places of the name itself come first: `paris` read as Paris, France, which has
+  /// none, while Paris, Texas has readings.
   package func closest(_ text: String) throws -> [String] {
     let all = try histories()
+    let name = { (s: String) in Fold.key(String(s.split(separator: ",", maxSplits: 1).first ?? "")) }
+    let namesakes = all.filter { name($0.city) == name(text) }.map(\.city)
+    if !namesakes.isEmpty { return namesakes }
     guard case .none(let near) = try Resolver(PlaceList(airQuality: all)).resolve(text) else { return [] }
     return near.map { all[$0].city }
   }

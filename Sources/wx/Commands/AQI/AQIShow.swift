@@ -31,7 +31,8 @@ extension WX.AQI {
       let finder = try catalogue.map { c in try ctx.finder(c) }
       defer { finder?.atlas?.close() }
       guard let history = try ctx.home.aqi.find(name, finder: finder) else {
-        throw AQIError.noReadings(name, closest: try ctx.home.aqi.closest(name))
+        let looked = (try? finder?.lookup(name)).map { PlaceText.full($0.found) }
+        throw AQIError.noReadings(name, closest: try ctx.home.aqi.closest(name), looked: looked)
       }
       // One scale at a time: values on two scales are never charted or compared together.
       guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }

@@ -1,8 +1,9 @@
 // wx-decode-bench: decodes Open-Meteo forecast answers saved in files exactly as
 // `wx sync --provider open-meteo` decodes them as they arrive (OpenMeteoStream fed chunks of
 // 16 KiB, libcurl's largest; each location made a City by OpenMeteoDecoder), for
-// scripts/bench-fresh.sh: callgrind counts decoding's instructions a byte on it, since
-// valgrind 3.19 cannot run `wx sync` itself (PERFORMANCE.md). Built by `make bench` only.
+// scripts/bench-fresh.sh: callgrind counts decoding's instructions a byte on it, whether
+// or not valgrind 3.19 manages to run `wx sync` itself (it has stopped in `dispatchMain`'s
+// sigsuspend: PERFORMANCE.md). Built by `make bench` only.
 //
 //     wx-decode-bench LOCATIONS FILE...
 //

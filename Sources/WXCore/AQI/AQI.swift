@@ -254,10 +254,9 @@ package struct AQIStore: Sendable {
     }
   }
 
-  /// The recorded names closest to `text` (a typo: `berln`), for a message; none when
-  /// nothing recorded is near.
-  /// Recorded places of the name itself come first: `paris` read as Paris, France, which has
-  /// none, while Paris, Texas has readings.
+  /// The recorded names closest to `text`, for a message: the recorded places of the name
+  /// itself (`paris` read as Paris, France, which has none, while Paris, Texas has
+  /// readings), else those a typo away (`berln`); none when nothing recorded is near.
   package func closest(_ text: String) throws -> [String] {
     let all = try histories()
     let name = { (s: String) in Fold.key(String(s.split(separator: ",", maxSplits: 1).first ?? "")) }

@@ -222,8 +222,10 @@ package struct PlaceFinder {
       // A prefix the catalogue alone fits once is no answer by itself: every place the text
       // begins decides, catalogue and atlas together (`la` is Lagos, Lahore or La Paz; `lond`
       // is London, which dwarfs every other place so begun; `lo` is no answer by Lo, Belgium).
-      let byID = try !first.source.places(withID: Int(text) ?? -1).isEmpty
-      let byPrefix = named.isEmpty && !text.contains(",") && !byID
+      // (The catalogue's ids are read only for digits: this runs before every command's
+      // lookup.)
+      var byPrefix = named.isEmpty && !text.contains(",")
+      if byPrefix, let id = Int(text) { byPrefix = try first.source.places(withID: id).isEmpty }
       if !byPrefix, named.count <= 1, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
         // The catalogue's city of that name, though a larger place shares it (`salem`: the
@@ -254,6 +256,18 @@ package struct PlaceFinder {
       let all = Self.unique(try commaLeftOut(text) + fs)
       return .notFound(suggestions: Array(all.prefix(max(fs.count, Resolver<WorldNames>.suggestionCount))))
     }
+  }
+
+  /// The places unquoted words name when no place has them as one name but each names
+  /// one place by its whole name (`paris london`, as `--format` reads several), for a message
+  /// that says so; nil when a comma left out reads them as one place (``commaLeftOut(_:)``:
+  /// `Paris France`, which the closest names offer), a word was taken for a longer name it
+  /// begins, or they name fewer than two.
+  package func severalPlaces(_ text: String) throws -> [Found]? {
+    let words = text.split(separator: " ").map(String.init)
+    guard words.count > 1, !text.contains(","), try commaLeftOut(text).isEmpty else { return nil }
+    let several = try lookup(words: words)
+    return several.count > 1 && several.allSatisfy({ $0.begun == 0 }) ? several.map(\.found) : nil
   }
 
   /// The place `text` names with a comma put in before its last word or two, when it has none

@@ -161,6 +161,9 @@ package struct Doctor: Sendable {
     package var remedy: Remedy? = nil
     /// Whether the store was rebuilt from what a scan salvaged (`recovered` and `lost` count).
     package var salvaged = false
+    /// Whether the store itself was set aside (kept as `backup`, and started afresh): its
+    /// line reads "…: set aside as <backup>", not "damaged file kept as".
+    package var setAside = false
     /// Whether the store was left as it was (it could not be repaired without loss).
     package var unrepaired = false
   }
@@ -275,7 +278,8 @@ package struct Doctor: Sendable {
       // A catalogue or the atlas: data wx derives again (a sync, the shipped atlas), with no
       // record of this store in it. Set aside, kept for the user; the store starts afresh.
       guard holds.isDerived, let kept = try moveAside(store.path) else { return leave }
-      return Repair(recovered: 0, lost: 0, backup: kept, note: "it held \(holds.contents), which wx makes again: set aside")
+      return Repair(
+        recovered: 0, lost: 0, backup: kept, note: "it held \(holds.contents), which wx makes again: set aside", setAside: true)
     }
     let name = FileSystem.baseName(home.path)
     switch check(home) {
@@ -294,7 +298,7 @@ package struct Doctor: Sendable {
       try FileSystem.syncDirectory(FileSystem.directoryName(store.path))
       return Repair(
         recovered: 0, lost: 0, backup: kept,
-        note: "it held \(holds.contents), whose own file \(name) is in use: set aside")
+        note: "it held \(holds.contents), whose own file \(name) is in use: set aside", setAside: true)
     }
   }
 

@@ -37,13 +37,13 @@ extension JSON {
     return (s, p.i)
   }
 
-  /// The number that starts at `buf[at]`, read exactly as the parser reads it, and the offset
-  /// past it; nil where the parser would report an error. (The caller checks the byte after
-  /// it: the parser reads "12" of "12x" and stops.)
   /// 10^0 … 10^15, all exact doubles: a number of at most 15 digits is its digits read as
   /// an integer over one of these, one correctly rounded division (Clinger's fast path).
   static let powersOfTen: [Double] = (0...15).map { k in (0..<k).reduce(1.0) { p, _ in p * 10 } }
 
+  /// The number that starts at `buf[at]`, read exactly as the parser reads it, and the offset
+  /// past it; nil where the parser would report an error. (The caller checks the byte after
+  /// it: the parser reads "12" of "12x" and stops.)
   package static func number(in buf: UnsafeBufferPointer<UInt8>, at: Int) -> (Double, Int)? {
     var p = Parser(buf: buf)
     p.i = at

@@ -247,7 +247,7 @@ package enum OpenMeteoDecoder {
     var out: [ForecastHour] = []
     var previous: Int64?
     for k in 0..<min(ForecastHour.maxHours, times.count) {
-      // Built only for a message: a string a value was a third of decoding's instructions.
+      // Built only for a message: a string for each value was 8 % of decoding's instructions.
       func what() -> String { "\(label) hour \(k + 1)" }
       guard case .string(let time) = times[k], let minutes = LocalTime.minutes(time) else {
         let shown = if case .string(let t) = times[k] { quoted(t) } else { times[k].typeName }

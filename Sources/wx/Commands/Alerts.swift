@@ -67,7 +67,7 @@ extension WX {
         // Places named are no favourites: the command that gets their hours names them.
         // One command a place, with the place as named (`paris, fr` was two words and got
         // "--city PLACE for each", a helper's pass); past three, the rule.
-        let command = { (place: String) in "`wx sync --provider open-meteo --city \(PlaceText.shellWord(place).visible)`" }
+        let command = { (place: String) in "`\(PlaceText.fetchCommand(place).visible)`" }
         let fetch =
           names.isEmpty
           ? "`wx sync --provider open-meteo --favourites`"

@@ -53,9 +53,7 @@ struct DoctorText {
             ": \(r.recovered) record\(r.recovered == 1 ? "" : "s") kept, \(r.lost) damaged record\(r.lost == 1 ? "" : "s") lost"
           // Where the damaged file is kept, before what to run: "replaced by the bundled
           // sample; run `wx sync` as …" read as if the sync ran as the file (a helper's pass).
-          let kept = r.backup.map {
-            r.note.hasSuffix("set aside") ? " as \(Redact.path($0))" : "; damaged file kept as \(Redact.path($0))"
-          }
+          let kept = r.backup.map { r.setAside ? " as \(Redact.path($0))" : "; damaged file kept as \(Redact.path($0))" }
           repaired(r.note + (r.salvaged ? counts : "") + (kept ?? "") + r.remedy.words)
         }
       }

@@ -112,7 +112,7 @@ struct ShowRequest: CatalogueRequest {
         bar: bar, city: found.city ?? found.asCity, unit: unit, format: format ?? "%c %t", now: ctx.now, stale: stale,
         marked: stale && limit != nil)
       if let place = found.place, PlaceText.namesakes(of: place, finder).count > 1 { view.region = place.region }
-      if found.city == nil, found.place != nil { view.fetch = PlaceView(found, finder, unit: unit, now: ctx.now).command }
+      if found.city == nil, found.place != nil { view.fetch = PlaceText.fetchCommand(PlaceText.argument(found, finder)) }
       return (view, found.city)
     }
     guard let weather = found.city else {

@@ -61,17 +61,8 @@ extension Context {
       } catch {
         // `wx show paris london`: no place has that name, but the words name two places (as
         // `--format` reads them): say so, not "no place named" with the closest names.
-        // Not when a comma left out reads them as one ("Paris France", "Springfield New York":
-        // the message offers that), nor when a word was taken for a longer name it begins.
-        let words = argument.split(separator: " ").map(String.init)
-        guard words.count > 1, !argument.contains(","),
-          !(1...min(2, words.count - 1)).contains(where: { tail in
-            (try? finder.lookup(words.dropLast(tail).joined(separator: " ") + ", " + words.suffix(tail).joined(separator: " ")))
-              != nil
-          }),
-          let several = try? finder.lookup(words: words), several.count > 1, several.allSatisfy({ $0.begun == 0 })
-        else { throw error }
-        let names = several.map { PlaceText.full($0.found).visible }.joined(separator: "; ")
+        guard let several = try? finder.severalPlaces(argument) else { throw error }
+        let names = several.map { PlaceText.full($0).visible }.joined(separator: "; ")
         throw UsageError("\(argument.quoted()) names \(several.count) places (\(names)): name one at a time")
       }
       let (f, sharing, begun) = lookedUp
@@ -101,14 +92,13 @@ extension Context {
   /// `wx: "Paris" is Paris, Île-de-France, France (2,138,551 people); 9 other places share
   /// the name: `wx search paris` lists them`.
   func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
-    let people = f.population.flatMap { $0 > 0 ? " (\(PlaceText.people($0)) people)" : nil } ?? ""
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     // The name the others share is the one typed: `tokyo` is the sample's 東京, and Cologne is
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
     let typed = PlaceText.searchWords(argument)
     let words = Fold.key(typed) == Fold.key(f.name) ? f.name : typed
     console.note(
-      "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people); \(others) the name: "
+      "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)); \(others) the name: "
         + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
   }
 
@@ -116,13 +106,12 @@ extension Context {
   /// of 38 places whose names start so: `wx search lond` lists them` (a prefix picks a place
   /// only when it is the only one or dwarfs the others, and always says so).
   func noteBegun(_ argument: String, _ f: Found, _ begun: Int) {
-    let people = f.population.flatMap { $0 > 0 ? " (\(PlaceText.people($0)) people)" : nil } ?? ""
     let which =
       begun == 1
       ? "the only place whose name starts so"
       : "the largest by far of \(begun) places whose names start so: "
         + "`wx search \(PlaceText.shellWord(PlaceText.searchWords(argument)).visible)` lists them"
-    console.note("wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(people), \(which)")
+    console.note("wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)), \(which)")
   }
 }
 
@@ -178,6 +167,18 @@ enum PlaceText {
   /// The places of `place`'s name in its country, itself included.
   static func namesakes(of place: Place, _ finder: PlaceFinder) -> [Place] {
     (((try? finder.atlas?.named(place.name)) ?? nil) ?? []).filter { $0.countryCode == place.countryCode }
+  }
+
+  /// ` (8,961,989 people)`, or nothing where GeoNames does not know (0) or the place is no
+  /// atlas place: the notes on which place a name was taken for.
+  static func peopleAside(_ f: Found) -> String {
+    f.population.flatMap { $0 > 0 ? " (\(people($0)) people)" : nil } ?? ""
+  }
+
+  /// The command that fetches the weather of the place `argument` names (unescaped: the
+  /// caller shows it).
+  static func fetchCommand(_ argument: String) -> String {
+    "wx sync --provider open-meteo --city \(shellWord(argument))"
   }
 
   /// `s` as one shell word: bare when it is plain, else in single quotes, or in double quotes

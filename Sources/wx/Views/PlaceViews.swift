@@ -106,7 +106,7 @@ struct PlaceView: View {
     (self.place, self.unit, self.localTime, self.argument) = (place, unit, localTime, argument)
   }
 
-  var command: String { "wx sync --provider open-meteo --city \(PlaceText.shellWord(argument))" }
+  var command: String { PlaceText.fetchCommand(argument) }
 
   /// The command's own JSON for the place as a city without weather (every weather key null,
   /// lists empty, as `wx show` gives a catalogue city's unknown values), its id null (a place

@@ -133,9 +133,16 @@ package func runProcess(_ path: String, _ args: [String], environment: [String: 
   let deadline = Date().addingTimeInterval(timeout)
   while p.isRunning && Date() < deadline { usleep(2000) }
   if p.isRunning {
+    // What the kernel says of it first: a zombie ('Z') is an exit Foundation did not notice;
+    // else where it sleeps, and what it wrote so far.
+    let proc = "/proc/\(p.processIdentifier)/"
+    let state = (try? String(contentsOfFile: proc + "stat", encoding: .utf8))?.split(separator: " ").dropFirst(2).first ?? "gone"
+    let wchan = (try? String(contentsOfFile: proc + "wchan", encoding: .utf8)) ?? "?"
+    let partial = ((try? Data(contentsOf: err)) ?? Data()).suffix(400)
     p.terminate()
     p.waitUntilExit()
-    Issue.record("\(path) \(args) timed out after \(timeout) s")
+    let said = String(decoding: partial, as: UTF8.self)
+    Issue.record("\(path) \(args) timed out after \(timeout) s: state \(state), waiting in \(wchan); stderr so far: \(said)")
   }
   p.waitUntilExit()
   return Run(

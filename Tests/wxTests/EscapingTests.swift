@@ -103,5 +103,16 @@ import WXCore
       #expect(r.stderr.utf8.count < 1000, "\(args.first!): \(r.stderr.utf8.count) bytes")
       #expect(r.stderr.contains("qqq…"), "\(r.stderr.prefix(200))")
     }
+    // An invisible character pasted into a name is read past, and shown where the name is
+    // echoed, not echoed as is (the note would read "Paris" is Paris).
+    for (typed, shown) in [
+      ("Par\u{200B}is", #"Par\u{200b}is"#), ("\u{FEFF}Paris", #"\u{feff}Paris"#), ("Par\u{2060}is", #"Par\u{2060}is"#),
+    ] {
+      let r = try home.run(["show", typed])
+      #expect(r.status == 0 && r.stdout.contains("Paris, France") && !r.stderr.contains(typed), "\(r)")
+      #expect(r.stderr.contains("\"\(shown)\" is Paris, Île-de-France"), "\(r)")
+      let missing = try home.run(["show", typed + "qq"])
+      #expect(missing.status == 66 && missing.stderr.contains(shown + "qq") && !missing.stderr.contains(typed), "\(missing)")
+    }
   }
 }

@@ -28,8 +28,12 @@ import Testing
     let others = items.filter { $0["city"] as? String != "Oslo" }
     #expect(others.count > 50)
     #expect(
-      others.allSatisfy { $0["source"] as? String == "sample" && $0["sample"] as? Bool == true && $0["observed_at"] is NSNull },
+      others.allSatisfy {
+        $0["source"] as? String == "sample" && $0["sample"] as? Bool == true && $0["observed_at"] is NSNull
+          && $0["current_from"] as? String == "sample"
+      },
       "\(others.prefix(2))")
+    #expect(oslo["current_from"] as? String == "observation", "\(oslo)")
     // In text, each row says so; Oslo's row has no age (its values are fresh).
     let list = try home.wx("list", "--per-page", "1000")
     let rows = list.stdout.split(separator: "\n")
@@ -87,11 +91,18 @@ import Testing
     // Past the stored hours: the last observation, with its date and age.
     let threeDays = ["WX_NOW": String(Self.osloObserved + 3 * 86_400)]
     let old = try home.run(["show", "Oslo"], env: threeDays)
-    #expect(old.stdout.contains("observed 3 days ago (2026-11-23 13:00), Open-Meteo"), "\(old)")
+    #expect(old.stdout.contains("observed 2026-11-23 13:00 (3d ago), Open-Meteo"), "\(old)")
     #expect(try home.run(["show", "Oslo", "--json"], env: threeDays).json()["current_from"] as? String == "observation")
     // At 40 columns the line is whole.
     let narrow = try home.run(["show", "Oslo"], env: threeDays.merging(["COLUMNS": "40"]) { $1 })
-    #expect(narrow.stdout.contains("(2026-11-23 13:00)"), "\(narrow)")
+    #expect(narrow.stdout.contains("2026-11-23 13:00 (3d ago)"), "\(narrow)")
+    // Six calendar days on (01:00 on the 29th) but five whole days old: the line says the age
+    // the rows say (`5d`), not "6 days ago" beside a `5d`.
+    let night = ["WX_NOW": String(Self.osloObserved + 5 * 86_400 + 12 * 3600)]
+    let late = try home.run(["show", "Oslo"], env: night)
+    #expect(late.stdout.contains("observed 2026-11-23 13:00 (5d ago), Open-Meteo"), "\(late)")
+    let favs = try home.run(["fav"], env: night)
+    #expect(favs.stdout.contains(" 5d"), "\(favs)")
   }
 
   @Test func maxAgeMarksStaleValuesAndExitsOne() throws {
@@ -266,6 +277,10 @@ import Testing
     let sameDay = try home.run(["show", "Oslo"], env: soon)
     #expect(sameDay.stdout.contains("13:00 (ahead of this computer's clock)"), "\(sameDay)")
     #expect(try home.run(["show", "Oslo", "--format", "%a"], env: soon).stdout == "ahead\n")
+    // JSON's age is negative, not "0 seconds old"; a row's Age says `ahead` as `%a` does.
+    #expect(try home.run(["show", "Oslo", "--json"], env: soon).json()["age_seconds"] as? Int == -4200)
+    let rows = try home.run(["list", "--per-page", "1000"], env: soon).stdout.split(separator: "\n")
+    #expect(rows.first { $0.contains("Oslo") }?.contains(" ahead") == true, "\(rows)")
     // One city refreshed two hours on: the rest are two hours old, so --if-older 25m fetches.
     let refresh = try home.run(
       ["show", "Oslo", "--refresh"], env: ["WX_NOW": String(Self.osloObserved + 7200), "WX_OPEN_METEO_URL": api.forecast])

@@ -20,9 +20,10 @@ package final class Atlas {
   private var recordKey: [UInt8] = []
   private var recordFound: [Place]? = nil
 
-  package init(path: String) throws(StoreError) {
+  /// `scanning`: to read it whole (``check()``), the file mapped.
+  package init(path: String, scanning: Bool = false) throws(StoreError) {
     self.path = path
-    db = try GDBMDatabase(path: path, mode: .reader)
+    db = try GDBMDatabase(path: path, mode: scanning ? .scanner : .reader)
     guard let raw = try db.fetch(CatalogueKey.meta) else {
       try? db.close()
       throw .damaged(path: path, detail: "the atlas has no header record")

@@ -127,7 +127,7 @@ extension Doctor {
       return .absent
     }
     do throws(StoreError) {
-      let atlas = try Atlas(path: home.atlasPath)
+      let atlas = try Atlas(path: home.atlasPath, scanning: true)
       defer { atlas.close() }
       guard Home.isCurrent(atlas, dataChecksum: home.atlasDataPath.flatMap(AtlasData.checksum(of:))) else {
         return .healthy(records: atlas.meta.count, detail: "from other data or an older wx: rebuilt on first use")
@@ -173,7 +173,7 @@ extension Doctor {
     }
     if let path = home.sharedAtlasPath {
       do throws(StoreError) {
-        let atlas = try Atlas(path: path)
+        let atlas = try Atlas(path: path, scanning: true)
         defer { atlas.close() }
         try atlas.check()
         out.append(("shared atlas", path, .healthy(records: atlas.meta.count, detail: "")))

@@ -121,8 +121,10 @@ package enum DurationText {
 
 /// Where the values shown as current come from.
 package enum CurrentSource: String, Sendable {
-  /// The provider's observation (or, for freetestapi and the sample, its current values).
+  /// The provider's observation (or, for freetestapi, its current values).
   case observation
+  /// The bundled sample's invented values: never observed.
+  case sample
   /// The stored hour that covers now: the observation was over an hour old.
   case forecast
 }
@@ -134,6 +136,7 @@ extension City {
   /// as stored. With 48 hours stored, wx stays useful offline for two days; past them the
   /// last observation shows, with its age.
   package func current(at now: Int64) -> (city: City, source: CurrentSource, hour: ForecastHour?) {
+    if provenance?.isSample == true { return (self, .sample, nil) }
     guard let o = observation, let observed = o.epochSeconds, now - observed > 3600,
       case .hours(let hours) = self.hours(at: now, limit: 1), let h = hours.first,
       let t = LocalTime.minutes(o.localTime), h.minutes > t

@@ -12,9 +12,11 @@ enum Escape {
   /// `s` with every control shown as an escape (newlines too when `newlines` is false).
   /// With `keepingColors`, well-formed SGR colour sequences (`ESC [ digits/; m`) are kept:
   /// only the runner's own output, whose untrusted parts are already escaped, uses that.
-  static func visible(_ s: String, newlines: Bool = false, keepingColors: Bool = false) -> String {
+  /// With `invisibles`, every other format character is escaped too (`\u{200b}`): an echoed
+  /// argument shows what was typed, a zero-width space included.
+  static func visible(_ s: String, newlines: Bool = false, keepingColors: Bool = false, invisibles: Bool = false) -> String {
     // Fast path: nothing to escape (the usual case), decided on the UTF-8 bytes alone.
-    if !UnsafeScalars.found(in: s, allowingNewline: newlines) { return s }
+    if !UnsafeScalars.found(in: s, allowingNewline: newlines) && !(invisibles && hasFormat(s)) { return s }
     var out = ""
     out.reserveCapacity(s.utf8.count + 16)
     let scalars = s.unicodeScalars
@@ -30,6 +32,8 @@ enum Escape {
         out.unicodeScalars.append(u)
       } else if let escape = escape(u) {
         out += escape
+      } else if invisibles && StoredText.isControlOrFormat(u) {
+        out += Redact.escaped(u)
       } else {
         out.unicodeScalars.append(u)
       }
@@ -41,6 +45,11 @@ enum Escape {
   /// The escape for one scalar (``UnsafeScalars``), or nil when it may be shown as is.
   static func escape(_ u: Unicode.Scalar) -> String? {
     UnsafeScalars.contains(u) ? Redact.escaped(u) : nil
+  }
+
+  /// Whether `s` holds a format character past ASCII and C1 (a zero-width space, a BOM).
+  private static func hasFormat(_ s: String) -> Bool {
+    s.utf8.contains { $0 >= 0xC0 } && s.unicodeScalars.contains { StoredText.isControlOrFormat($0) }
   }
 
   /// The index of the `m` ending an SGR sequence that starts at `start` (ESC), if it is one.
@@ -64,9 +73,10 @@ extension String {
   /// This untrusted text, safe to print (see ``Escape``).
   var visible: String { Escape.visible(self) }
 
-  /// At most `limit` characters of an echoed argument, with "…" when cut, escaped.
+  /// At most `limit` characters of an echoed argument, with "…" when cut, escaped, its
+  /// invisible format characters too.
   func quoted(limit: Int = 60) -> String {
     let cut = count > limit ? String(prefix(limit)) + "…" : self
-    return "\"" + cut.visible + "\""
+    return "\"" + Escape.visible(cut, invisibles: true) + "\""
   }
 }

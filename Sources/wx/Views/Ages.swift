@@ -14,12 +14,14 @@ enum Ages {
   }
 
   /// A row's age cell: empty for values three hours old or younger, else the compact age
-  /// (`5h`, `2d`); `sample` for invented values.
+  /// (`5h`, `2d`); `ahead` for values dated over an hour after this computer's clock; `sample`
+  /// for invented values.
   static func cell(_ c: City, _ now: Int64) -> String {
     // A place without weather (an atlas place's stand-in) has no values to age.
     guard let p = c.provenance else { return "" }
     if p.isSample { return "sample" }
-    guard let age = p.age(at: now) else { return "?" }
+    guard let age = p.age(at: now), let at = p.observedAt else { return "?" }
+    if at - now > drift { return "ahead" }  // of this computer's clock, as `%a` says
     return age > Staleness.rowLimit ? Clock.age(age) : ""
   }
 
@@ -28,7 +30,7 @@ enum Ages {
     cities.contains { $0.map { !cell($0, now).isEmpty } ?? false }
   }
 
-  /// `observed 14:00 today, Open-Meteo`, `observed 2 days ago (2026-11-25 14:00), Open-Meteo`,
+  /// `observed 14:00 today, Open-Meteo`, `observed 2026-11-25 14:00 (2d ago), Open-Meteo`,
   /// `served 09:12 today by freetestapi (its records carry no observation time)`, or for the
   /// sample `invented sample data, never observed`. Never cut: views put it on its own line.
   static func sentence(_ c: City, _ now: Int64) -> String {
@@ -41,8 +43,8 @@ enum Ages {
     }
   }
 
-  /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`, `2 days ago
-  /// (2026-11-25 14:00)`: in the city's local time when the provider gave its offset, else
+  /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`,
+  /// `2026-11-25 14:00 (2d ago)`: in the city's local time when the provider gave its offset, else
   /// in the user's.
   /// Seconds an observation may be ahead of the clock and still read as now: AccuWeather dates
   /// its values by the hour they forecast for (up to an hour on), and clocks drift.
@@ -59,7 +61,9 @@ enum Ages {
     switch days {
     case 0: return "\(clock) today\(ago)"
     case 1: return "yesterday \(clock)\(ago)"
-    default: return "\(days) days ago (\(CalendarDay.string(date)) \(clock))"
+    // Older: the date, and the age counted as the rows count it (`5d`: whole days of 24 hours),
+    // so the line and the table never disagree ("6 days ago" in calendar days beside `5d`).
+    default: return "\(CalendarDay.string(date)) \(clock) (\(Clock.ago(age)))"
     }
   }
 
@@ -117,7 +121,8 @@ enum Ages {
     }
     return [
       ("source", .string(p.source.rawValue)), ("sample", .bool(p.isSample)), ("observed_at", observed),
-      ("age_seconds", p.age(at: now).map { .int(Int($0)) } ?? .null), ("current_from", .string(from.rawValue)),
+      // Signed: values dated ahead of this computer's clock are negative, not "0 seconds old".
+      ("age_seconds", p.observedAt.map { .int(Int(now - $0)) } ?? .null), ("current_from", .string(from.rawValue)),
     ]
   }
 

@@ -115,6 +115,29 @@ extension AtlasCommandTests {
     #expect(city == "Zürich" && zurich.stderr.contains("1 other place shares"), "\(zurich)")
   }
 
+  /// A town is named by its name before a joiner (`Stoke-on-Trent` is Stoke) and by the few
+  /// names it is known by (`nyc`, `hull`): typed bare, each is the place or among the
+  /// candidates, by size; searched, it is listed with the places so named.
+  @Test func aNameBeforeAJoinerOrAnAliasNamesThePlace() throws {
+    let h = try home()
+    for (typed, city) in [
+      ("stoke", "Stoke-on-Trent"), ("frankfurt", "Frankfurt am Main"), ("newcastle, england", "Newcastle upon Tyne"),
+      ("philly", "Philadelphia"), ("Hull, UK", "Kingston upon Hull"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      #expect(r.status == 0 && (try? r.json()["city"] as? String) == city, "\(typed): \(r)")
+    }
+    // New York City is the sample's New York, with its weather.
+    let nyc = try h.wx("show", "nyc", "--json", env: Self.on)
+    #expect(nyc.status == 0 && (try? nyc.json()["city"] as? String) == "New York", "\(nyc)")
+    let hull = try h.wx("show", "hull", env: Self.on)
+    #expect(hull.status == 64 && hull.stderr.contains("matches 4 places: Kingston upon Hull, England"), "\(hull)")
+    let newcastle = try h.wx("show", "newcastle", env: Self.on)
+    #expect(newcastle.status == 64 && newcastle.stderr.contains("Newcastle upon Tyne, England"), "\(newcastle)")
+    let search = try items(try h.wx("search", "nyc", "--json", env: Self.on)).compactMap { $0["city"] as? String }
+    #expect(search.first == "New York", "\(search)")
+  }
+
   /// A failed sync of one place changes no store: not even the last city shown.
   @Test func aFailedSyncOfOnePlaceLeavesEveryStoreAsItWas() throws {
     let h = try home()

@@ -24,8 +24,9 @@ package enum AtlasWriter {
   /// 2: the `p` records (places by shared or alternate name) replace the `a` records; the
   /// `g` records (places by GeoNames id). 3: a name's qualifier in parentheses may be left out
   /// (``qualifiedNames(_:_:_:records:into:)``). 4: a place listed twice at the same spot is
-  /// indexed once (``SameSpot``).
-  package static let version = 4
+  /// indexed once (``SameSpot``). 5: the name before a joiner and the aliases
+  /// (AtlasWriter+ShortNames.swift).
+  package static let version = 5
   /// GeoNames ids (with their places' positions) a `g` block holds.
   package static let idsPerBlock = 1024
   /// Places stored with each prefix's ranking: five pages of 20.
@@ -41,6 +42,7 @@ package enum AtlasWriter {
     // Alternate names (Kiev, Cologne): folded name -> its places, found when typed whole (their
     // `p` records).
     var alternates: [[UInt8]: [Int32]] = [:]
+    var aliased: Set<Int> = []  // the aliases given (``alias(of:given:)``)
     // Places named with a qualifier in parentheses (Halle (Saale)): the name without it, folded.
     var qualified: [(base: [UInt8], position: Int32)] = []
     // Each place's record, by position, for the `p` records.
@@ -93,7 +95,13 @@ package enum AtlasWriter {
       try index.add(key, wordStarts: starts, country: place.country)
       file(key, starts, place.position)
       var seen = [key]
-      if let base = Self.unqualified(place.name) { qualified.append((base, Int32(place.position))) }
+      if let base = Self.unqualified(place.name) ?? Self.beforeJoiner(place.name) {
+        qualified.append((base, Int32(place.position)))
+      }
+      if let alias = Self.alias(of: place, given: &aliased), !seen.contains(alias) {
+        seen.append(alias)
+        alternates[alias, default: []].append(Int32(place.position))
+      }
       for alternate in entry.alternateNames {
         let k = Fold.key(alternate)
         guard !k.isEmpty, !seen.contains(k) else { continue }

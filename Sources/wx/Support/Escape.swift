@@ -32,7 +32,8 @@ enum Escape {
         out.unicodeScalars.append(u)
       } else if let escape = escape(u) {
         out += escape
-      } else if invisibles && StoredText.isControlOrFormat(u) {
+      } else if invisibles && StoredText.isControlOrFormat(u) && u.value != 0x200C && u.value != 0x200D {
+        // (The zero-width non-joiner and joiner spell Persian and Indic names: kept.)
         out += Redact.escaped(u)
       } else {
         out.unicodeScalars.append(u)

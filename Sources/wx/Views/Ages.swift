@@ -43,13 +43,13 @@ enum Ages {
     }
   }
 
-  /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`,
-  /// `2026-11-25 14:00 (2d ago)`: in the city's local time when the provider gave its offset, else
-  /// in the user's.
   /// Seconds an observation may be ahead of the clock and still read as now: AccuWeather dates
   /// its values by the hour they forecast for (up to an hour on), and clocks drift.
   static let drift: Int64 = 3600
 
+  /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`,
+  /// `2026-11-25 14:00 (2d ago)`: in the city's local time when the provider gave its offset, else
+  /// in the user's.
   static func moment(_ at: Int64, _ c: City, _ now: Int64) -> String {
     let (date, clock, today) = local(at, c, now)
     let days = today - date

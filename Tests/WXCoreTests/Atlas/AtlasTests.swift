@@ -125,6 +125,15 @@ import Testing
     for name in ["Halle", ")", "()", "(x)", " (x)", "Foo(Bar)", "' (x)", "Paris (", "(Saale) Halle"] {
       #expect(AtlasWriter.unqualified(name) == nil, "\(name)")
     }
+    // A joiner: the name before the first one, when something is before it.
+    #expect(AtlasWriter.beforeJoiner("Newcastle upon Tyne") == Fold.key("Newcastle"))
+    #expect(AtlasWriter.beforeJoiner("Stoke-on-Trent") == Fold.key("Stoke"))
+    #expect(AtlasWriter.beforeJoiner("Saint-Germain-en-Laye") == Fold.key("Saint-Germain"))
+    #expect(AtlasWriter.beforeJoiner("Frankfurt am Main") == Fold.key("Frankfurt"))
+    #expect(AtlasWriter.beforeJoiner("Alphen aan den Rijn") == Fold.key("Alphen"))
+    for name in ["Hòa On", "upon Tyne", " upon x", "Boston", "Newcastle upon ", "am"] {
+      #expect(AtlasWriter.beforeJoiner(name) == nil, "\(name)")
+    }
   }
 
   /// name in 40 of the data's, and the names people share most.
@@ -146,7 +155,9 @@ import Testing
         if named[Fold.key(alt)]?.last != e.place.position { named[Fold.key(alt), default: []].append(e.place.position) }
       }
     }
-    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown) { named[key, default: []].append(position) }
+    for (key, position) in unqualifiedNames(all, within: PlaceFinder.sameTown) + aliasNames(all) {
+      named[key, default: []].append(position)
+    }
     let keys = named.keys.sorted { $0.lexicographicallyPrecedes($1) }
     var checked = 0
     for (k, key) in keys.enumerated() where k % 40 == 0 || (named[key]?.count ?? 0) >= 20 {

@@ -281,6 +281,10 @@ import Testing
     #expect(try home.run(["show", "Oslo", "--json"], env: soon).json()["age_seconds"] as? Int == -4200)
     let rows = try home.run(["list", "--per-page", "1000"], env: soon).stdout.split(separator: "\n")
     #expect(rows.first { $0.contains("Oslo") }?.contains(" ahead") == true, "\(rows)")
+    // And `wx status` says so of its observation times, not "just now".
+    let status = try home.run(["status"], env: soon).stdout
+    let observed = status.split(separator: "\n").first { $0.hasPrefix("observed") } ?? ""
+    #expect(observed.hasSuffix("(ahead of this computer's clock)"), "\(status)")
     // One city refreshed two hours on: the rest are two hours old, so --if-older 25m fetches.
     let refresh = try home.run(
       ["show", "Oslo", "--refresh"], env: ["WX_NOW": String(Self.osloObserved + 7200), "WX_OPEN_METEO_URL": api.forecast])

@@ -76,23 +76,23 @@ struct StatusView: View {
     let part = meta.refreshed == meta.count ? "" : " (weather of \(meta.refreshed) of \(meta.count) cities)"
     out += "provider  \(meta.provider.visible)\(part)\n"
     out += "cities    \(meta.count)\n"
-    out += meta.isSample ? "synced    never\n" : "synced    \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))\n"
+    out += meta.isSample ? "synced    never\n" : "synced    \(Clock.format(meta.syncedAt)) (\(Ages.ago(meta.syncedAt, now)))\n"
     if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
       // The sample's list was never synced: the time it was copied in is no age of it.
       out +=
         meta.listProvider == "sample"
         ? "list      the bundled sample's (never synced)\n"
-        : "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Clock.ago(now - meta.listSyncedAt)))\n"
+        : "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Ages.ago(meta.listSyncedAt, now)))\n"
     }
     let sources = Self.bySource(meta).filter { $0.1 > 0 }
     if !sources.isEmpty {
       out += "weather   " + sources.map { "\($0.1) from \(Ages.name($0.0))" }.joined(separator: " · ") + "\n"
     }
     if let oldest = meta.oldestObservation, let newest = meta.newestObservation {
-      out += "observed  \(Clock.format(oldest)) (\(Clock.ago(now - oldest)))"
-      out += newest == oldest ? "\n" : " to \(Clock.format(newest)) (\(Clock.ago(now - newest)))\n"
+      out += "observed  \(Clock.format(oldest)) (\(Ages.ago(oldest, now)))"
+      out += newest == oldest ? "\n" : " to \(Clock.format(newest)) (\(Ages.ago(newest, now)))\n"
     }
-    if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Clock.ago(now - airUpdated)))\n" }
+    if let airUpdated { out += "air       \(Clock.format(airUpdated)) (\(Ages.ago(airUpdated, now)))\n" }
     if let attribution { out += "data      \(attribution)\n" }
     if let line = atlas.line { out += "places    \(line)\n" }
     out += "unit      \(unit.rawValue)\n"

@@ -43,6 +43,12 @@ enum Ages {
     }
   }
 
+  /// `5h ago`, or `ahead of this computer's clock` for a time over ``drift`` after `now` (not
+  /// "just now"): `wx status`'s times.
+  static func ago(_ at: Int64, _ now: Int64) -> String {
+    at - now > drift ? "ahead of this computer's clock" : Clock.ago(now - at)
+  }
+
   /// Seconds an observation may be ahead of the clock and still read as now: AccuWeather dates
   /// its values by the hour they forecast for (up to an hour on), and clocks drift.
   static let drift: Int64 = 3600

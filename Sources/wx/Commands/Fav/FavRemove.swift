@@ -31,13 +31,10 @@ extension WX.Fav {
       defer { finder?.atlas?.close() }
       let named = try FavouritesStore.favourites(named: cities, among: favourites, places: finder)
       try ctx.home.favourites.remove(named)
-      // The region too where another favourite shares the name and country.
+      // Named as `fav add` named it: with its region when it has one.
       console.out(
-        named.map { f in
-          let shared = favourites.contains { $0 != f && FavouritesStore.sameIdentity($0.identity, f.identity) }
-          let region = shared ? f.region.map { ", \($0.visible)" } ?? "" : ""
-          return "removed \(f.name.visible)\(region), \(f.country.visible)"
-        }.joined(separator: "\n"))
+        named.map { f in "removed \(f.name.visible)\(f.region.map { ", \($0.visible)" } ?? ""), \(f.country.visible)" }
+          .joined(separator: "\n"))
     }
   }
 }

@@ -134,6 +134,11 @@ extension AtlasCommandTests {
     #expect(hull.status == 64 && hull.stderr.contains("matches 4 places: Kingston upon Hull, England"), "\(hull)")
     let newcastle = try h.wx("show", "newcastle", env: Self.on)
     #expect(newcastle.status == 64 && newcastle.stderr.contains("Newcastle upon Tyne, England"), "\(newcastle)")
+    // A place's own name in its region is that place, not a larger-named one's short name
+    // (a helper's pass: `Stratford, England` listed itself as the way to pick itself).
+    let stratford = try h.wx("show", "Stratford, England", "--json", env: Self.on)
+    #expect(stratford.status == 0 && (try? stratford.json()["city"] as? String) == "Stratford", "\(stratford)")
+    #expect(stratford.stderr.contains("1 other place shares the name"), "\(stratford)")
     let search = try items(try h.wx("search", "nyc", "--json", env: Self.on)).compactMap { $0["city"] as? String }
     #expect(search.first == "New York", "\(search)")
   }

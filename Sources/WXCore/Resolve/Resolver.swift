@@ -88,22 +88,13 @@ package struct Resolver<Source: NameSource> {
         sharing = exact.count - 1
         return .one(p)
       }
-      // Spelled as exactly one of them, but for case, it is that one: "Zürich" is not "Zurich";
-      // unless another has ten times its people (`St. Paul` is not St. Paul, Alberta alone,
-      // beside Saint Paul, Minnesota).
-      let typed = query.lowercased()
-      var literal: [Source.Place] = []
-      for p in exact where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
-      if literal.count == 1 {
-        guard let own = try source.population(of: literal[0]) else { return .one(literal[0]) }
-        for p in exact where try (source.population(of: p) ?? 0) >= Self.dominance * max(own, 1) { return .several(exact) }
-        return .one(literal[0])
-      }
-      if let p = try largest(literal) {
+      // Said to share the name (`weil` is Weil, Bavaria, beside Weil am Rhein).
+      switch try spelled(query, exact) {
+      case .one(let p), .largest(let p):
         sharing = exact.count - 1
         return .one(p)
+      case .none: return .several(exact)
       }
-      return .several(exact)
     }
     if let comma = query.lastIndex(of: ",") {
       let qualifier = String(query[query.index(after: comma)...])
@@ -131,7 +122,16 @@ package struct Resolver<Source: NameSource> {
         sharing = fitting.count - 1
         return .one(p)
       }
-      if fitting.count > 1 { return .several(fitting) }
+      if fitting.count > 1 {
+        // Spelled so, as bare: `Stratford, England` is Stratford, not Stratford-upon-Avon,
+        // also named Stratford (the name before its joiner), which has fewer people.
+        switch try spelled(head.trimmingSpaces, fitting) {
+        case .one(let p), .largest(let p):
+          sharing = fitting.count - 1
+          return .one(p)
+        case .none: return .several(fitting)
+        }
+      }
       // No place of the name is there: the places there whose name begins so ("Newcastle,
       // England" is Newcastle upon Tyne or Newcastle-under-Lyme, not Northern Ireland's).
       // Then those there with the name as later whole words ("Hull, UK" is Kingston upon

@@ -176,7 +176,7 @@ struct Context {
     // The bundled sample was never synced: the time it was copied into the state folder is
     // no age of its invented rows (it read "synced … (just now)" on a first run).
     if meta.isSample { return "sample data, run `wx sync`" }
-    var s = "synced \(Clock.format(meta.syncedAt)) (\(Clock.ago(now - meta.syncedAt)))"
+    var s = "synced \(Clock.format(meta.syncedAt)) (\(Ages.ago(meta.syncedAt, now)))"
     if let samples = meta.bySource?.first, samples > 0 {
       // A refresh of some cities left others the sample's: the footer says how many.
       s += " · \(samples) of \(meta.count) cities sample data"

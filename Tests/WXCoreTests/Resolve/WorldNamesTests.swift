@@ -213,7 +213,7 @@ import Testing
           : dominates(all)
             ? (all[0], all.count - 1)
             : literal.count == 1
-              ? (literalDwarfed ? nil : (literal[0], 0))
+              ? (literalDwarfed ? nil : (literal[0], all.count - 1))
               : dominates(literal) ? (literal[0], all.count - 1) : nil
       var sharing = 0
       switch try f.names.resolve(p.name, sharing: &sharing) {

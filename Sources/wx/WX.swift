@@ -282,7 +282,9 @@ enum Main {
     var message = WX.message(for: error).split(separator: "\n").first.map(String.init) ?? ""
     if message.isEmpty { return code.rawValue }
     if message.hasPrefix("Error: ") { message.removeFirst(7) }
-    message = cutQuoted(plainValueError(message))
+    // The value echoed shows its invisible characters (`--sort $'name\u200b'`), as every
+    // argument wx echoes does.
+    message = Escape.visible(cutQuoted(plainValueError(message)), invisibles: true)
     var help = "wx --help"
     if let usage = WX.fullMessage(for: error).split(separator: "\n").first(where: { $0.hasPrefix("Usage: ") }) {
       let words = usage.dropFirst(7).split(separator: " ").prefix { !"[<-".contains($0.first ?? "-") }

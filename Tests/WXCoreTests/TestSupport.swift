@@ -17,8 +17,11 @@ func unqualifiedNames(_ places: [Place], within km: Double) -> [(key: [UInt8], p
     let head: Substring
     if p.name.hasSuffix(")"), let open = p.name.range(of: " (", options: .backwards) {
       head = p.name[..<open.lowerBound]
-    } else if let joined = AtlasWriter.joiners.compactMap({ p.name.range(of: $0) })
-      .filter({ $0.lowerBound > p.name.startIndex && $0.upperBound < p.name.endIndex }).min(by: { $0.lowerBound < $1.lowerBound })
+    } else if !AtlasWriter.unshortened.contains(p.name),
+      let joined = AtlasWriter.joiners.compactMap({ p.name.range(of: $0) })
+        .filter({ $0.lowerBound > p.name.startIndex && $0.upperBound < p.name.endIndex }).min(by: {
+          $0.lowerBound < $1.lowerBound
+        })
     {
       head = p.name[..<joined.lowerBound]
     } else {

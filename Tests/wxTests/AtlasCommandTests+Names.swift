@@ -136,6 +136,10 @@ extension AtlasCommandTests {
     #expect(newcastle.status == 64 && newcastle.stderr.contains("Newcastle upon Tyne, England"), "\(newcastle)")
     // A place's own name in its region is that place, not a larger-named one's short name
     // (a helper's pass: `Stratford, England` listed itself as the way to pick itself).
+    // Kingston upon Hull is Hull, not Kingston: `Kingston, UK` is not taken for it, the two
+    // Kingstons begun so are listed (it was Kingston upon Hull alone).
+    let kingston = try h.wx("show", "kingston, uk", env: Self.on)
+    #expect(kingston.status == 64 && kingston.stderr.contains("Kingston upon Thames, England"), "\(kingston)")
     let stratford = try h.wx("show", "Stratford, England", "--json", env: Self.on)
     #expect(stratford.status == 0 && (try? stratford.json()["city"] as? String) == "Stratford", "\(stratford)")
     #expect(stratford.stderr.contains("1 other place shares the name"), "\(stratford)")

@@ -111,6 +111,9 @@ import WXCore
       let r = try home.run(["show", typed])
       #expect(r.status == 0 && r.stdout.contains("Paris, France") && !r.stderr.contains(typed), "\(r)")
       #expect(r.stderr.contains("\"\(shown)\" is Paris, Île-de-France"), "\(r)")
+      // A value ArgumentParser refuses, echoed in wx's words, shows it too.
+      let sort = try home.run(["list", "--sort", "name" + typed])
+      #expect(sort.status == 64 && !sort.stderr.contains(typed) && sort.stderr.contains(#"\u{"#), "\(sort)")
       let missing = try home.run(["show", typed + "qq"])
       #expect(missing.status == 66 && missing.stderr.contains(shown + "qq") && !missing.stderr.contains(typed), "\(missing)")
     }

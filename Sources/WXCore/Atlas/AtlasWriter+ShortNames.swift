@@ -13,9 +13,14 @@ extension AtlasWriter {
     " upon ", "-upon-", " on ", "-on-", " am ", " an der ", " im ", "-sur-", "-en-", " aan den ", " aan de ",
   ]
 
+  /// Places whose name before the joiner is nobody's name for them: Kingston upon Hull is
+  /// Hull (an alias, below); "Kingston, UK" is Kingston upon Thames.
+  package static let unshortened: Set<String> = ["Kingston upon Hull"]
+
   /// `name` before its first joiner, folded (`Newcastle upon Tyne` → `newcastle`), or nil
-  /// when it has none or nothing is before it.
+  /// when it has none, nothing is before it, or it is ``unshortened``.
   static func beforeJoiner(_ name: String) -> [UInt8]? {
+    guard !unshortened.contains(name) else { return nil }
     let u = Array(name.utf8)
     var first = u.count
     for joiner in joiners {

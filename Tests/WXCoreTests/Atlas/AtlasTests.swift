@@ -131,6 +131,8 @@ import Testing
     #expect(AtlasWriter.beforeJoiner("Saint-Germain-en-Laye") == Fold.key("Saint-Germain"))
     #expect(AtlasWriter.beforeJoiner("Frankfurt am Main") == Fold.key("Frankfurt"))
     #expect(AtlasWriter.beforeJoiner("Alphen aan den Rijn") == Fold.key("Alphen"))
+    #expect(AtlasWriter.beforeJoiner("Kingston upon Thames") == Fold.key("Kingston"))
+    #expect(AtlasWriter.beforeJoiner("Kingston upon Hull") == nil, "Hull, not Kingston")
     for name in ["Hòa On", "upon Tyne", " upon x", "Boston", "Newcastle upon ", "am"] {
       #expect(AtlasWriter.beforeJoiner(name) == nil, "\(name)")
     }

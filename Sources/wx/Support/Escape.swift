@@ -32,8 +32,7 @@ enum Escape {
         out.unicodeScalars.append(u)
       } else if let escape = escape(u) {
         out += escape
-      } else if invisibles && StoredText.isControlOrFormat(u) && u.value != 0x200C && u.value != 0x200D {
-        // (The zero-width non-joiner and joiner spell Persian and Indic names: kept.)
+      } else if invisibles && isInvisible(u) {
         out += Redact.escaped(u)
       } else {
         out.unicodeScalars.append(u)
@@ -48,9 +47,15 @@ enum Escape {
     UnsafeScalars.contains(u) ? Redact.escaped(u) : nil
   }
 
-  /// Whether `s` holds a format character past ASCII and C1 (a zero-width space, a BOM).
+  /// A format character an echo shows as an escape (a zero-width space, a BOM); not the
+  /// zero-width non-joiner and joiner, which spell Persian and Indic names.
+  private static func isInvisible(_ u: Unicode.Scalar) -> Bool {
+    StoredText.isControlOrFormat(u) && u.value != 0x200C && u.value != 0x200D
+  }
+
+  /// Whether `s` holds an ``isInvisible(_:)`` character (all of them lie past ASCII and C1).
   private static func hasFormat(_ s: String) -> Bool {
-    s.utf8.contains { $0 >= 0xC0 } && s.unicodeScalars.contains { StoredText.isControlOrFormat($0) }
+    s.utf8.contains { $0 >= 0xC0 } && s.unicodeScalars.contains(where: isInvisible)
   }
 
   /// The index of the `m` ending an SGR sequence that starts at `start` (ESC), if it is one.

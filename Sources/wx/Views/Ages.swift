@@ -21,7 +21,7 @@ enum Ages {
     guard let p = c.provenance else { return "" }
     if p.isSample { return "sample" }
     guard let age = p.age(at: now), let at = p.observedAt else { return "?" }
-    if at - now > drift { return "ahead" }  // of this computer's clock, as `%a` says
+    if isAhead(at, now) { return "ahead" }  // of this computer's clock, as `%a` says
     return age > Staleness.rowLimit ? Clock.age(age) : ""
   }
 
@@ -46,12 +46,15 @@ enum Ages {
   /// `5h ago`, or `ahead of this computer's clock` for a time over ``drift`` after `now` (not
   /// "just now"): `wx status`'s times.
   static func ago(_ at: Int64, _ now: Int64) -> String {
-    at - now > drift ? "ahead of this computer's clock" : Clock.ago(now - at)
+    isAhead(at, now) ? "ahead of this computer's clock" : Clock.ago(now - at)
   }
 
   /// Seconds an observation may be ahead of the clock and still read as now: AccuWeather dates
   /// its values by the hour they forecast for (up to an hour on), and clocks drift.
   static let drift: Int64 = 3600
+
+  /// Whether `at` is over ``drift`` after `now`: every view's one test of "ahead".
+  static func isAhead(_ at: Int64, _ now: Int64) -> Bool { at - now > drift }
 
   /// `14:00 today`, `09:00 today (5h ago)` (the age from an hour on), `yesterday 14:00 (26h ago)`,
   /// `2026-11-25 14:00 (2d ago)`: in the city's local time when the provider gave its offset, else
@@ -63,7 +66,7 @@ enum Ages {
     let ago = age >= 3600 ? " (\(Clock.ago(age)))" : ""
     // Ahead by more than a clock's usual drift: said so, even today (it read "12:00 today"
     // at 10:50, as if it were now).
-    if days < 0 || at - now > Self.drift { return "\(CalendarDay.string(date)) \(clock) (ahead of this computer's clock)" }
+    if days < 0 || isAhead(at, now) { return "\(CalendarDay.string(date)) \(clock) (ahead of this computer's clock)" }
     switch days {
     case 0: return "\(clock) today\(ago)"
     case 1: return "yesterday \(clock)\(ago)"

@@ -128,7 +128,7 @@ struct FormatLine: View {
   static func age(_ c: City, _ now: Int64) -> String {
     guard let p = c.provenance else { return Fields.unknown }  // a place without weather
     guard let age = p.age(at: now), let at = p.observedAt else { return "sample" }
-    if at - now > Ages.drift { return "ahead" }  // of this computer's clock
+    if Ages.isAhead(at, now) { return "ahead" }  // of this computer's clock
     return age < 5 ? "now" : Clock.age(age)
   }
 

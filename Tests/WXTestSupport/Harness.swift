@@ -131,7 +131,34 @@ package func runProcess(_ path: String, _ args: [String], environment: [String: 
   p.standardInput = FileHandle.nullDevice
   try p.run()
   let deadline = Date().addingTimeInterval(timeout)
-  while p.isRunning && Date() < deadline { usleep(2000) }
+  let pid = p.processIdentifier
+  // Foundation's Process can miss a child's exit (seen twice in CI: the child a zombie, 'Z',
+  // for 60 s). The kernel is asked too (`WNOWAIT`: the child stays Foundation's to reap);
+  // when Foundation has not noticed a second later, the child is reaped here.
+  var ended: siginfo_t? = nil
+  while p.isRunning && Date() < deadline {
+    var info = siginfo_t()
+    if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid {
+      ended = info
+      break
+    }
+    usleep(2000)
+  }
+  if let info = ended {
+    let grace = Date().addingTimeInterval(1)
+    while p.isRunning && Date() < grace { usleep(2000) }
+    if p.isRunning {
+      var status: Int32 = 0
+      _ = waitpid(pid, &status, 0)
+      let signalled = info.si_code != CLD_EXITED
+      return Run(
+        // As Foundation reports it: the exit status, or the signal's number.
+        status: info._sifields._sigchld.si_status,
+        signalled: signalled,
+        stdout: String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
+        stderr: String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
+    }
+  }
   if p.isRunning {
     // What the kernel says of it first: a zombie ('Z') is an exit Foundation did not notice;
     // else where it sleeps, and what it wrote so far.

@@ -94,3 +94,32 @@ enum FastPath {
     return request
   }
 }
+
+extension FastPath {
+  /// `wx __parse` (hidden; FastPathTests): reads command lines from standard input, one a
+  /// line, words separated by tabs, and prints a line for each: what the fast path read,
+  /// a tab, what ArgumentParser read, each the request's options and values
+  /// (``described(_:)``) joined by U+001F, or `-` where that parser refuses the line. Both
+  /// parsers run here as they run for users, in the binary as built; in the debug test
+  /// bundle, ArgumentParser checks its declarations at every parse (30 to 290 ms each).
+  static func check(_ console: Console) -> Int32 {
+    var out = ""
+    while let line = readLine(strippingNewline: true) {
+      let args = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+      let fast = parse(args).map(described)
+      let slow = (try? WX.parseAsRoot(args)).flatMap { $0 as? any RequestCommand }.map { described($0.request) }
+      for (k, read) in [fast, slow].enumerated() {
+        out += (read?.joined(separator: "\u{1F}") ?? "-") + (k == 0 ? "\t" : "\n")
+      }
+    }
+    console.data(String(out.dropLast()))
+    return 0
+  }
+
+  /// Every option's value as `--help` would show it, then the request itself (its type and
+  /// fields).
+  static func described(_ request: any Request) -> [String] {
+    func all<R: Request>(_ r: R) -> [String] { R.options.map { "\($0.name)=\($0.describe(r) ?? "-")" } + ["\(r)"] }
+    return all(request)
+  }
+}

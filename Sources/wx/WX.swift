@@ -43,6 +43,7 @@ enum Main {
     // Standard output and error, and what went wrong writing them: one value, handed down.
     let console = Console.standard()
     if args.count == 2, args[0] == "__build-atlas" { end(buildSharedAtlas(in: args[1], console), console) }
+    if args == ["__parse"] { end(FastPath.check(console), console) }
     if let status = CompletionEntry.run(args, console) ?? FastPath.run(args, console) {
       end(status, console)
     }

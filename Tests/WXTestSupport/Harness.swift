@@ -68,14 +68,14 @@ package final class TempHome: Scratch, @unchecked Sendable {
     try run(args, env: env, timeout: timeout)
   }
 
-  package func run(_ args: [String], env: [String: String] = [:], timeout: Double = 60) throws -> Run {
+  package func run(_ args: [String], env: [String: String] = [:], timeout: Double = 60, stdin: String? = nil) throws -> Run {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
       "HOME": path, "WX_HOME": path, "LANG": "C.UTF-8", "WX_DATA_DIR": sharedData,
       "WX_HTTP_TIMEOUT": "5", "TZ": "UTC", "WX_NOW": Self.sampleNow,
     ]
     for (k, v) in env { environment[k] = v.isEmpty ? nil : v }
-    return try runProcess(wxBinary, args, environment: environment, timeout: timeout)
+    return try runProcess(wxBinary, args, environment: environment, timeout: timeout, stdin: stdin)
   }
 
   /// Runs wx in this folder (PATH, HOME, WX_HOME and LANG only) under a python3 that reports
@@ -113,8 +113,11 @@ package func copyExecutable(_ from: String, to: String) throws {
   if r.status != 0 { throw CocoaError(.fileWriteUnknown) }
 }
 
-/// Runs a program, capturing stdout and stderr through files (no pipe deadlocks).
-package func runProcess(_ path: String, _ args: [String], environment: [String: String], timeout: Double = 60) throws -> Run {
+/// Runs a program, capturing stdout and stderr through files (no pipe deadlocks); its standard
+/// input is `stdin` (a file), else /dev/null.
+package func runProcess(
+  _ path: String, _ args: [String], environment: [String: String], timeout: Double = 60, stdin: String? = nil
+) throws -> Run {
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("wx-run-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: dir) }
@@ -128,7 +131,13 @@ package func runProcess(_ path: String, _ args: [String], environment: [String: 
   p.environment = environment
   p.standardOutput = try FileHandle(forWritingTo: out)
   p.standardError = try FileHandle(forWritingTo: err)
-  p.standardInput = FileHandle.nullDevice
+  if let stdin {
+    let input = dir.appendingPathComponent("in")
+    try Data(stdin.utf8).write(to: input)
+    p.standardInput = try FileHandle(forReadingFrom: input)
+  } else {
+    p.standardInput = FileHandle.nullDevice
+  }
   try p.run()
   let deadline = Date().addingTimeInterval(timeout)
   let pid = p.processIdentifier

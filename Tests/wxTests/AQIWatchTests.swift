@@ -39,7 +39,9 @@ import Testing
     let delhi = try home.wx("aqi", "show", "Delhi", "--json").json()
     let readings = try #require(delhi["readings"] as? [[String: Any]])
     #expect(readings.count == 20)
-    #expect(readings.map { $0["aqi"] as? Double } == (6...25).map { Double(200 + $0) + 0.25 })
+    let values: [Double?] = readings.map { $0["aqi"] as? Double }
+    let expected: [Double?] = (6...25).map { Double(200 + $0) + 0.25 }
+    #expect(values == expected)
     #expect(delhi["min"] as? Double == 206.25 && delhi["max"] as? Double == 225.25)
     #expect((delhi["latest"] as? [String: Any])?["aqi"] as? Double == 225.25)
     let mumbai = try #require(try home.wx("aqi", "show", "mumbai", "--json").json()["readings"] as? [[String: Any]])

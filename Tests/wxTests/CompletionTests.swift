@@ -203,9 +203,10 @@ import Testing
       let help = try home.run(path + ["--help"]).stdout
       // An entry's first line is indented by two spaces; wrapped text by more.
       let entries = { (title: String) in section(help, title).filter { $0.hasPrefix("  ") && !$0.hasPrefix("   ") } }
-      let options = entries("OPTIONS").flatMap { line in
-        line.split(separator: " ").map(String.init).filter { $0.hasPrefix("--") && $0.count > 2 }.map {
-          String($0.prefix { $0 != "," && $0 != "=" })
+      var options: [String] = []
+      for line in entries("OPTIONS") {
+        for word in line.split(separator: " ") where word.hasPrefix("--") && word.count > 2 {
+          options.append(String(word.prefix { $0 != "," && $0 != "=" }))
         }
       }
       #expect(!options.isEmpty, "\(path): \(help)")

@@ -63,6 +63,7 @@ import Testing
     let status = try home.wx("status", "--json").json()
     #expect(status["count"] as? Int == expected.count)
     #expect(status["sample"] as? Bool == false)
+    #expect(status["synced_at"] is String && status["age_seconds"] is Int, "\(status)")
     // Records sharing an id stay distinct (the live API's two id-45 records).
     let ids = expected.compactMap { $0["id"] as? Int }
     for id in Set(ids) where ids.filter({ $0 == id }).count > 1 {
@@ -179,10 +180,13 @@ import Testing
     let s = try home.wx("status", "--json").json()
     #expect(s["sample"] as? Bool == true)
     #expect((s["source"] as? String)?.hasPrefix("sample:") == true)
+    // Never synced, as the text says: no sync time and no age.
+    #expect(s["synced_at"] is NSNull && s["age_seconds"] is NSNull && s["list_synced_at"] is NSNull, "\(s)")
     let files = try #require(s["files"] as? [[String: Any]])
     #expect(files.contains { $0["name"] as? String == "catalogue" && ($0["bytes"] as? Int ?? 0) > 0 })
     let text = try home.wx("status")
     #expect(text.stdout.contains("cities") && text.stdout.contains("catalogue"))
+    #expect(text.stdout.contains("synced    never\n"), "\(text)")
   }
 
   @Test func stateFolderAndFilesArePrivate() throws {

@@ -95,64 +95,59 @@ import Testing
     let requestType = try #require(FastPath.requests.first { $0.words == words }?.type)
     func check<R: Request>(_: R.Type) throws {
       let word = R.takesWords ? ["par"] : []
-      let runs = try #require(try WX.parseAsRoot(words + word) as? any RequestCommand, "\(words)")
-      let request = type(of: runs.request as any Request)
-      #expect(
-        ObjectIdentifier(request) == ObjectIdentifier(R.self), "\(words): ArgumentParser runs \(request), the fast path \(R.self)"
-      )
       let fast = R.options
       #expect(Set(fast.map(\.name)) == Set(declared.keys), "\(words): option names")
       #expect(Set(fast.filter(\.isFlag).map(\.name)) == flags, "\(words): flags")
       for o in fast { #expect(declared[o.name] == o.describe(R()), "\(words) --\(o.name): default") }
       #expect(R.takesWords == positional, "\(words): positional")
+      // Both parsers read each line in the release binary (`wx __parse`). Flags once; values:
+      // any text and a few numbers first, then, for an option that takes a number, both sides
+      // of every edge a range of wx has or might have (0/1, and 10^k, 5·10^k, 2^k up to
+      // 100001), and for every option far ones and every word any choice takes, so a range or
+      // a choice narrowed in one parser only is caught, and a value read differently.
+      let alone = words + word
+      var probes: [[[String]]] = [[alone]]
       for o in fast {
-        // Flags once; values: both sides of every edge a range of wx has or might have (0/1,
-        // and 10^k, 5·10^k, 2^k up to 100001), far ones and every word any choice takes, so a
-        // range or a choice narrowed in one parser only is caught, and a value read differently.
-        // Each ArgumentParser parse of this debug build runs its declaration checks (`#if
-        // DEBUG`) over every command above the one parsed, 30 to 290 ms a parse: past the
-        // probes, the values are parsed by the command itself (``leafParse(_:_:)``), which the
-        // probes show reads them as the whole command line does, and the numeric edges are
-        // tried only on options that take a number: 161 s of CPU is 84.
-        func parsed(_ v: String?, root: Bool = false) -> (quick: (any Request)?, slow: (any RequestCommand)?) {
-          let args = words + word + ["--" + o.name] + (v.map { [$0] } ?? [])
-          let slow =
-            root
-            ? (try? WX.parseAsRoot(args)).flatMap { $0 as? any RequestCommand }
-            : Self.leafParse(runs, Array(args.dropFirst(words.count)))
-          return (FastPath.parse(args), slow)
-        }
-        func agree(_ v: String?, root: Bool = false) -> Bool {
-          let (quick, slow) = parsed(v, root: root)
-          let args = words + word + ["--" + o.name] + (v.map { [$0] } ?? [])
-          #expect((quick != nil) == (slow != nil), "\(args): fast path and ArgumentParser disagree")
-          if let quick, let slow {
-            #expect(Self.described(quick) == Self.described(slow.request), "\(args): the two parsers read different values")
-          }
-          if root { #expect((slow != nil) == (parsed(v).slow != nil), "\(args): the command alone reads it otherwise") }
-          return quick != nil || slow != nil
-        }
-        if o.isFlag {
-          _ = agree(nil, root: true)
-          continue
-        }
-        // Any text (`--format`: no range), and a few numbers (a choice takes none: no edges to
-        // try), the first two from the whole command line.
-        let anyText = agree("bogus", root: true)
-        let numeric = Self.numberProbes.enumerated().map { agree($1, root: $0 == 0) }.contains(true) && !anyText
-        // The first value taken goes through the whole command line too (`fav` alone runs
-        // `fav list`): the values read are compared there as well.
-        var throughRoot = false
-        for v in (numeric ? Self.edges.map { String($0) } : []) + Self.farAndWords where agree(v, root: !throughRoot) {
-          throughRoot = true
-        }
+        probes.append(o.isFlag ? [alone + ["--" + o.name]] : (["bogus"] + Self.numberProbes).map { alone + ["--" + o.name, $0] })
+      }
+      var lines = probes.flatMap { $0 }
+      var answers = try Self.bothParsers(lines)
+      // The words alone: ArgumentParser runs the request the fast path runs.
+      let runs = answers[0].slow?.last ?? "nothing"
+      #expect(runs.hasPrefix("\(R.self)("), "\(words): ArgumentParser runs \(runs), the fast path \(R.self)")
+      var more: [[String]] = []
+      var at = 1
+      for (o, tried) in zip(fast, probes.dropFirst()) {
+        defer { at += tried.count }
+        if o.isFlag { continue }
+        let taken = answers[at..<(at + tried.count)].map { $0.fast != nil || $0.slow != nil }
+        let numeric = !taken[0] && taken.dropFirst().contains(true)
+        more += ((numeric ? Self.edges.map { String($0) } : []) + Self.farAndWords).map { alone + ["--" + o.name, $0] }
+      }
+      lines += more
+      answers += try Self.bothParsers(more)
+      for (args, a) in zip(lines, answers) {
+        #expect((a.fast != nil) == (a.slow != nil), "\(args): fast path and ArgumentParser disagree")
+        if let quick = a.fast, let slow = a.slow { #expect(quick == slow, "\(args): the two parsers read different values") }
       }
     }
     try check(requestType)
   }
 
-  /// `args` parsed by the command `sample` is, as the root would after the command's words.
-  static func leafParse<C: RequestCommand>(_ sample: C, _ args: [String]) -> (any RequestCommand)? { try? C.parse(args) }
+  /// What the fast path and ArgumentParser read from each line, in the release binary
+  /// (`wx __parse`): each request's options and values, or nil where a parser refuses it.
+  static func bothParsers(_ lines: [[String]]) throws -> [(fast: [String]?, slow: [String]?)] {
+    let input = lines.map { $0.joined(separator: "\t") }.joined(separator: "\n") + "\n"
+    let r = try TempHome().run(["__parse"], stdin: input)
+    try #require(r.status == 0, "\(r)")
+    let out = r.stdout.dropLast().split(separator: "\n", omittingEmptySubsequences: false).map { line in
+      line.split(separator: "\t", omittingEmptySubsequences: false).map {
+        $0 == "-" ? nil : $0.split(separator: "\u{1F}", omittingEmptySubsequences: false).map(String.init)
+      }
+    }
+    try #require(out.count == lines.count && out.allSatisfy { $0.count == 2 }, "\(r)")
+    return out.map { ($0[0], $0[1]) }
+  }
 
   static let edges: [Int] = {
     var anchors = [0, 1]
@@ -171,10 +166,4 @@ import Testing
     ["5000", "99999", "1e3", "0x10", "+5", " 5", "", "bogus"]
     + ["c", "f", "celsius", "fahrenheit", "auto", "always", "never", "name", "added", "temperature", "catalogue"]
     + ["kmh", "km/h", "mph", "ms", "m/s", "knots", "kn", "beaufort", "bft", "Bft"]
-
-  /// Every option's value as `--help` would show it, plus the words and the output options.
-  static func described(_ request: any Request) -> [String] {
-    func all<R: Request>(_ r: R) -> [String] { R.options.map { "\($0.name)=\($0.describe(r) ?? "-")" } + ["\(r)"] }
-    return all(request)
-  }
 }

@@ -157,17 +157,29 @@ import Testing
     #expect(home.snapshot() == before)
   }
 
+  /// `count` catalogue records, "Town 0" and on, spread over the globe. (Built a field at a
+  /// time: as one literal of mixed values in a closure, each took 1.4 s to type-check.)
+  static func towns(_ count: Int) -> [[String: Any]] {
+    (0..<count).map { i in
+      var record: [String: Any] = ["id": i + 1, "city": "Town \(i)", "country": "Testland"]
+      let latitude: Double = Double(i % 170) - 85
+      let longitude: Double = Double(i % 350) - 175
+      record["latitude"] = latitude
+      record["longitude"] = longitude
+      record["temperature"] = 10
+      record["weather_description"] = "Cloudy"
+      record["humidity"] = 50
+      record["wind_speed"] = 5
+      record["forecast"] = [Any]()
+      return record
+    }
+  }
+
   /// Ten batches of answers slow enough to overlap: never more than 3 in flight, and more
   /// than one (the requests do overlap, so the bound is really tested).
   @Test func atMostThreeBatchesAreInFlight() throws {
     let home = TempHome()
-    let cities = (0..<500).map { i -> [String: Any] in
-      [
-        "id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
-        "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
-        "wind_speed": 5, "forecast": [],
-      ]
-    }
+    let cities = Self.towns(500)
     let data = try writeRecords(cities, in: home, name: "towns.json")
     let list = try FakeAPI(data: data)
     try #require(try home.wx("sync", "--url", list.url).status == 0)
@@ -203,13 +215,7 @@ import Testing
     let home = TempHome()
     let big = home.path + "/../wx-big-\(UUID().uuidString).json"
     defer { try? FileManager.default.removeItem(atPath: big) }
-    let cities = (0..<501).map { i -> [String: Any] in
-      [
-        "id": i + 1, "city": "Town \(i)", "country": "Testland", "latitude": Double(i % 170) - 85,
-        "longitude": Double(i % 350) - 175, "temperature": 10, "weather_description": "Cloudy", "humidity": 50,
-        "wind_speed": 5, "forecast": [],
-      ]
-    }
+    let cities = Self.towns(501)
     try JSONSerialization.data(withJSONObject: cities).write(to: URL(fileURLWithPath: big))
     let fake = try FakeAPI(data: big)
     #expect(try home.wx("sync", "--url", fake.url).status == 0)

@@ -44,7 +44,8 @@ import Testing
   /// Flips a byte inside the first value of `kind` (its envelope: 0xB7, schema 1, kind).
   static func flipValue(_ path: String, kind: UInt8) throws {
     var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
-    let at = try #require((0..<(bytes.count - 12)).first { bytes[$0] == 0xB7 && bytes[$0 + 1] == 1 && bytes[$0 + 2] == kind })
+    let isEnvelope: (Int) -> Bool = { i in bytes[i] == 0xB7 && bytes[i + 1] == 1 && bytes[i + 2] == kind }
+    let at = try #require((0..<(bytes.count - 12)).first(where: isEnvelope))
     bytes[at + 9] ^= 0x01
     try Data(bytes).write(to: URL(fileURLWithPath: path))
   }

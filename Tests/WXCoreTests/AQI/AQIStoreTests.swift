@@ -20,8 +20,10 @@ import Testing
     }
     let delhi = try #require(try aqi.history("delhi"))
     #expect(delhi.samples.count == AQIStore.capacity)
-    #expect(delhi.samples.map(\.aqi) == (6...25).map { Double($0) + 0.5 })
-    #expect(delhi.samples.map(\.time) == (6...25).map { 1_000 + Int64($0) })
+    let values: [Double] = (6...25).map { Double($0) + 0.5 }
+    let times: [Int64] = (6...25).map { 1_000 + Int64($0) }
+    #expect(delhi.samples.map(\.aqi) == values)
+    #expect(delhi.samples.map(\.time) == times)
     #expect(delhi.latest == AQISample(time: 1_025, aqi: 25.5))
     let mumbai = try #require(try aqi.history("MUMBAI"))
     #expect(mumbai.samples.map(\.aqi) == [105, 110, 115, 120, 125])

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# `make test` (the Makefile says what it covers): the checks, three builds and the two suites,
+# arranged so the two cores are never idle while something is left to do.
+#
+#   1. the generated fold table is current, and swift-format's rules (scripts/lint.sh);
+#   2. at once: the debug test bundle (its own build folder, .build/tests: SwiftPM locks one
+#      folder per build), wx in release as `make install` builds it (.build), and, at the
+#      lowest priority (nice 19), the feed client wx-aqi-watch (.build/aqi-watch: SwiftNIO and
+#      BoringSSL, the longest build), which takes what CPU the others leave idle;
+#   3. the completion table is current (on the release binary), and the shared data folder
+#      is built once by it (TEST_SHARE);
+#   4. WXCore's suite on the debug bundle (its assertions on), then the end-to-end suite on the
+#      release binary, but for the tests that run wx-aqi-watch;
+#   5. once wx-aqi-watch is built: those tests.
+# No build may print a compiler warning in the project's own code (scripts/check-warnings.sh).
+# Each step prints how long it took. Usage: bash scripts/test.sh (SWIFT, MAKE from make).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFT=${SWIFT:-swift}
+MAKE=${MAKE:-make}
+ROOT=$PWD
+TESTS=.build/tests
+SHARE=$ROOT/.build/test-share
+# The suites that run wx-aqi-watch: they wait for its build.
+FEED='wxTests\.(AQIWatchTests|FeedClientLinkTests)'
+
+t0=$(date +%s)
+step() { printf '== make test: %s (%d s)\n' "$*" $(($(date +%s) - t0)); }
+pids=()
+trap 'for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
+# Runs a build in the background, in its own process group (stopped whole on failure), its
+# output kept in a log that is shown when it ends.
+background() {  # background LOG NICE COMMAND...
+  local log=$1 level=$2
+  shift 2
+  set -m
+  (nice -n "$level" "$@" >"$log" 2>&1) &
+  set +m
+  pids+=($!)
+}
+finish() {  # finish PID LOG WHAT
+  local status=0
+  wait "$1" || status=$?
+  cat "$2"
+  if [ "$status" != 0 ]; then
+    echo "make test: $3 failed (exit $status); its log is $2" >&2
+    exit "$status"
+  fi
+  bash scripts/check-warnings.sh "$2"
+  step "$3 built"
+}
+
+python3 scripts/gen-fold-table.py --check
+SWIFT=$SWIFT bash scripts/lint.sh
+step "fold table and lint"
+
+mkdir -p .build
+# The packages are resolved and the static archives linked once, before three builds read
+# Package.resolved and the archives' folder at once.
+"$SWIFT" package resolve
+"$MAKE" --no-print-directory static-libs
+background .build/build-tests.log 0 "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests
+tests_pid=${pids[-1]}
+background .build/build-aqi-watch.log 19 "$MAKE" --no-print-directory build-aqi-watch
+feed_pid=${pids[-1]}
+"$MAKE" --no-print-directory build-wx 2>&1 | tee .build/build-release.log
+test "${PIPESTATUS[0]}" = 0
+bash scripts/check-warnings.sh .build/build-release.log
+step "wx (release) built"
+BIN=$("$SWIFT" build -c release --show-bin-path)/wx
+python3 scripts/gen-completion-grammar.py --check "$BIN"
+rm -rf "$SHARE" && mkdir -p "$SHARE"
+cp -p Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin "$SHARE/"
+"$BIN" __build-atlas "$SHARE"
+
+finish "$tests_pid" .build/build-tests.log "the test bundle (debug)"
+WX_TEST_SHARE=$SHARE "$SWIFT" test --scratch-path "$TESTS" --skip-build --skip wxTests
+step "WXCore's suite"
+WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build --filter wxTests --skip "$FEED"
+step "the end-to-end suite"
+
+finish "$feed_pid" .build/build-aqi-watch.log "wx-aqi-watch (release)"
+WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build --filter "$FEED"
+step "the end-to-end suites of wx-aqi-watch; all passed"

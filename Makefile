@@ -83,7 +83,7 @@ run: build-wx
 # cores are never idle while something is left to do: the generated fold table is current and
 # the code passes swift-format's rules (scripts/lint.sh, with the checked-in .swift-format);
 # the debug test bundle (`--product wxPackageTests`, in its own build folder, .build/tests),
-# wx in release and wx-aqi-watch (at the lowest priority) build at once; the completion table
+# wx in release and wx-aqi-watch (only on an idle CPU: SCHED_IDLE) build at once; the completion table
 # is current; the shared data folder is built once by the release binary (TEST_SHARE: the atlas
 # store, which took WXCore's suite 75 s to build in debug); WXCore's suite runs on the debug
 # bundle (its assertions on), then the end-to-end suite (wxTests, with the views and structure

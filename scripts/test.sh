@@ -4,9 +4,11 @@
 #
 #   1. the generated fold table is current, and swift-format's rules (scripts/lint.sh);
 #   2. at once: the debug test bundle (its own build folder, .build/tests: SwiftPM locks one
-#      folder per build), wx in release as `make install` builds it (.build), and, at the
-#      lowest priority (nice 19), the feed client wx-aqi-watch (.build/aqi-watch: SwiftNIO and
-#      BoringSSL, the longest build), which takes what CPU the others leave idle;
+#      folder per build), wx in release as `make install` builds it (.build), and, scheduled
+#      only on an idle CPU (SCHED_IDLE, `chrt --idle`: SwiftPM's build system puts its
+#      compilers back to nice 0, but keeps the scheduling policy), the feed client
+#      wx-aqi-watch (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), which so
+#      takes the CPU the builds and the suites leave idle and slows neither;
 #   3. the completion table is current (on the release binary), and the shared data folder
 #      is built once by it (TEST_SHARE);
 #   4. WXCore's suite on the debug bundle (its assertions on), then the end-to-end suite on the
@@ -30,11 +32,12 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
 # Runs a build in the background, in its own process group (stopped whole on failure), its
 # output kept in a log that is shown when it ends.
-background() {  # background LOG NICE COMMAND...
-  local log=$1 level=$2
+background() {  # background LOG normal|idle COMMAND...
+  local log=$1 priority=$2
   shift 2
+  [ "$priority" = idle ] && set -- chrt --idle 0 "$@"
   set -m
-  (nice -n "$level" "$@" >"$log" 2>&1) &
+  ("$@" >"$log" 2>&1) &
   set +m
   pids+=($!)
 }
@@ -59,9 +62,9 @@ mkdir -p .build
 # Package.resolved and the archives' folder at once.
 "$SWIFT" package resolve
 "$MAKE" --no-print-directory static-libs
-background .build/build-tests.log 0 "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests
+background .build/build-tests.log normal "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests
 tests_pid=${pids[-1]}
-background .build/build-aqi-watch.log 19 "$MAKE" --no-print-directory build-aqi-watch
+background .build/build-aqi-watch.log idle "$MAKE" --no-print-directory build-aqi-watch
 feed_pid=${pids[-1]}
 "$MAKE" --no-print-directory build-wx 2>&1 | tee .build/build-release.log
 test "${PIPESTATUS[0]}" = 0

@@ -184,4 +184,17 @@ extension AtlasCommandTests {
     }
     #expect(try h.wx("show", "Paris, France", env: Self.on).stdout.contains("Paris, France  id "))
   }
+
+  /// Places that read alike to the region (`mulheim`: Mülheim an der Ruhr and Cologne's
+  /// Mülheim, both "Mülheim, North Rhine-Westphalia, Germany") are picked by their ids alone:
+  /// "Name, Region" was suggested, and named both again. The suggestion works.
+  @Test func placesThatReadAlikeArePickedByTheirIds() throws {
+    let h = try home()
+    let r = try h.wx("show", "mulheim", env: Self.on)
+    #expect(r.status == 64 && !r.stderr.contains("Name, Region"), "\(r)")
+    let id = try #require(r.stderr.firstMatch(of: /pick one by its GeoNames id \(`wx show (\d+)`\)/)?.1, "\(r)")
+    let picked = try h.wx("show", String(id), "--json", env: Self.on)
+    #expect(picked.status == 0, "\(picked)")
+    #expect(try picked.json()["city"] as? String == "Mülheim", "\(picked)")
+  }
 }

@@ -243,6 +243,11 @@ import WXCore
     // A name several places share: each with its region, as `wx show` takes it.
     let springs = try bench.offers(shell, "wx show springfield")
     #expect(springs.contains { $0.contains("Illinois") } && springs.contains { $0.contains("Missouri") }, "\(shell): \(springs)")
+    // A name that is also a larger place's other name: Northern Ireland's Newcastle is offered
+    // with its region ("Newcastle, United Kingdom" is Newcastle upon Tyne, 40 times as large).
+    let newcastles = try bench.offers(shell, "wx show newcastle").map { $0.filter { !"\\'\"".contains($0) } }
+    #expect(newcastles.contains("Newcastle, Northern Ireland"), "\(shell): \(newcastles)")
+    #expect(!newcastles.contains("Newcastle, United Kingdom"), "\(shell): \(newcastles)")
     // A name typed whole that is another name of a larger place offers that place too, never
     // the village that begins so alone. fish keeps only its own best kind of match, so it is
     // offered the word itself, described by the place (`kiev`, Kyiv), which wx resolves to it.

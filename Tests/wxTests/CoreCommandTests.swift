@@ -184,6 +184,9 @@ import Testing
     #expect(s["synced_at"] is NSNull && s["age_seconds"] is NSNull && s["list_synced_at"] is NSNull, "\(s)")
     let files = try #require(s["files"] as? [[String: Any]])
     #expect(files.contains { $0["name"] as? String == "catalogue" && ($0["bytes"] as? Int ?? 0) > 0 })
+    // The atlas read is the shared one (the state folder has none): its path and size, not "absent".
+    let atlas = try #require(files.first { $0["name"] as? String == "atlas" })
+    #expect(atlas["path"] as? String == sharedData + "/atlas.gdbm" && (atlas["bytes"] as? Int ?? 0) > 0, "\(atlas)")
     let text = try home.wx("status")
     #expect(text.stdout.contains("cities") && text.stdout.contains("catalogue"))
     #expect(text.stdout.contains("synced    never\n"), "\(text)")

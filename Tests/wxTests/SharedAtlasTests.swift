@@ -76,6 +76,11 @@ import Testing
     try Data(bytes).write(to: URL(fileURLWithPath: share.file("sample-catalogue.gdbm")))
     let doctor = try later.run(["doctor"], env: env)
     #expect(doctor.stdout.contains("shared sample") && doctor.stdout.contains("install wx again"), "\(doctor)")
+    // One column of names, as wide as the longest ("shared sample", 13): every line's verdict
+    // starts in column 15, as the others' do.
+    let lines = doctor.stdout.split(separator: "\n").map { Array($0) }
+    let named = lines.filter { $0.first != " " && $0.count > 15 && !$0.starts(with: "what ".map { $0 }) }
+    #expect(named.count >= 3 && named.allSatisfy { $0[13] == " " && $0[14] != " " }, "\(doctor)")
   }
 
   /// Damaged shipped data is said plainly, by every command and by `wx doctor`, with what

@@ -303,6 +303,11 @@ import Testing
     chmod(home.favourites, 0o644)
     let doctor = try home.wx("doctor")
     #expect(doctor.status == 74 && doctor.stdout.contains("mode 0644"), "\(doctor)")
+    #expect(doctor.stdout.contains("others may read it (wx keeps"), "\(doctor)")
+    // A store others may write is said so: not only "read".
+    chmod(home.favourites, 0o666)
+    let writable = try home.wx("doctor")
+    #expect(writable.status == 74 && writable.stdout.contains("mode 0666: others may read or change it"), "\(writable)")
     #expect(try home.wx("doctor", "--repair").status == 0)
     #expect(Self.mode(home.favourites) == 0o600)
     #expect(try home.wx("doctor").status == 0)

@@ -45,6 +45,15 @@ import WXCore
     #expect(piped.stdout.contains("Humidity"), "\(piped.stdout)")
   }
 
+  /// A sentence for people is broken between words, not cut (`wx fav` with no favourites
+  /// lost the end of its command at 40 columns), and the command in it stays on one line.
+  @Test func aHintIsBrokenBetweenWordsNotCut() throws {
+    let home = TempHome()
+    let narrow = try home.run(["fav"], env: ["COLUMNS": "40"])
+    #expect(narrow.stdout == "No favourites yet. Add one with\n`wx fav add CITY`.\n", "\(narrow)")
+    #expect(try home.run(["fav"], env: ["COLUMNS": "80"]).stdout == "No favourites yet. Add one with `wx fav add CITY`.\n")
+  }
+
   /// JSON is data: a narrow terminal never cuts it (`wx status --json` was cut to the width
   /// with "…" and stopped being JSON).
   @Test(arguments: [

@@ -228,12 +228,20 @@ package struct AQIStore: Sendable {
   /// (``Resolver``). nil when no history fits; throws ``LookupError`` when the name
   /// fits several places, as `wx show` does, or several recorded names.
   package func find(_ text: String, finder: PlaceFinder?) throws -> AQIHistory? {
+    var looked: Found? = nil
+    return try find(text, finder: finder, looked: &looked)
+  }
+
+  /// ``find(_:finder:)``, and the place `text` names in the place book, when it names one
+  /// (`looked`): what a message says when it has no readings, without a second lookup.
+  package func find(_ text: String, finder: PlaceFinder?, looked: inout Found?) throws -> AQIHistory? {
     let all = try histories()
     let list = PlaceList(airQuality: all)
     let resolver = Resolver(list)
     if let finder {
       do {
         let found = try finder.lookup(text).found
+        looked = found
         let named = try resolver.named(found.name).filter { i in
           let item = list.items[i]
           if let region = item.region, Fold.key(region) != Fold.key(found.place?.region ?? "") { return false }

@@ -22,6 +22,10 @@ extension Home {
     }
   }
 
+  /// The atlas store commands read: the state folder's, else the shared one (`make install`
+  /// built it); the state folder's path when neither exists yet (built there on first use).
+  package var atlasInUse: String { FileSystem.exists(atlasPath) ? atlasPath : sharedAtlasPath ?? atlasPath }
+
   /// Opens the atlas, building it first when it is missing, was built by another version of
   /// wx or from other data (an upgrade shipped a new `atlas.bin`: its CRC-32, the file's last
   /// four bytes, is compared with the one the store records). nil when there is no atlas and

@@ -64,9 +64,18 @@ extension Resolver {
     var all: [(name: String, q: Qualifiers)] = []
     for p in places { all.append((try source.identity(of: p).name, try source.qualifiers(of: p))) }
     // How many places have each name, and each name in each country: counted once, so
-    // offering 100k favourites is linear (comparing every pair was quadratic).
+    // offering 100k favourites is linear (comparing every pair was quadratic). Those the
+    // name is another name of count too: "Newcastle, United Kingdom" alone would be
+    // Newcastle upon Tyne (``Resolver/spelled``), not Northern Ireland's Newcastle offered.
     var inCountry: [String: [String: Int]] = [:]
     for a in all { inCountry[a.name, default: [:]][a.q.country, default: 0] += 1 }
+    for name in Set(all.map(\.name)) {
+      var others: [String: Int] = [:]
+      for p in try source.places(named: fold(name)) where try fold(source.identity(of: p).name) != fold(name) {
+        others[try source.qualifiers(of: p).country, default: 0] += 1
+      }
+      for (country, n) in others { inCountry[name, default: [:]][country, default: 0] += n }
+    }
     var out: [String] = []
     for a in all {
       let countries = inCountry[a.name, default: [:]]

@@ -37,9 +37,12 @@ extension WX {
 struct DoctorText {
   let terminal: Terminal
   var text = ""
+  /// The names' column: as wide as the longest name ("shared sample"), 12 at least.
+  var width = 12
 
   /// Every line of `report`, its repairs under it, then the verdict.
   mutating func render(_ report: DoctorReport, repair: Bool) {
+    width = max(12, report.lines.map { DisplayWidth.of($0.name) }.max() ?? 0)
     for line in report.lines {
       add(line.name, line.health, line.path)
       for action in line.actions {
@@ -85,7 +88,7 @@ struct DoctorText {
   }
 
   mutating func line(_ name: String, _ what: String) {
-    text += DisplayWidth.pad(name, to: 12) + " " + what + "\n"
+    text += DisplayWidth.pad(name, to: width) + " " + what + "\n"
   }
 
   /// One line for `health`; `path` (for the folder and lock) replaces the record count.
@@ -100,7 +103,8 @@ struct DoctorText {
       line(
         name,
         subject
-          + "\(terminal.paint("mode 0" + String(mode, radix: 8), "31")): others may read it (wx keeps 0700 folders, 0600 files)")
+          + "\(terminal.paint("mode 0" + String(mode, radix: 8), "31")): others may \(mode & 0o022 != 0 ? "read or change" : "read") it"
+          + " (wx keeps 0700 folders, 0600 files)")
     case .broken(let error):
       let label: String
       switch error {
@@ -114,7 +118,7 @@ struct DoctorText {
     }
   }
 
-  mutating func note(_ what: String) { text += String(repeating: " ", count: 13) + what + "\n" }
+  mutating func note(_ what: String) { text += String(repeating: " ", count: width + 1) + what + "\n" }
 
-  mutating func repaired(_ what: String) { text += String(repeating: " ", count: 13) + "repaired: " + what + "\n" }
+  mutating func repaired(_ what: String) { text += String(repeating: " ", count: width + 1) + "repaired: " + what + "\n" }
 }

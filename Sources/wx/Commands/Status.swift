@@ -20,7 +20,11 @@ extension WX {
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
-        files: ctx.home.storePaths.map { ($0.name, $0.path, FileSystem.size($0.path)) },
+        files: ctx.home.storePaths.map { name, path in
+          // The atlas read: the shared one when the state folder has none (it is not "absent").
+          let used = name == "atlas" ? ctx.home.atlasInUse : path
+          return (name, used, FileSystem.size(used))
+        },
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
         atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
       Runner.show(view, json: json, ctx)

@@ -205,7 +205,11 @@ private func placeMessage(_ e: LookupError) -> String {
     let country = Set(candidates.map { Fold.key($0.country) }).count > 1 ? ", \"Name, Country\"" : ""
     let pick =
       switch (twin, query.contains(",")) {
-      case (let id?, true): " — pick one by its \(idKind) (`wx show \(id)`)"
+      // A qualifier typed already did not tell them apart, or every one reads the same
+      // (`mulheim`: two Mülheims of one region): their ids alone can.
+      case (let id?, true),
+        (let id?, false) where Set(texts).count == 1:
+        " — pick one by its \(idKind) (`wx show \(id)`)"
       case (let id?, false): " — pick one with \"Name, Region\"\(example)\(country) or its \(idKind) (`wx show \(id)`)"
       case (nil, _):
         country.isEmpty

@@ -37,6 +37,32 @@ struct Terminal {
     (stdoutIsTTY, stderrIsTTY) = (false, false)
   }
 
+  /// A sentence for people, broken between words to fit ``width`` (the writers cut lines
+  /// longer than that): a command in backticks stays whole, so it can be copied.
+  func prose(_ text: String) -> String {
+    guard let width, DisplayWidth.of(text) > width else { return text }
+    var words: [Substring] = []
+    var quoted = false
+    var start = text.startIndex
+    for i in text.indices {
+      if text[i] == "`" { quoted.toggle() }
+      if text[i] == " " && !quoted {
+        words.append(text[start..<i])
+        start = text.index(after: i)
+      }
+    }
+    words.append(text[start...])
+    var lines: [String] = []
+    for word in words {
+      if let last = lines.last, DisplayWidth.of(last) + 1 + DisplayWidth.of(String(word)) <= width {
+        lines[lines.count - 1] += " " + word
+      } else {
+        lines.append(String(word))
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
   /// Whether the locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) is UTF-8.
   static var localeIsUTF8: Bool {
     isUTF8(Environment.get("LC_ALL") ?? Environment.get("LC_CTYPE") ?? Environment.get("LANG") ?? "C")

@@ -30,9 +30,9 @@ extension WX.AQI {
       defer { catalogue?.close() }
       let finder = try catalogue.map { c in try ctx.finder(c) }
       defer { finder?.atlas?.close() }
-      guard let history = try ctx.home.aqi.find(name, finder: finder) else {
-        let looked = (try? finder?.lookup(name)).map { PlaceText.full($0.found) }
-        throw AQIError.noReadings(name, closest: try ctx.home.aqi.closest(name), looked: looked)
+      var looked: Found? = nil
+      guard let history = try ctx.home.aqi.find(name, finder: finder, looked: &looked) else {
+        throw AQIError.noReadings(name, closest: try ctx.home.aqi.closest(name), looked: looked.map(PlaceText.full))
       }
       // One scale at a time: values on two scales are never charted or compared together.
       guard let series = history.series(on: scale?.scale) else { throw AQIError.noReadings(name, scale: scale?.scale) }

@@ -105,7 +105,7 @@ struct FavouritesView: View {
   }
 
   func text(_ term: Terminal) -> String {
-    guard paging.total > 0 else { return "No favourites yet. Add one with `wx fav add CITY`." }
+    guard paging.total > 0 else { return term.prose("No favourites yet. Add one with `wx fav add CITY`.") }
     var t = Table(headers: ["City", "Country", "Temp", "Age", "Conditions", "Added"])
     t.rightAligned = [2, 3]
     t.minWidths = [(0, 10), (1, 8), (4, 8)]

@@ -23,8 +23,9 @@ MAKE=${MAKE:-make}
 ROOT=$PWD
 TESTS=.build/tests
 SHARE=$ROOT/.build/test-share
-# The suites that run wx-aqi-watch: they wait for its build.
-FEED='wxTests\.(AQIWatchTests|FeedClientLinkTests)'
+# The tests that run wx-aqi-watch: they wait for its build. (CommandShapeTests checks that
+# every test that runs `wx aqi watch` is matched.)
+FEED='wxTests\.(AQIWatchTests|FeedClientLinkTests|AQIChartTests/asciiAndUnicodeChartsOfAKnownSeries|OpenMeteoTests/aqiShowChartsOneScaleOfAMixedHistory|SyncFailureTests/anImpossibleHostIsRefusedAtOnce)'
 
 t0=$(date +%s)
 step() { printf '== make test: %s (%d s)\n' "$*" $(($(date +%s) - t0)); }

@@ -73,4 +73,25 @@ import Testing
     #expect(found >= 18, "found \(found)")
     #expect(long.isEmpty, "execute longer than \(Self.limit) lines:\n\(long.joined(separator: "\n"))")
   }
+
+  /// `make test` runs the tests that run wx-aqi-watch last, once its build (the longest) is
+  /// done, by the pattern FEED in scripts/test.sh: every test that runs `wx aqi watch` (the
+  /// `watch` helper, or the words) is matched by it, so none runs before the client exists.
+  @Test func everyTestOfTheFeedClientWaitsForItsBuild() throws {
+    let script = try String(contentsOfFile: repositoryRoot + "/scripts/test.sh", encoding: .utf8)
+    let feed = try Regex(String(try #require(script.firstMatch(of: /FEED='([^']+)'/)?.1)))
+    let folder = repositoryRoot + "/Tests/wxTests"
+    var checked = 0
+    for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasSuffix(".swift") {
+      let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
+      guard let suite = text.firstMatch(of: /(?m)^(?:@Suite(?:\([^)\n]*\))? )?(?:struct|extension) (\w+)/)?.1 else { continue }
+      for test in text.components(separatedBy: "@Test").dropFirst() {
+        guard test.contains(/\btry watch\(|"aqi", "watch"/), let name = test.firstMatch(of: /func (\w+)\(/)?.1 else { continue }
+        checked += 1
+        #expect(
+          "wxTests.\(suite)/\(name)()".contains(feed), "\(file): \(name) runs wx-aqi-watch: add it to FEED in scripts/test.sh")
+      }
+    }
+    #expect(checked >= 10, "found \(checked)")
+  }
 }

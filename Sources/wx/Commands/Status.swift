@@ -20,11 +20,7 @@ extension WX {
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
-        files: ctx.home.storePaths.map { name, path in
-          // The atlas read: the shared one when the state folder has none (it is not "absent").
-          let used = name == "atlas" ? ctx.home.atlasInUse : path
-          return (name, used, FileSystem.size(used))
-        },
+        files: StatusView.files(ctx.home),
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
         atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
       Runner.show(view, json: json, ctx)
@@ -114,6 +110,15 @@ struct StatusView: View {
       out += "  \(DisplayWidth.pad(f.name, to: 12)) \(DisplayWidth.pad(s, to: 9, right: true))  \(f.path.visible)\n"
     }
     return String(out.dropLast())
+  }
+
+  /// The store files and their sizes; for the atlas, the one read: the shared one when the
+  /// state folder has none (it is not "absent").
+  static func files(_ home: Home) -> [(name: String, path: String, size: Int64?)] {
+    home.storePaths.map { name, path in
+      let used = name == "atlas" ? home.atlasInUse : path
+      return (name, used, FileSystem.size(used))
+    }
   }
 
   /// Cities by source, from the header (a header written before it counted them: every

@@ -86,8 +86,8 @@ run: build-wx
 # wx in release and wx-aqi-watch (only on an idle CPU: SCHED_IDLE) build at once; the completion table
 # is current; the shared data folder is built once by the release binary (TEST_SHARE: the atlas
 # store, which took WXCore's suite 75 s to build in debug); WXCore's suite runs on the debug
-# bundle (its assertions on), then the end-to-end suite (wxTests, with the views and structure
-# checks) once, on the binary exactly as `make install` builds it (release, static,
+# bundle (its assertions on), in one run with the end-to-end suite (wxTests, with the views and
+# structure checks), which runs once, on the binary exactly as `make install` builds it (release, static,
 # position-dependent): the path users take; the suites that run wx-aqi-watch run once it is
 # built. Kill loops, concurrency storms and the biggest inputs run at full size in `make
 # stress`. The project's own code must compile without warnings in every build

@@ -11,8 +11,8 @@
 #      takes the CPU the builds and the suites leave idle and slows neither;
 #   3. the completion table is current (on the release binary), and the shared data folder
 #      is built once by it (TEST_SHARE);
-#   4. WXCore's suite on the debug bundle (its assertions on), then the end-to-end suite on the
-#      release binary, but for the tests that run wx-aqi-watch;
+#   4. WXCore's suite on the debug bundle (its assertions on) and the end-to-end suite on the
+#      release binary, in one run, but for the tests that run wx-aqi-watch;
 #   5. once wx-aqi-watch is built: those tests.
 # No build may print a compiler warning in the project's own code (scripts/check-warnings.sh).
 # Each step prints how long it took. Usage: bash scripts/test.sh (SWIFT, MAKE from make).
@@ -78,10 +78,10 @@ cp -p Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin "$SHAR
 "$BIN" __build-atlas "$SHARE"
 
 finish "$tests_pid" .build/build-tests.log "the test bundle (debug)"
-WX_TEST_SHARE=$SHARE "$SWIFT" test --scratch-path "$TESTS" --skip-build --skip wxTests
-step "WXCore's suite"
-WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build --filter wxTests --skip "$FEED"
-step "the end-to-end suite"
+# Both suites in one run: Swift Testing runs their tests side by side, so WXCore's (CPU-bound,
+# in-process) fill the time the end-to-end tests spend waiting on their children.
+WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build --skip "$FEED"
+step "WXCore's suite and the end-to-end suite"
 
 finish "$feed_pid" .build/build-aqi-watch.log "wx-aqi-watch (release)"
 WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build --filter "$FEED"

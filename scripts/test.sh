@@ -65,12 +65,13 @@ mkdir -p .build
 "$MAKE" --no-print-directory static-libs
 background .build/build-tests.log normal "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests -Xswiftc -gnone
 tests_pid=${pids[-1]}
-# SCHED_IDLE back to normal for a background build: its processes, and so what they start.
+# SCHED_IDLE back to normal for a background build: every thread of each of its processes
+# (`chrt -p` alone changes one thread, and SwiftPM starts its compilers from the others).
 promote() {  # promote PID
   local p
   for p in "$1" $(pgrep -P "$1"); do
     [ "$p" = "$1" ] || promote "$p"
-    chrt --other -p 0 "$p" 2>/dev/null || true
+    chrt --all-tasks --other -p 0 "$p" 2>/dev/null || true
   done
 }
 background .build/build-aqi-watch.log idle "$MAKE" --no-print-directory build-aqi-watch

@@ -6,9 +6,9 @@
 #   2. at once: the debug test bundle (its own build folder, .build/tests: SwiftPM locks one
 #      folder per build; without debug information, -gnone: 269 s of CPU were 194), wx in
 #      release as `make install` builds it (.build), and the feed client wx-aqi-watch
-#      (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), scheduled only on an idle
-#      CPU (SCHED_IDLE, `chrt --idle`: SwiftPM's build system puts its compilers back to nice 0
-#      but keeps the scheduling policy) until the other two are built, then as they were;
+#      (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), all three as equals:
+#      its chain of Swift modules, each compiled whole, is best begun early (PERFORMANCE.md:
+#      run only on idle CPU, it finished 70 to 160 s after the suites);
 #   3. the completion table is current (on the release binary), and the shared data folder
 #      is built once by it (TEST_SHARE);
 #   4. WXCore's suite on the debug bundle (its assertions on) and the end-to-end suite on the
@@ -33,10 +33,9 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
 # Runs a build in the background, in its own process group (stopped whole on failure), its
 # output kept in a log that is shown when it ends.
-background() {  # background LOG normal|idle COMMAND...
-  local log=$1 priority=$2
-  shift 2
-  [ "$priority" = idle ] && set -- chrt --idle 0 "$@"
+background() {  # background LOG COMMAND...
+  local log=$1
+  shift
   set -m
   ("$@" >"$log" 2>&1) &
   set +m
@@ -63,18 +62,9 @@ mkdir -p .build
 # Package.resolved and the archives' folder at once.
 "$SWIFT" package resolve
 "$MAKE" --no-print-directory static-libs
-background .build/build-tests.log normal "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests -Xswiftc -gnone
+background .build/build-tests.log "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests -Xswiftc -gnone
 tests_pid=${pids[-1]}
-# SCHED_IDLE back to normal for a background build: every thread of each of its processes
-# (`chrt -p` alone changes one thread, and SwiftPM starts its compilers from the others).
-promote() {  # promote PID
-  local p
-  for p in "$1" $(pgrep -P "$1"); do
-    [ "$p" = "$1" ] || promote "$p"
-    chrt --all-tasks --other -p 0 "$p" 2>/dev/null || true
-  done
-}
-background .build/build-aqi-watch.log idle "$MAKE" --no-print-directory build-aqi-watch
+background .build/build-aqi-watch.log "$MAKE" --no-print-directory build-aqi-watch
 feed_pid=${pids[-1]}
 "$MAKE" --no-print-directory build-wx 2>&1 | tee .build/build-release.log
 test "${PIPESTATUS[0]}" = 0
@@ -87,9 +77,6 @@ cp -p Data/sample-weathers.json Data/sample-weathers.crc32 Data/atlas.bin "$SHAR
 "$BIN" __build-atlas "$SHARE"
 
 finish "$tests_pid" .build/build-tests.log "the test bundle (debug)"
-# The suites leave a core partly idle; wx-aqi-watch's chain of Swift modules, each compiled
-# whole, took 150 s after them when it had only the idle CPU until then.
-promote "$feed_pid"
 # Both suites in one run: Swift Testing runs their tests side by side, so WXCore's (CPU-bound,
 # in-process) fill the time the end-to-end tests spend waiting on their children.
 WX_TEST_SHARE=$SHARE WX_TEST_BINARY=$BIN "$SWIFT" test --scratch-path "$TESTS" --skip-build -Xswiftc -gnone --skip "$FEED"

@@ -80,12 +80,12 @@ run: build-wx
 	@WX_HOME=$${WX_HOME:-$$(mktemp -d)} WX_DATA_DIR=$(RUN_SHARE) $(BIN) list
 
 # The checks, the three builds and the two suites, arranged by scripts/test.sh so that the two
-# cores are never idle while something is left to do: the generated fold table is current and
+# cores are rarely idle while something is left to do: the generated fold table is current and
 # the code passes swift-format's rules (scripts/lint.sh, with the checked-in .swift-format);
 # the debug test bundle (`--product wxPackageTests`, in its own build folder, .build/tests,
 # without debug information),
-# wx in release and wx-aqi-watch (only on an idle CPU, SCHED_IDLE, until the other two are
-# built) build at once; the completion table
+# wx in release and wx-aqi-watch (in .build/aqi-watch, only on idle CPU: SCHED_IDLE) build at
+# once; the completion table
 # is current; the shared data folder is built once by the release binary (TEST_SHARE: the atlas
 # store, which took WXCore's suite 75 s to build in debug); WXCore's suite runs on the debug
 # bundle (its assertions on), in one run with the end-to-end suite (wxTests, with the views and

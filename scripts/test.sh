@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # `make test` (the Makefile says what it covers): the checks, three builds and the two suites,
-# arranged so the two cores are never idle while something is left to do.
+# arranged so that the two cores are rarely idle while something is left to do.
 #
 #   1. the generated fold table is current, and swift-format's rules (scripts/lint.sh);
 #   2. at once: the debug test bundle (its own build folder, .build/tests: SwiftPM locks one
 #      folder per build; without debug information, -gnone: 269 s of CPU were 194), wx in
 #      release as `make install` builds it (.build), and the feed client wx-aqi-watch
-#      (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), all three as equals:
-#      its chain of Swift modules, each compiled whole, is best begun early (PERFORMANCE.md:
-#      run only on idle CPU, it finished 70 to 160 s after the suites);
+#      (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), scheduled only on an idle
+#      CPU (SCHED_IDLE, `chrt --idle`: SwiftPM's build system puts its compilers back to nice 0
+#      but keeps the scheduling policy), so it takes what the other builds and the suites
+#      leave and slows neither (as equals, they ran slower and cost more CPU: PERFORMANCE.md);
 #   3. the completion table is current (on the release binary), and the shared data folder
 #      is built once by it (TEST_SHARE);
 #   4. WXCore's suite on the debug bundle (its assertions on) and the end-to-end suite on the
@@ -33,9 +34,10 @@ pids=()
 trap 'for p in "${pids[@]}"; do kill -- -"$p" 2>/dev/null || kill "$p" 2>/dev/null || true; done' EXIT
 # Runs a build in the background, in its own process group (stopped whole on failure), its
 # output kept in a log that is shown when it ends.
-background() {  # background LOG COMMAND...
-  local log=$1
-  shift
+background() {  # background LOG normal|idle COMMAND...
+  local log=$1 priority=$2
+  shift 2
+  [ "$priority" = idle ] && set -- chrt --idle 0 "$@"
   set -m
   ("$@" >"$log" 2>&1) &
   set +m
@@ -62,9 +64,9 @@ mkdir -p .build
 # Package.resolved and the archives' folder at once.
 "$SWIFT" package resolve
 "$MAKE" --no-print-directory static-libs
-background .build/build-tests.log "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests -Xswiftc -gnone
+background .build/build-tests.log normal "$SWIFT" build --scratch-path "$TESTS" --product wxPackageTests -Xswiftc -gnone
 tests_pid=${pids[-1]}
-background .build/build-aqi-watch.log "$MAKE" --no-print-directory build-aqi-watch
+background .build/build-aqi-watch.log idle "$MAKE" --no-print-directory build-aqi-watch
 feed_pid=${pids[-1]}
 "$MAKE" --no-print-directory build-wx 2>&1 | tee .build/build-release.log
 test "${PIPESTATUS[0]}" = 0

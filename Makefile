@@ -83,15 +83,13 @@ run: build-wx
 # cores are rarely idle while something is left to do: the generated fold table is current and
 # the code passes swift-format's rules (scripts/lint.sh, with the checked-in .swift-format);
 # the debug test bundle (`--product wxPackageTests`, in its own build folder, .build/tests,
-# without debug information),
-# wx in release and wx-aqi-watch (in .build/aqi-watch, only on idle CPU: SCHED_IDLE) build at
-# once; the completion table
-# is current; the shared data folder is built once by the release binary (TEST_SHARE: the atlas
-# store, which took WXCore's suite 75 s to build in debug); WXCore's suite runs on the debug
-# bundle (its assertions on), in one run with the end-to-end suite (wxTests, with the views and
-# structure checks), which runs once, on the binary exactly as `make install` builds it (release, static,
-# position-dependent): the path users take; the suites that run wx-aqi-watch run once it is
-# built. Kill loops, concurrency storms and the biggest inputs run at full size in `make
+# without debug information), wx in release and wx-aqi-watch (in .build/aqi-watch, only on idle
+# CPU: SCHED_IDLE) build at once; the completion table is current; the shared data folder is
+# built once by the release binary (the atlas store, which took WXCore's suite 75 s to build in
+# debug); WXCore's suite runs on the debug bundle (its assertions on), in one run with the
+# end-to-end suite (wxTests, with the views and structure checks), which runs once, on the
+# binary exactly as `make install` builds it (release, static, position-dependent): the path
+# users take; the suites that run wx-aqi-watch run once it is built. Kill loops, concurrency storms and the biggest inputs run at full size in `make
 # stress`. The project's own code must compile without warnings in every build
 # (scripts/check-warnings.sh reads each build log).
 test: deps

@@ -108,9 +108,8 @@ extension FastPath {
       let args = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
       let fast = parse(args).map(described)
       let slow = (try? WX.parseAsRoot(args)).flatMap { $0 as? any RequestCommand }.map { described($0.request) }
-      for (k, read) in [fast, slow].enumerated() {
-        out += (read?.joined(separator: "\u{1F}") ?? "-") + (k == 0 ? "\t" : "\n")
-      }
+      func field(_ read: [String]?) -> String { read?.joined(separator: "\u{1F}") ?? "-" }
+      out += field(fast) + "\t" + field(slow) + "\n"
     }
     console.data(String(out.dropLast()))
     return 0

@@ -45,6 +45,12 @@ package struct CatalogueMeta: Equatable, Sendable {
   package var oldestObservation: Int64? = nil
   package var newestObservation: Int64? = nil
 
+  /// When the catalogue was synced; nil for the bundled sample, which never was (the time it
+  /// was copied into the state folder is no age of its invented rows).
+  package var synced: Int64? { isSample ? nil : syncedAt }
+  /// When its list of cities was synced; nil while the list is the bundled sample's.
+  package var listSynced: Int64? { listProvider == "sample" ? nil : listSyncedAt }
+
   package init(
     generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,
     nameEntries: Int = 0, wordEntries: Int = 0, dryCount: Int = 0,

@@ -102,28 +102,19 @@ extension Resolver {
 }
 
 extension Resolver {
-  /// What ``spelled(_:_:)`` finds.
-  enum Spelled {
-    /// The one place spelled as typed.
-    case one(Source.Place)
-    /// The largest of those spelled so, which dwarfs the rest of them.
-    case largest(Source.Place)
-    case none
-  }
-
   /// Spelled as exactly one of `places`, but for case, it is that one: "Zürich" is not
   /// "Zurich"; unless another has ten times its people (`St. Paul` is not St. Paul, Alberta
   /// alone, beside Saint Paul, Minnesota). Else the largest of those spelled so, when it
-  /// dwarfs them.
-  func spelled(_ text: String, _ places: [Source.Place]) throws(StoreError) -> Spelled {
+  /// dwarfs them; else nil.
+  func spelled(_ text: String, _ places: [Source.Place]) throws(StoreError) -> Source.Place? {
     let typed = text.lowercased()
     var literal: [Source.Place] = []
     for p in places where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
     if literal.count == 1 {
-      guard let own = try source.population(of: literal[0]) else { return .one(literal[0]) }
-      for p in places where try (source.population(of: p) ?? 0) >= Self.dominance * max(own, 1) { return .none }
-      return .one(literal[0])
+      guard let own = try source.population(of: literal[0]) else { return literal[0] }
+      for p in places where try (source.population(of: p) ?? 0) >= Self.dominance * max(own, 1) { return nil }
+      return literal[0]
     }
-    return try largest(literal).map { .largest($0) } ?? .none
+    return try largest(literal)
   }
 }

@@ -89,12 +89,9 @@ package struct Resolver<Source: NameSource> {
         return .one(p)
       }
       // Said to share the name (`weil` is Weil, Bavaria, beside Weil am Rhein).
-      switch try spelled(query, exact) {
-      case .one(let p), .largest(let p):
-        sharing = exact.count - 1
-        return .one(p)
-      case .none: return .several(exact)
-      }
+      guard let p = try spelled(query, exact) else { return .several(exact) }
+      sharing = exact.count - 1
+      return .one(p)
     }
     if let comma = query.lastIndex(of: ",") {
       let qualifier = String(query[query.index(after: comma)...])
@@ -125,12 +122,9 @@ package struct Resolver<Source: NameSource> {
       if fitting.count > 1 {
         // Spelled so, as bare: `Stratford, England` is Stratford, not Stratford-upon-Avon,
         // also named Stratford (the name before its joiner), which has fewer people.
-        switch try spelled(head.trimmingSpaces, fitting) {
-        case .one(let p), .largest(let p):
-          sharing = fitting.count - 1
-          return .one(p)
-        case .none: return .several(fitting)
-        }
+        guard let p = try spelled(head.trimmingSpaces, fitting) else { return .several(fitting) }
+        sharing = fitting.count - 1
+        return .one(p)
       }
       // No place of the name is there: the places there whose name begins so ("Newcastle,
       // England" is Newcastle upon Tyne or Newcastle-under-Lyme, not Northern Ireland's).

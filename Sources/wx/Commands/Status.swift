@@ -50,14 +50,11 @@ struct StatusView: View {
   func json() -> JSON {
     // In parts: as one literal, this function took 1.4 s of every build to type-check.
     func time(_ t: Int64?) -> JSON { t.map { .string(Clock.iso8601($0)) } ?? .null }
-    // The sample was never synced (the text says "never"): the time it was copied in is no age.
-    let synced = meta.isSample ? nil : Optional(meta.syncedAt)
-    let listSynced = meta.listProvider == "sample" ? nil : Optional(meta.listSyncedAt)
     let catalogue: [(String, JSON)] = [
       ("home", .string(home)), ("source", .string(meta.source)), ("provider", .string(meta.provider)),
-      ("sample", .bool(meta.isSample)), ("count", .int(meta.count)), ("synced_at", time(synced)),
-      ("age_seconds", synced.map { .int(Int(now - $0)) } ?? .null), ("list_provider", .string(meta.listProvider)),
-      ("list_synced_at", time(listSynced)), ("refreshed", .int(meta.refreshed)),
+      ("sample", .bool(meta.isSample)), ("count", .int(meta.count)), ("synced_at", time(meta.synced)),
+      ("age_seconds", meta.synced.map { .int(Int(now - $0)) } ?? .null), ("list_provider", .string(meta.listProvider)),
+      ("list_synced_at", time(meta.listSynced)), ("refreshed", .int(meta.refreshed)),
     ]
     let bySource: JSON = .object(Self.bySource(meta).map { ($0.0.rawValue, JSON.int($0.1)) })
     let observations: [(String, JSON)] = [
@@ -83,13 +80,11 @@ struct StatusView: View {
     let part = meta.refreshed == meta.count ? "" : " (weather of \(meta.refreshed) of \(meta.count) cities)"
     out += "provider  \(meta.provider.visible)\(part)\n"
     out += "cities    \(meta.count)\n"
-    out += meta.isSample ? "synced    never\n" : "synced    \(Clock.format(meta.syncedAt)) (\(Ages.ago(meta.syncedAt, now)))\n"
+    out += meta.synced.map { "synced    \(Clock.format($0)) (\(Ages.ago($0, now)))\n" } ?? "synced    never\n"
     if meta.listProvider != meta.provider || meta.listSyncedAt != meta.syncedAt {
-      // The sample's list was never synced: the time it was copied in is no age of it.
       out +=
-        meta.listProvider == "sample"
-        ? "list      the bundled sample's (never synced)\n"
-        : "list      from \(meta.listProvider.visible), \(Clock.format(meta.listSyncedAt)) (\(Ages.ago(meta.listSyncedAt, now)))\n"
+        meta.listSynced.map { "list      from \(meta.listProvider.visible), \(Clock.format($0)) (\(Ages.ago($0, now)))\n" }
+        ?? "list      the bundled sample's (never synced)\n"
     }
     let sources = Self.bySource(meta).filter { $0.1 > 0 }
     if !sources.isEmpty {

@@ -173,10 +173,9 @@ struct Context {
 
   /// `synced 2026-11-22 10:04 (3h ago)`, plus a sample marker.
   func freshness(_ meta: CatalogueMeta) -> String {
-    // The bundled sample was never synced: the time it was copied into the state folder is
-    // no age of its invented rows (it read "synced … (just now)" on a first run).
-    if meta.isSample { return "sample data, run `wx sync`" }
-    var s = "synced \(Clock.format(meta.syncedAt)) (\(Ages.ago(meta.syncedAt, now)))"
+    // The bundled sample was never synced (it read "synced … (just now)" on a first run).
+    guard let synced = meta.synced else { return "sample data, run `wx sync`" }
+    var s = "synced \(Clock.format(synced)) (\(Ages.ago(synced, now)))"
     if let samples = meta.bySource?.first, samples > 0 {
       // A refresh of some cities left others the sample's: the footer says how many.
       s += " · \(samples) of \(meta.count) cities sample data"

@@ -68,16 +68,32 @@ extension PlaceFinder {
     }
     var listed = twinPositions
     // Every place named exactly so, though the window of ranks below would not reach it.
+    // What is asked of the ranked places is read once, by index: a place is a dozen strings,
+    // and each pass of `map` over them copied each (0.65 M instructions of `search par` at a
+    // million cities).
     var ranked = places.places
-    for p in try atlas.namedPlaces(q)
-    where catalogue.fold(p.name) == q && !ranked.contains(where: { $0.place.position == p.position }) {
+    var rankedPositions: [Int] = []
+    var folds: [[UInt8]] = []
+    var exactPeople = 0
+    var largest = 0
+    var ranks = 0  // name-start matches
+    for i in ranked.indices {
+      rankedPositions.append(ranked[i].place.position)
+      folds.append(catalogue.fold(ranked[i].place.name))
+      largest = max(largest, ranked[i].place.population)
+      if folds[i] == q { exactPeople = max(exactPeople, ranked[i].place.population) }
+      if ranked[i].nameMatch { ranks += 1 }
+    }
+    for p in try atlas.namedPlaces(q) where catalogue.fold(p.name) == q && !rankedPositions.contains(p.position) {
       ranked.append((p, true))
+      rankedPositions.append(p.position)
+      folds.append(q)
+      exactPeople = max(exactPeople, p.population)
+      ranks += 1
     }
     // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
     // Paris before Pa, Burkina Faso), as ``Resolver/dwarfed(_:_:)`` rules for `wx show`.
-    let folds = ranked.map { catalogue.fold($0.place.name) }
-    let exactPeople = ranked.indices.filter { folds[$0] == q }.map { ranked[$0].place.population }.max() ?? 0
-    let dwarfed = Resolver<WorldNames>.dwarfs(exactPeople, by: places.places.map(\.place.population).max() ?? 0)
+    let dwarfed = Resolver<WorldNames>.dwarfs(exactPeople, by: largest)
     if dwarfed { for k in keyed.indices where keyed[k].key.0 == 0 { keyed[k].key.0 = 1 } }
     for ((place, nameMatch), folded) in zip(ranked, folds) {
       let exact = !dwarfed && nameMatch && (folded == q || alternates.contains(place.position))
@@ -103,16 +119,15 @@ extension PlaceFinder {
       // atlas has places of that class (or a lower one) past the ones read, it comes after
       // them too, past this page: listed here, it moved from page to page as the window grew
       // (`Paris 01 Louvre Springs` on pages 2 and 3 at a million cities).
-      let ranks = ranked.filter { $0.nameMatch }.count
       let more1 = places.nameMatches > ranks, more2 = places.total > ranked.count
       keyed.removeAll { $0.item.place == nil && ($0.key.0 == 1 && more1 || $0.key.0 == 2 && (more1 || more2)) }
       // So does a city that is a place the atlas's ranking passed over (the second name of a
       // place listed at the same spot: Paris 13e Arrondissement beside Paris 13 Gobelins),
       // which was listed only once the window reached its name.
-      let last = ranked.map(\.place.position).max() ?? -1
+      let last = rankedPositions.max() ?? -1
       keyed.removeAll { e in
         e.item.city != nil
-          && e.item.place.map { p in p.position < last && !ranked.contains { $0.place.position == p.position } }
+          && e.item.place.map { p in p.position < last && !rankedPositions.contains(p.position) }
             == true
       }
     }
@@ -122,7 +137,7 @@ extension PlaceFinder {
       // A place listed without the catalogue city it is, which was past the matches read.
       for k in page.indices where page[k].city == nil {
         guard let place = page[k].place,
-          let city = try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude),
+          let city = try ownNamedCity(place),
           !keyed.contains(where: { $0.item.city == city }), !page.contains(where: { $0.city == city })
         else { continue }
         page[k].city = city

@@ -77,10 +77,19 @@ package struct PlaceFinder {
   /// the place's.
   package func sameCountry(_ place: Place, _ country: String) -> Bool {
     let typed = catalogue.fold(country)
-    if typed == catalogue.fold(place.country) { return true }
+    let name = catalogue.fold(place.country)
+    if typed == name { return true }
     let code = catalogue.fold(place.countryCode)
     let version = catalogue.meta.foldVersion
-    return Countries.fit(code, typed, lines: countryLines.lines(naming: code, version: version), version: version) == .exact
+    return Self.sameCountry(
+      typed, name: name, code: code, lines: countryLines.lines(naming: code, version: version), version: version)
+  }
+
+  /// The one same-country rule: a catalogue's country `typed` (folded: a name or a code) is
+  /// the atlas country of folded name `name` and code `code` (whose table lines are `lines`)
+  /// when it is that name, or a name or code of the code's line.
+  static func sameCountry(_ typed: [UInt8], name: [UInt8], code: [UInt8], lines: [Int], version: Int) -> Bool {
+    typed == name || Countries.fit(code, typed, lines: lines, version: version) == .exact
   }
 
   /// Whether a catalogue city's country (a name or a code) may be the atlas's country `name`:
@@ -110,10 +119,24 @@ package struct PlaceFinder {
 
   /// The catalogue city a place is (the nearest of its name and country within ``sameTown``).
   package func city(of place: Place) throws(StoreError) -> City? {
-    if let city = try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude) {
-      return city
-    }
+    if let city = try ownNamedCity(place) { return city }
     return try otherNamedCity(place)
+  }
+
+  /// The catalogue city of `place`'s own name nearest it (``nearestCity(named:country:latitude:longitude:)``):
+  /// as the sync linked them when it did so for this atlas (``AtlasLinks``), else looked up.
+  func ownNamedCity(_ place: Place) throws(StoreError) -> City? {
+    if let atlas {
+      switch try catalogue.link(ofPlace: place.position, atlas: atlas.meta) {
+      case .city(let k):
+        // A link made through a hash two names share names a city of another name: refused.
+        let city = try catalogue.city(k)
+        if catalogue.fold(city.name) == catalogue.fold(place.name) { return city }
+      case .none: return nil
+      case .unknown: break
+      }
+    }
+    return try nearestCity(named: place.name, country: place, latitude: place.latitude, longitude: place.longitude)
   }
 
   /// The catalogue city that is `place` under another name: its name without the last word

@@ -32,6 +32,10 @@ package final class Catalogue {
   /// Record blocks already read, by block number. An array, not a Dictionary: the first use
   /// of a Dictionary type costs a runtime conformance search (~50 µs) on the read path.
   private var blocks: [(number: Int, records: [ArraySlice<UInt8>], version: UInt8)] = []
+  /// The atlas links' head once read (nil inside: the catalogue has none) and the last block
+  /// read (``link(ofPlace:atlas:)``).
+  var linkHead: AtlasLinks.Head??
+  var linkBlock: (number: Int, value: [UInt8])?
 
   package init(path: String) throws(StoreError) {
     self.path = path
@@ -173,6 +177,7 @@ package final class Catalogue {
       case UInt8(ascii: "n"), UInt8(ascii: "w"): expected = .entryBlock
       case UInt8(ascii: "k"): expected = .countryBlock
       case UInt8(ascii: "t"): expected = .trieNode
+      case UInt8(ascii: "L"): expected = .atlasLinks
       default: expected = nil
       }
       let found = Envelope.kind(of: raw)
@@ -186,6 +191,7 @@ package final class Catalogue {
         _ = try reader.countries(b, count: try reader.block("n", b).count)
       }
     }
+    try checkLinks()
     // The trie, from its root: each child above the burst threshold has its node.
     guard let root = try reader.node([][...]) else {
       throw .damaged(path: path, detail: "search index root is missing")

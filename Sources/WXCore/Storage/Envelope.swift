@@ -36,6 +36,8 @@ package enum Envelope {
     case namedPlaces = 0x51  // Q
     /// GeoNames ids and their places' positions, and the index of their blocks.
     case geoNamesIDs = 0x44  // D
+    /// The catalogue city each atlas place is, stored by a sync (``AtlasLinks``).
+    case atlasLinks = 0x4A  // J
     /// What `wx alerts --notify` has sent (``SentAlerts``).
     case sentAlert = 0x53  // S
     /// What a small store derives from its records and keeps beside them to read a part
@@ -84,7 +86,7 @@ extension Envelope.Kind {
   package var isDerived: Bool {
     switch self {
     case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList, .atlasMeta, .places, .ranking, .namedPlaces,
-      .geoNamesIDs:
+      .geoNamesIDs, .atlasLinks:
       return true
     case .manifest, .preference, .favourite, .aqi, .sentAlert, .storeIndex: return false
     }
@@ -99,7 +101,7 @@ extension Envelope.Kind {
     case .sentAlert: return "alerts sent"
     case .manifest: return "a store's list of keys"
     case .storeIndex: return "a store's index"
-    case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList: return "a catalogue"
+    case .meta, .city, .trieNode, .entryBlock, .countryBlock, .order, .idList, .atlasLinks: return "a catalogue"
     case .atlasMeta, .places, .ranking, .namedPlaces, .geoNamesIDs: return "the world atlas"
     }
   }

@@ -100,6 +100,19 @@ final class SpillBuffer {
     return offset
   }
 
+  /// Calls `body` with every byte appended, in order, `piece` bytes at a time (the last piece
+  /// shorter): a multiple of a record's size keeps each record whole.
+  func forEachPiece(_ piece: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {
+    var bytes: [UInt8] = []
+    var offset = 0
+    while offset < count {
+      bytes.removeAll(keepingCapacity: true)
+      try read(at: offset, length: min(piece, count - offset), into: &bytes)
+      body(bytes)
+      offset += piece
+    }
+  }
+
   /// Appends the `length` bytes at `offset` to `out`.
   func read(at offset: Int, length: Int, into out: inout [UInt8]) throws(StoreError) {
     if let file {

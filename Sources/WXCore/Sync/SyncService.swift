@@ -131,7 +131,9 @@ package struct SyncService: Sendable {
     from provider: any WeatherProvider, into builder: StoreBuilder, source: String, _ allowShrink: Bool,
     _ basis: CatalogueMeta?, _ refreshed: Int?
   ) async throws -> CatalogueMeta {
-    let writer = CatalogueWriter(into: builder.database)
+    // The atlas places' cities are linked, when the atlas data is installed (whether or not
+    // commands read the atlas: `WX_ATLAS` is theirs to decide).
+    let writer = CatalogueWriter(into: builder.database, atlasData: home.atlasDataPath)
     // Records are stored on a second thread while the next ones are read off the network:
     // at most 256 records or 256 KiB of them a batch, four batches waiting.
     // A record the provider gives no provenance (freetestapi, which says nothing of when it

@@ -245,6 +245,11 @@ import Testing
       environment: ["WX_HOME": home.path + "/state", "LANG": "C.UTF-8", "HOME": home.path])
     #expect(r.status == 0, "\(r)")
     #expect(try r.json()["total"] as? Int == (try records(sampleFile)).count)
+    // Doctor names the share folder as installed, not through the binary's folder.
+    let doctor = try runProcess(
+      prefix + "/bin/wx", ["doctor"], environment: ["WX_HOME": home.path + "/state", "LANG": "C.UTF-8", "HOME": home.path])
+    #expect(doctor.stdout.contains(prefix + "/share/wx/sample-weathers.json: ok"), "\(doctor)")
+    #expect(!doctor.stdout.contains("/../"), "\(doctor)")
     // Without the sample and without a catalogue: a clear configuration error.
     try FileManager.default.removeItem(atPath: prefix + "/share/wx/sample-weathers.json")
     let none = try runProcess(

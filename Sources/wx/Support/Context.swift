@@ -124,12 +124,16 @@ struct Context {
     let file = "sample-weathers.json"
     var list: [String] = []
     if let d = Environment.get("WX_DATA_DIR") { list.append(d + "/" + file) }
+    // The executable's folder is canonical (/proc/self/exe), so its parents are taken by
+    // name: status and doctor then show `PREFIX/share/wx`, not `PREFIX/bin/../share/wx`.
     if let exe = Environment.executableDirectory() {
-      list.append(exe + "/../share/wx/" + file)
-      var dir = exe
+      func under(_ dir: String, _ rest: String) -> String { (dir == "/" ? "" : dir) + rest }
+      var dir = FileSystem.directoryName(exe)
+      list.append(under(dir, "/share/wx/" + file))
       for _ in 0..<6 {
-        dir += "/.."
-        list.append(dir + "/Data/" + file)
+        list.append(under(dir, "/Data/" + file))
+        if dir == "/" { break }
+        dir = FileSystem.directoryName(dir)
       }
     }
     return list

@@ -26,9 +26,17 @@ import Testing
     let search = try home.run(["search", "ljub"], env: env)
     #expect(search.status == 0 && search.stdout.contains("Ljubljana"), "\(search)")
     #expect(!FileManager.default.fileExists(atPath: home.file("atlas.gdbm")), "the state folder built its own")
+    // Status names the atlas the commands read, by the same rule (Home.currentAtlas).
+    let status = try home.run(["status"], env: env)
+    #expect(status.stdout.contains(share.file("atlas.gdbm")), "\(status)")
+    let ownStatus = try home.run(["status"], env: ["WX_ATLAS": "own", "WX_DATA_DIR": share.path])
+    #expect(
+      ownStatus.stdout.contains("built on first use") && !ownStatus.stdout.contains(share.file("atlas.gdbm")), "\(ownStatus)")
     // `WX_ATLAS=own` builds the state folder's own, as before.
     let own = try home.run(["search", "ljub"], env: ["WX_ATLAS": "own", "WX_DATA_DIR": share.path], timeout: 300)
     #expect(own.status == 0 && FileManager.default.fileExists(atPath: home.file("atlas.gdbm")), "\(own)")
+    let built = try home.run(["status"], env: env)
+    #expect(built.stdout.contains(home.file("atlas.gdbm")) && !built.stdout.contains(share.file("atlas.gdbm")), "\(built)")
     // A folder without atlas.bin: a clear error, exit 78.
     let empty = Scratch()
     let none = try runProcess(wxBinary, ["__build-atlas", empty.path], environment: ["PATH": "/usr/bin:/bin"], timeout: 60)

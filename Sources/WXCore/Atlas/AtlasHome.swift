@@ -22,9 +22,31 @@ extension Home {
     }
   }
 
-  /// The atlas store commands read: the state folder's, else the shared one (`make install`
-  /// built it); the state folder's path when neither exists yet (built there on first use).
-  package var atlasInUse: String { FileSystem.exists(atlasPath) ? atlasPath : sharedAtlasPath ?? atlasPath }
+  /// The atlas store a read command uses as things stand, opened, without building one: the
+  /// state folder's own when this wx built it from the installed data, else the shared one
+  /// beside the data (`make install` builds it) when it is so (`shared` false: never, as
+  /// `WX_ATLAS=own` asks); nil when neither is. The one rule ``openAtlas(shared:building:)``,
+  /// `wx status` and its list of files follow. Throws when the state folder's is damaged.
+  package func currentAtlas(shared: Bool = true) throws(StoreError) -> Atlas? {
+    try currentAtlas(shared: shared, dataChecksum: atlasDataPath.flatMap(AtlasData.checksum(of:)))
+  }
+
+  private func currentAtlas(shared: Bool, dataChecksum: UInt32?) throws(StoreError) -> Atlas? {
+    do throws(StoreError) {
+      let atlas = try Atlas(path: atlasPath)
+      if Self.isCurrent(atlas, dataChecksum: dataChecksum) { return atlas }
+      atlas.close()
+    } catch {
+      guard case .missing = error else { throw error }
+    }
+    // A damaged or outdated shared atlas is passed over: the state folder builds its own
+    // (`wx doctor` says what restores the shared one).
+    if shared, let path = sharedAtlasPath, let atlas = try? Atlas(path: path) {
+      if Self.isCurrent(atlas, dataChecksum: dataChecksum) { return atlas }
+      atlas.close()
+    }
+    return nil
+  }
 
   /// Opens the atlas, building it first when it is missing, was built by another version of
   /// wx or from other data (an upgrade shipped a new `atlas.bin`: its CRC-32, the file's last
@@ -39,20 +61,7 @@ extension Home {
   package func openAtlas(shared: Bool = true, building: (() -> Void)? = nil) throws -> Atlas? {
     let data = atlasDataPath
     let checksum = data.flatMap(AtlasData.checksum(of:))  // read once, for both stores
-    func current(_ atlas: Atlas) -> Bool { Self.isCurrent(atlas, dataChecksum: checksum) }
-    do throws(StoreError) {
-      let atlas = try Atlas(path: atlasPath)
-      if current(atlas) { return atlas }
-      atlas.close()
-    } catch {
-      guard case .missing = error else { throw error }
-    }
-    // A damaged or outdated shared atlas is passed over: the state folder builds its own
-    // (`wx doctor` says what restores the shared one).
-    if shared, let path = sharedAtlasPath, let atlas = try? Atlas(path: path) {
-      if current(atlas) { return atlas }
-      atlas.close()
-    }
+    if let atlas = try currentAtlas(shared: shared, dataChecksum: checksum) { return atlas }
     guard data != nil else { return nil }
     building?()
     do {
@@ -61,7 +70,7 @@ extension Home {
       defer { lock.release() }
       // Another wx may have built it meanwhile.
       if let atlas = try? Atlas(path: atlasPath) {
-        if current(atlas) { return atlas }
+        if Self.isCurrent(atlas, dataChecksum: checksum) { return atlas }
         atlas.close()
       }
       try buildAtlas(holding: lock)

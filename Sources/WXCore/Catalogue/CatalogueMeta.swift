@@ -48,8 +48,11 @@ package struct CatalogueMeta: Equatable, Sendable {
   /// When the catalogue was synced; nil for the bundled sample, which never was (the time it
   /// was copied into the state folder is no age of its invented rows).
   package var synced: Int64? { isSample ? nil : syncedAt }
+  /// Whether the list of cities is the bundled sample's (the sample itself, or the sample
+  /// with the weather of some cities refreshed).
+  package var listIsSample: Bool { isSample || listProvider == "sample" }
   /// When its list of cities was synced; nil while the list is the bundled sample's.
-  package var listSynced: Int64? { listProvider == "sample" ? nil : listSyncedAt }
+  package var listSynced: Int64? { listIsSample ? nil : listSyncedAt }
 
   package init(
     generation: UInt64, source: String, provider: String, syncedAt: Int64, count: Int, isSample: Bool,

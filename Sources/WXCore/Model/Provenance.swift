@@ -61,7 +61,7 @@ package struct Provenance: Equatable, Sendable {
   package static func legacy(_ city: City, _ meta: CatalogueMeta) -> Provenance {
     // Only Open-Meteo wrote an observation (AccuWeather's records never had one).
     if let at = city.observation?.epochSeconds { return Provenance(source: .openMeteo, observedAt: at) }
-    if meta.isSample || meta.listProvider == "sample" { return .sample }
+    if meta.listIsSample { return .sample }
     return Provenance(source: WeatherSource(provider: meta.listProvider) ?? .freetestapi, observedAt: meta.listSyncedAt)
   }
 }

@@ -14,13 +14,12 @@ extension WX {
       let meta = catalogue.meta
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
-      // The atlas as it is (not built here): its header, when there is one.
-      // The state folder's own, else the shared one beside the data (`make install` built it).
-      let atlas = (try? Atlas(path: ctx.home.atlasPath)) ?? ctx.home.sharedAtlasPath.flatMap { try? Atlas(path: $0) }
+      // The atlas commands read as things stand (not built here): its header, when there is one.
+      let atlas = try? ctx.home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own")
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
-        files: StatusView.files(ctx.home),
+        files: StatusView.files(ctx.home, atlas: atlas?.path),
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
         atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
       Runner.show(view, json: json, ctx)
@@ -107,11 +106,12 @@ struct StatusView: View {
     return String(out.dropLast())
   }
 
-  /// The store files and their sizes; for the atlas, the one read: the shared one when the
-  /// state folder has none (it is not "absent").
-  static func files(_ home: Home) -> [(name: String, path: String, size: Int64?)] {
+  /// The store files and their sizes; for the atlas, the one commands read (`atlas`, from
+  /// ``Home/currentAtlas(shared:)``: the shared one when the state folder has none, which is
+  /// not "absent"), else the state folder's, where the first command that needs one builds it.
+  static func files(_ home: Home, atlas: String?) -> [(name: String, path: String, size: Int64?)] {
     home.storePaths.map { name, path in
-      let used = name == "atlas" ? home.atlasInUse : path
+      let used = name == "atlas" ? atlas ?? path : path
       return (name, used, FileSystem.size(used))
     }
   }

@@ -17,7 +17,7 @@ final class AtlasLinker {
   private static let size = 28
   /// The fields not yet handed to `spill`, which takes them 2,048 cities at a time.
   private var pending: [UInt8] = []
-  private let spill: SpillBuffer
+  private var spill: SpillBuffer
   private var count = 0
   /// The catalogue's countries as written, numbered as first met.
   private var countryNumbers: [String: Int32] = [:]
@@ -43,7 +43,8 @@ final class AtlasLinker {
     withUnsafeBytes(of: Self.hash(key).littleEndian) { pending.append(contentsOf: $0) }
     withUnsafeBytes(of: latitude.bitPattern.littleEndian) { pending.append(contentsOf: $0) }
     withUnsafeBytes(of: longitude.bitPattern.littleEndian) { pending.append(contentsOf: $0) }
-    withUnsafeBytes(of: number.littleEndian) { pending.append(contentsOf: $0) }
+    // A name that folds to nothing is no place's (the lookup never asks for it).
+    withUnsafeBytes(of: (key.isEmpty ? -1 : number).littleEndian) { pending.append(contentsOf: $0) }
     count += 1
     if pending.count >= Self.size << 11 {
       try spill.append(pending)
@@ -63,6 +64,7 @@ final class AtlasLinker {
   func finish() throws(StoreError) -> (links: [(position: Int, city: Int)], dataChecksum: UInt32, places: Int)? {
     guard count >= AtlasLinks.threshold, var table = try? Table(data: AtlasData(path: dataPath)) else { return nil }
     table.countryKeys = countries.map { Fold.key($0) }
+    table.countryRanks = CityIndex.countryRanks(table.countryKeys)
     table.start()
     var city: Int32 = 0
     func link(_ bytes: [UInt8]) {
@@ -82,6 +84,7 @@ final class AtlasLinker {
     try spill.forEachPiece(Self.size << 14, link)
     link(pending)
     guard city == count else { throw .io(path: spill.directory, operation: "reading a temporary file in", errno: EIO) }
+    (spill, pending, countryNumbers, countries) = (SpillBuffer(directory: spill.directory, spillAbove: 0), [], [:], [])
     var links: [(position: Int, city: Int)] = []
     for (p, c) in table.best.enumerated() where c >= 0 { links.append((p, Int(c))) }
     return (links, table.checksum, table.best.count)
@@ -103,6 +106,7 @@ final class AtlasLinker {
     /// each atlas country (0 unknown, 1 yes, 2 no: a hostile catalogue of a million
     /// spellings is not kept).
     var countryKeys: [[UInt8]] = []
+    var countryRanks: [UInt32] = []
     var same: [[UInt8]] = []
     /// By position: the city linked so far (-1: none), its distance and country's number.
     var best: [Int32] = []
@@ -145,9 +149,11 @@ final class AtlasLinker {
 
     /// Links `city` to each place of its name, country and within ``PlaceFinder/sameTown``
     /// to which it is nearer than the city linked so far. At equal distance the city the
-    /// catalogue's index lists first stays: the lower folded country, then the earlier city
-    /// (``PlaceFinder/nearestCity(named:country:latitude:longitude:)`` reads them so).
+    /// catalogue's index lists first stays: the lower country rank (``CityIndex/countryRanks(_:)``),
+    /// then the earlier city (``PlaceFinder/nearestCity(named:country:latitude:longitude:)``
+    /// reads them so). A name that folds to nothing (-1) names no place.
     mutating func link(city: Int32, hash h: UInt64, latitude: Double, longitude: Double, country: Int) {
+      guard country >= 0 else { return }
       var lo = 0
       var hi = hashes.count
       while lo < hi {
@@ -159,7 +165,7 @@ final class AtlasLinker {
         lo += 1
         let km = Place.distance(Double(latitudes[p]) / 100_000, Double(longitudes[p]) / 100_000, latitude, longitude)
         guard km <= PlaceFinder.sameTown, km <= bestKm[p], isSame(country, Int(countryOf[p])) else { continue }
-        if km == bestKm[p] && CityIndex.compare(countryKeys[country], countryKeys[Int(bestCountry[p])]) >= 0 { continue }
+        if km == bestKm[p] && countryRanks[country] >= countryRanks[Int(bestCountry[p])] { continue }
         (best[p], bestKm[p], bestCountry[p]) = (city, km, Int32(country))
       }
     }

@@ -131,7 +131,8 @@ package struct PlaceFinder {
       case .city(let k):
         // A link made through a hash two names share names a city of another name: refused.
         let city = try catalogue.city(k)
-        if catalogue.fold(city.name) == catalogue.fold(place.name) { return city }
+        let name = catalogue.fold(place.name)
+        if !name.isEmpty && catalogue.fold(city.name) == name { return city }
       case .none: return nil
       case .unknown: break
       }

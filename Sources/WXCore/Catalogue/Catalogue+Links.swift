@@ -65,7 +65,9 @@ extension Catalogue {
     if let raw = try db.fetch(AtlasLinks.head) {
       do throws(MalformedValue) {
         var r = try Envelope.open(.atlasLinks, raw)
-        head = try AtlasLinks.Head(decoding: &r)
+        // Links of another format (another wx's) are none to this one.
+        var format = r
+        if try format.count() == AtlasLinks.format { head = try AtlasLinks.Head(decoding: &r) }
       } catch {
         throw .damaged(path: path, detail: "the atlas links' head is unreadable")
       }

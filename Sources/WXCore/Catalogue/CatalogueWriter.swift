@@ -19,6 +19,8 @@ package final class CatalogueWriter {
   /// Links the atlas's places to the cities they are (``AtlasLinks``), when given the atlas
   /// data (`atlas.bin`) to link them with.
   private let linker: AtlasLinker?
+  private var linked = false
+  private var links: (links: [(position: Int, city: Int)], dataChecksum: UInt32, places: Int)?
   /// Few distinct descriptions: each is classified once.
   private var rainy: [String: Bool] = [:]
   /// Cities by the source of their weather, and the span of their observation times (the header's).
@@ -84,6 +86,17 @@ package final class CatalogueWriter {
     blockNumber += 1
   }
 
+  /// Works out the atlas links (``AtlasLinks``) once every city is added. A sync calls it
+  /// before it takes the writer lock (half a second at a million cities that other writers
+  /// need not wait for); ``finish(meta:)`` calls it otherwise.
+  package func link() throws(StoreError) {
+    guard !linked else { return }
+    linked = true
+    // What the download freed is handed back before the atlas's tables are made.
+    malloc_trim(0)
+    links = try linker?.finish()
+  }
+
   /// Writes the last record block, the orders, the index and then `meta` (with its counts).
   @discardableResult
   package func finish(meta: CatalogueMeta) throws(StoreError) -> CatalogueMeta {
@@ -92,7 +105,7 @@ package final class CatalogueWriter {
     meta.count = count
     // The links first: their working tables (about 9 MB at 170,000 places) are freed before
     // the orders and the index take their own.
-    let linked = try linker?.finish()
+    try link()
     // Each step allocates tens of megabytes at a million cities; what the download and the
     // step before freed is handed back to the system first, so they do not stack up in the
     // process's resident memory.
@@ -118,9 +131,9 @@ package final class CatalogueWriter {
     } catch {
       throw stores.drain().map { Self.storeError($0, db.path) } ?? error
     }
-    if let linked {
+    if let links {
       let (head, blocks) = AtlasLinks.encode(
-        linked.links, dataChecksum: linked.dataChecksum, places: linked.places, foldVersion: Fold.version)
+        links.links, dataChecksum: links.dataChecksum, places: links.places, foldVersion: Fold.version)
       for (b, block) in blocks.enumerated() { try db.store(CatalogueKey.block("L", b), block) }
       try db.store(AtlasLinks.head, head)
     }

@@ -296,6 +296,19 @@ package enum CityIndex {
   }
 
   /// Byte-wise comparison: negative, zero or positive.
+  /// Each country number's rank in the order cities of one name are listed: by folded
+  /// country (`keys`, by number), spellings that fold alike in the order first met (their
+  /// numbers). The index builder and the atlas links (``AtlasLinker``) break ties so.
+  package static func countryRanks(_ keys: [[UInt8]]) -> [UInt32] {
+    var ranks = [UInt32](repeating: 0, count: keys.count)
+    let byKey = keys.indices.sorted { a, b in
+      let c = compare(keys[a], keys[b])
+      return c != 0 ? c < 0 : a < b
+    }
+    for (rank, n) in byKey.enumerated() { ranks[n] = UInt32(rank) }
+    return ranks
+  }
+
   package static func compare(_ a: [UInt8], _ b: [UInt8]) -> Int {
     a.withUnsafeBufferPointer { pa in b.withUnsafeBufferPointer { pb in compare(pa, pb) } }
   }

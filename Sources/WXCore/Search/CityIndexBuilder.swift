@@ -137,10 +137,7 @@ package final class CityIndexBuilder {
   package func build(store: (_ key: [UInt8], _ value: [UInt8]) throws(StoreError) -> Void) throws(StoreError) -> Int {
     for byte in 0..<256 { try flush(byte) }
     filling = []
-    // Each country number's place in folded byte order.
-    var countryRanks = [UInt32](repeating: 0, count: countryKeys.count)
-    let byKey = countryKeys.indices.sorted { CityIndex.compare(countryKeys[$0], countryKeys[$1]) < 0 }
-    for (rank, n) in byKey.enumerated() { countryRanks[n] = UInt32(rank) }
+    let countryRanks = CityIndex.countryRanks(countryKeys)
     countryNumbers = [:]
     countryKeys = []
     var nameBlocks = CityIndex.BlockWriter(tag: "n", countries: namesCarryCountries)

@@ -153,6 +153,7 @@ package struct SyncService: Sendable {
       // sync storing them one by one would have met first.
       throw handoff.drain() ?? error
     }
+    try writer.link()  // outside the writer lock: others need not wait for it
     let lock = try home.writers.acquire()
     defer { lock.release() }
     let current = try? Catalogue(path: home.cataloguePath)

@@ -128,7 +128,7 @@ struct Context {
     // name: status and doctor then show `PREFIX/share/wx`, not `PREFIX/bin/../share/wx`.
     if let exe = Environment.executableDirectory() {
       func under(_ dir: String, _ rest: String) -> String { (dir == "/" ? "" : dir) + rest }
-      var dir = FileSystem.directoryName(exe)
+      var dir = exe.isEmpty ? "/" : FileSystem.directoryName(exe)  // "": the binary is /wx
       list.append(under(dir, "/share/wx/" + file))
       for _ in 0..<6 {
         list.append(under(dir, "/Data/" + file))

@@ -19,14 +19,21 @@ import Testing
   }
 
   /// Cities made from the largest places, each kind of case the rule decides: near (its
-  /// country's name or code), two near at different distances, one at the same spot under the
-  /// other spelling of the country (the index's order breaks the tie), too far (60 km), of
-  /// another country, of the name in other case and accents, and names no place has.
+  /// country's name or code), two near at different distances, one at the same spot under
+  /// another spelling of the country (its code, or its name in capitals: the index's order
+  /// breaks the tie), too far (60 km), of another country, of the name in other case, and
+  /// names no place has.
   static func catalogue(from places: [Place]) -> [City] {
     var out: [City] = []
     func add(_ name: String, _ country: String, _ lat: Double, _ lon: Double) {
       out.append(city(out.count + 1, name, country, lat, lon))
     }
+    // Each country's capitals spelling first: the index ranks it before the spelling of the
+    // name, though both fold alike (first met), so of two cities of a name at one spot it
+    // lists the capitals one first, wherever it is in the catalogue.
+    var capitals: [String] = []
+    for p in places where !capitals.contains(p.country.uppercased()) { capitals.append(p.country.uppercased()) }
+    for c in capitals { add("Qwx Lead", c, 0, 0) }
     for (k, p) in places.enumerated() {
       let country = k % 2 == 0 ? p.country : p.countryCode
       switch k % 6 {
@@ -36,7 +43,7 @@ import Testing
         add(p.name, country, p.latitude - 0.1, p.longitude)
       case 2:
         add(p.name, p.country, p.latitude, p.longitude + 0.1)
-        add(p.name, p.countryCode, p.latitude, p.longitude + 0.1)
+        add(p.name, k % 12 == 2 ? p.countryCode : p.country.uppercased(), p.latitude, p.longitude + 0.1)
       case 3: add(p.name, country, p.latitude + 0.54, p.longitude)
       case 4:
         add(p.name, p.countryCode == "FR" ? "Germany" : "France", p.latitude, p.longitude)

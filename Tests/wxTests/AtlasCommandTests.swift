@@ -222,6 +222,11 @@ import WXCore
     #expect(search.stderr.contains("warning") && search.stderr.contains("without the atlas"))
     #expect(search.stdout.contains("Paris") && !search.stdout.contains("Parbhani"))
     #expect(try h.wx("show", "Paris, France", env: Self.on).status == 0)
+    // Status says so, and what mends it (it had said the atlas is built on first use).
+    let status = try h.wx("status", env: Self.on)
+    #expect(status.status == 0 && status.stdout.contains("the world atlas is damaged: `wx doctor --repair`"), "\(status)")
+    let json = try h.wx("status", "--json", env: Self.on).json()
+    #expect((json["atlas"] as? [String: Any])?["damaged"] as? Bool == true, "\(json)")
   }
 
   @Test func withoutAtlasDataTheCatalogueAnswersSilently() throws {

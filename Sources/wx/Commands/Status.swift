@@ -15,13 +15,17 @@ extension WX {
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
       // The atlas commands read as things stand (not built here): its header, when there is one.
-      let atlas = try? ctx.home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own")
+      var atlas: Atlas? = nil
+      var damaged = false  // the state folder's, which commands warn of and read without
+      do { atlas = try ctx.home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own") } catch { damaged = true }
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
         files: StatusView.files(ctx.home, atlas: atlas?.path),
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
-        atlas: AtlasStatus(meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil))
+        atlas: AtlasStatus(
+          meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil,
+          damaged: damaged))
       Runner.show(view, json: json, ctx)
     }
   }
@@ -139,18 +143,21 @@ struct AtlasStatus {
   var meta: AtlasMeta?
   /// Whether its data is installed (and the atlas not turned off), so it is built on first use.
   var installed: Bool
+  /// Whether the state folder's atlas cannot be read (`wx doctor --repair` rebuilds it).
+  var damaged = false
   static let credit = "GeoNames (geonames.org, CC BY 4.0)"
 
   var line: String? {
     if let meta { return "\(PlaceText.people(meta.count)) from the world atlas: \(Self.credit)" }
+    if damaged { return "the world atlas is damaged: `wx doctor --repair` rebuilds it: \(Self.credit)" }
     return installed ? "the world atlas is built on first use: \(Self.credit)" : nil
   }
 
   var json: JSON {
-    guard meta != nil || installed else { return .null }
+    guard meta != nil || installed || damaged else { return .null }
     return .object([
       ("places", meta.map { .int($0.count) } ?? .null), ("built_at", meta.map { .string(Clock.iso8601($0.builtAt)) } ?? .null),
-      ("attribution", .string(Self.credit)),
+      ("damaged", .bool(damaged)), ("attribution", .string(Self.credit)),
     ])
   }
 }

@@ -219,7 +219,8 @@ package struct Doctor: Sendable {
       let builder = try? StoreBuilder(finalPath: home.cataloguePath)
     else { return nil }
     do throws(StoreError) {
-      let writer = CatalogueWriter(into: builder.database)
+      // Linked to the atlas again, as the sync that wrote it did (``AtlasLinks``).
+      let writer = CatalogueWriter(into: builder.database, atlasData: home.atlasDataPath)
       try catalogue.forEachCity { (_, city) throws(StoreError) in try writer.add(city) }
       try writer.finish(meta: meta)
     } catch {

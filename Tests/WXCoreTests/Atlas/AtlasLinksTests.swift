@@ -190,4 +190,30 @@ import Testing
     #expect(looked != nil && looked?.name == place.name)
     #expect(try finder.ownNamedCity(place) == looked)
   }
+
+  /// Doctor sees a damaged links head, and the repair rebuilds the catalogue from its records
+  /// with its links made again (every city kept, the same link for the same place).
+  @Test func doctorRepairsDamagedLinksAndLinksAgain() throws {
+    let (s, catalogue) = try Self.linkedCopy()
+    let atlas = try Atlas(path: AtlasTests.built.path)
+    defer { atlas.close() }
+    let before = try (0..<300).map { try catalogue.link(ofPlace: $0, atlas: atlas.meta) }
+    catalogue.close()
+    try CatalogueRepairTests.damage(s.file("catalogue.gdbm"), AtlasLinks.head)
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [sampleFile]))
+    guard case .broken = doctor.checkCatalogue() else {
+      Issue.record("the damage went unseen")
+      return
+    }
+    let repair = try doctor.repairCatalogue(holding: try WriterLock(directory: s.path, deadline: 5))
+    #expect(repair.recovered == Self.cities.count && repair.lost == 0)
+    guard case .healthy = doctor.checkCatalogue() else {
+      Issue.record("\(doctor.checkCatalogue())")
+      return
+    }
+    let rebuilt = try Catalogue(path: s.file("catalogue.gdbm"))
+    defer { rebuilt.close() }
+    #expect(try (0..<300).map { try rebuilt.link(ofPlace: $0, atlas: atlas.meta) } == before)
+    #expect(before.contains { if case .city = $0 { true } else { false } })
+  }
 }

@@ -224,7 +224,8 @@ import WXCore
     #expect(try h.wx("show", "Paris, France", env: Self.on).status == 0)
     // Status says so, and what mends it (it had said the atlas is built on first use).
     let status = try h.wx("status", env: Self.on)
-    #expect(status.status == 0 && status.stdout.contains("the world atlas is damaged: `wx doctor --repair`"), "\(status)")
+    #expect(
+      status.status == 0 && status.stdout.contains("the world atlas is damaged (`wx doctor --repair` rebuilds it)"), "\(status)")
     let json = try h.wx("status", "--json", env: Self.on).json()
     #expect((json["atlas"] as? [String: Any])?["damaged"] as? Bool == true, "\(json)")
   }
@@ -238,6 +239,18 @@ import WXCore
     #expect(!r.stderr.contains("warning"))
     #expect(!FileManager.default.fileExists(atPath: h.path + "/atlas.gdbm"))
     #expect(try h.wx("search", "par", env: ["WX_ATLAS": "maybe"]).status == 78)
+    // Status says what the commands read: no atlas here, nor under WX_ATLAS=off (the shared
+    // one is installed), and a bad WX_ATLAS is refused as the commands refuse it.
+    for env in [Self.on.merging(["WX_DATA_DIR": data.path]) { $1 }, ["WX_ATLAS": "off"]] {
+      let status = try h.wx("status", "--json", env: env)
+      #expect(status.status == 0, "\(status)")
+      #expect(try status.json()["atlas"] is NSNull, "\(env): \(status.stdout)")
+      let text = try h.wx("status", env: env).stdout
+      #expect(!text.contains("world atlas") && !text.contains("/atlas.gdbm") || text.contains(h.path + "/atlas.gdbm"), "\(text)")
+    }
+    let on = try h.wx("status", "--json")
+    #expect((try on.json()["atlas"] as? [String: Any])?["places"] as? Int == 170_391, "\(on.stdout)")
+    #expect(try h.wx("status", env: ["WX_ATLAS": "maybe"]).status == 78)
   }
 
   @Test(arguments: ["bash", "zsh", "fish"]) func completionOffersAtlasPlaces(_ shell: String) throws {

@@ -15,16 +15,18 @@ extension WX {
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
       // The atlas commands read as things stand (not built here): its header, when there is one.
+      // The atlas commands read (none under WX_ATLAS=off; a bad WX_ATLAS is refused).
+      let reads = try Context.readsAtlas(ctx.home)
       var atlas: Atlas? = nil
       var damaged = false  // the state folder's, which commands warn of and read without
-      do { atlas = try ctx.home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own") } catch { damaged = true }
+      do { atlas = try Context.currentAtlas(for: ctx.home) } catch { damaged = true }
       atlas?.close()
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
         files: StatusView.files(ctx.home, atlas: atlas?.path),
         airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
         atlas: AtlasStatus(
-          meta: atlas?.meta, installed: (try? Context.atlasEnabled()) == true && ctx.home.atlasDataPath != nil,
+          meta: atlas?.meta, installed: reads && ctx.home.atlasDataPath != nil,
           damaged: damaged))
       Runner.show(view, json: json, ctx)
     }
@@ -149,7 +151,7 @@ struct AtlasStatus {
 
   var line: String? {
     if let meta { return "\(PlaceText.people(meta.count)) from the world atlas: \(Self.credit)" }
-    if damaged { return "the world atlas is damaged: `wx doctor --repair` rebuilds it: \(Self.credit)" }
+    if damaged { return "the world atlas is damaged (`wx doctor --repair` rebuilds it): \(Self.credit)" }
     return installed ? "the world atlas is built on first use: \(Self.credit)" : nil
   }
 

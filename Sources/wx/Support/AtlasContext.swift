@@ -23,14 +23,29 @@ extension Context {
     return atlas
   }
 
-  /// ``atlas()`` for a state folder (`wx browse` keeps one open).
-  static func atlas(for home: Home, _ console: Console) throws -> Atlas? {
-    guard try Self.atlasEnabled() else { return nil }
+  /// Whether commands read an atlas at all: not when it is off, nor when `WX_DATA_DIR` names
+  /// a folder without `atlas.bin` and the state folder has none. A bad `WX_ATLAS` is an error.
+  static func readsAtlas(_ home: Home) throws -> Bool {
+    guard try Self.atlasEnabled() else { return false }
     if let data = Environment.get("WX_DATA_DIR"), !FileSystem.exists(data + "/" + AtlasData.fileName),
       !FileSystem.exists(home.atlasPath)
     {
-      return nil
+      return false
     }
+    return true
+  }
+
+  /// The atlas commands read as things stand, without building one (`wx status`): nil when
+  /// they read none (``readsAtlas(_:)``) or none is built yet; throws ``StoreError`` when the
+  /// state folder's is damaged.
+  static func currentAtlas(for home: Home) throws -> Atlas? {
+    guard try readsAtlas(home) else { return nil }
+    return try home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own")
+  }
+
+  /// ``atlas()`` for a state folder (`wx browse` keeps one open).
+  static func atlas(for home: Home, _ console: Console) throws -> Atlas? {
+    guard try Self.readsAtlas(home) else { return nil }
     // Building it takes about a second: a terminal is told, then the line is cleared.
     var told = false
     defer { if told { console.control("\r\u{1B}[K", toStderr: true) } }

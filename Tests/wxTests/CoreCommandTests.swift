@@ -184,6 +184,10 @@ import Testing
     #expect(s["synced_at"] is NSNull && s["age_seconds"] is NSNull && s["list_synced_at"] is NSNull, "\(s)")
     let files = try #require(s["files"] as? [[String: Any]])
     #expect(files.contains { $0["name"] as? String == "catalogue" && ($0["bytes"] as? Int ?? 0) > 0 })
+    // Every store doctor checks, the alerts sent included.
+    #expect(
+      files.compactMap { $0["name"] as? String }
+        == ["catalogue", "preferences", "favourites", "air quality", "alerts sent", "atlas"], "\(files)")
     // The atlas read is the shared one (the state folder has none): its path and size, not "absent".
     let atlas = try #require(files.first { $0["name"] as? String == "atlas" })
     #expect(atlas["path"] as? String == sharedData + "/atlas.gdbm" && (atlas["bytes"] as? Int ?? 0) > 0, "\(atlas)")

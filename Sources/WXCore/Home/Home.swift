@@ -47,7 +47,7 @@ package struct Home: Sendable {
   package var storePaths: [(name: String, path: String)] {
     [
       ("catalogue", cataloguePath), ("preferences", preferencesPath), ("favourites", favouritesPath), ("air quality", aqiPath),
-      ("atlas", atlasPath),
+      ("alerts sent", alertsPath), ("atlas", atlasPath),
     ]
   }
 

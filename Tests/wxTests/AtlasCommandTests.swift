@@ -215,42 +215,27 @@ import WXCore
     #expect(repair.stdout.contains("rebuilt from the shipped data (170391 places)"))
     #expect(try h.wx("doctor", env: Self.on).status == 0)
 
-    // A store that is not an atlas at all: a warning, then the catalogue alone.
+    // A store that is not an atlas at all: a warning, then the shared atlas beside the data
+    // (it had answered from the catalogue alone); with no shared one to read (`own`), the
+    // catalogue alone.
     try Data("not a gdbm file at all, just text".utf8).write(to: URL(fileURLWithPath: atlas))
     let search = try h.wx("search", "par", env: Self.on)
     #expect(search.status == 0, "\(search)")
-    #expect(search.stderr.contains("warning") && search.stderr.contains("without the atlas"))
-    #expect(search.stdout.contains("Paris") && !search.stdout.contains("Parbhani"))
+    #expect(search.stderr.contains("warning") && search.stderr.contains("using the shared atlas"), "\(search)")
+    #expect(search.stdout.contains("Paris") && search.stdout.contains("Parbhani"), "\(search)")
+    let own = try h.wx("search", "par", env: ["WX_ATLAS": "own"])
+    #expect(own.status == 0 && own.stderr.contains("without the atlas"), "\(own)")
+    #expect(own.stdout.contains("Paris") && !own.stdout.contains("Parbhani"))
     #expect(try h.wx("show", "Paris, France", env: Self.on).status == 0)
     // Status says so, and what mends it (it had said the atlas is built on first use).
     let status = try h.wx("status", env: Self.on)
     #expect(
-      status.status == 0 && status.stdout.contains("the world atlas is damaged (`wx doctor --repair` rebuilds it)"), "\(status)")
+      status.status == 0 && status.stdout.contains("(the state folder's is damaged: `wx doctor --repair` rebuilds it)"),
+      "\(status)")
     let json = try h.wx("status", "--json", env: Self.on).json()
     #expect((json["atlas"] as? [String: Any])?["damaged"] as? Bool == true, "\(json)")
-  }
-
-  @Test func withoutAtlasDataTheCatalogueAnswersSilently() throws {
-    let h = TempHome()
-    let data = TempHome()
-    try FileManager.default.copyItem(atPath: sampleFile, toPath: data.path + "/sample-weathers.json")
-    let r = try h.wx("search", "par", env: Self.on.merging(["WX_DATA_DIR": data.path]) { $1 })
-    #expect(r.status == 0)
-    #expect(!r.stderr.contains("warning"))
-    #expect(!FileManager.default.fileExists(atPath: h.path + "/atlas.gdbm"))
-    #expect(try h.wx("search", "par", env: ["WX_ATLAS": "maybe"]).status == 78)
-    // Status says what the commands read: no atlas here, nor under WX_ATLAS=off (the shared
-    // one is installed), and a bad WX_ATLAS is refused as the commands refuse it.
-    for env in [Self.on.merging(["WX_DATA_DIR": data.path]) { $1 }, ["WX_ATLAS": "off"]] {
-      let status = try h.wx("status", "--json", env: env)
-      #expect(status.status == 0, "\(status)")
-      #expect(try status.json()["atlas"] is NSNull, "\(env): \(status.stdout)")
-      let text = try h.wx("status", env: env).stdout
-      #expect(!text.contains("world atlas") && !text.contains("/atlas.gdbm") || text.contains(h.path + "/atlas.gdbm"), "\(text)")
-    }
-    let on = try h.wx("status", "--json")
-    #expect((try on.json()["atlas"] as? [String: Any])?["places"] as? Int == 170_391, "\(on.stdout)")
-    #expect(try h.wx("status", env: ["WX_ATLAS": "maybe"]).status == 78)
+    let ownStatus = try h.wx("status", env: ["WX_ATLAS": "own"])
+    #expect(ownStatus.stdout.contains("the state folder's world atlas is damaged (`wx doctor --repair`"), "\(ownStatus)")
   }
 
   @Test(arguments: ["bash", "zsh", "fish"]) func completionOffersAtlasPlaces(_ shell: String) throws {

@@ -25,26 +25,35 @@ extension Home {
   /// The atlas store a read command uses as things stand, opened, without building one: the
   /// state folder's own when this wx built it from the installed data, else the shared one
   /// beside the data (`make install` builds it) when it is so (`shared` false: never, as
-  /// `WX_ATLAS=own` asks); nil when neither is. The one rule ``openAtlas(shared:building:)``,
-  /// `wx status` and its list of files follow. Throws when the state folder's is damaged.
-  package func currentAtlas(shared: Bool = true) throws(StoreError) -> Atlas? {
-    try currentAtlas(shared: shared, dataChecksum: atlasDataPath.flatMap(AtlasData.checksum(of:)))
+  /// `WX_ATLAS=own` asks); nil when neither is. The one rule ``openAtlas(shared:building:passedOver:)``,
+  /// `wx status` and its list of files follow. A damaged state folder's atlas is passed over
+  /// for a current shared one, and told to `passedOver` (commands warn; `wx doctor --repair`
+  /// rebuilds it); with no shared one to read instead, it is thrown.
+  package func currentAtlas(shared: Bool = true, passedOver: ((StoreError) -> Void)? = nil) throws(StoreError) -> Atlas? {
+    try currentAtlas(shared: shared, dataChecksum: atlasDataPath.flatMap(AtlasData.checksum(of:)), passedOver: passedOver)
   }
 
-  private func currentAtlas(shared: Bool, dataChecksum: UInt32?) throws(StoreError) -> Atlas? {
+  private func currentAtlas(shared: Bool, dataChecksum: UInt32?, passedOver: ((StoreError) -> Void)?) throws(StoreError)
+    -> Atlas?
+  {
+    var damage: StoreError? = nil
     do throws(StoreError) {
       let atlas = try Atlas(path: atlasPath)
       if Self.isCurrent(atlas, dataChecksum: dataChecksum) { return atlas }
       atlas.close()
     } catch {
-      guard case .missing = error else { throw error }
+      if case .missing = error {} else { damage = error }
     }
     // A damaged or outdated shared atlas is passed over: the state folder builds its own
     // (`wx doctor` says what restores the shared one).
     if shared, let path = sharedAtlasPath, let atlas = try? Atlas(path: path) {
-      if Self.isCurrent(atlas, dataChecksum: dataChecksum) { return atlas }
+      if Self.isCurrent(atlas, dataChecksum: dataChecksum) {
+        if let damage { passedOver?(damage) }
+        return atlas
+      }
       atlas.close()
     }
+    if let damage { throw damage }
     return nil
   }
 
@@ -57,11 +66,13 @@ extension Home {
   /// The state folder's own atlas first, when it is current; else the shared one beside the
   /// data (`make install` builds it), when it is current; else the state folder builds its
   /// own, after `building` is called (a terminal shows progress). `shared` false ignores the
-  /// shared one (`WX_ATLAS=own`).
-  package func openAtlas(shared: Bool = true, building: (() -> Void)? = nil) throws -> Atlas? {
+  /// shared one (`WX_ATLAS=own`). A damaged state folder's atlas: ``currentAtlas(shared:passedOver:)``.
+  package func openAtlas(shared: Bool = true, building: (() -> Void)? = nil, passedOver: ((StoreError) -> Void)? = nil)
+    throws -> Atlas?
+  {
     let data = atlasDataPath
     let checksum = data.flatMap(AtlasData.checksum(of:))  // read once, for both stores
-    if let atlas = try currentAtlas(shared: shared, dataChecksum: checksum) { return atlas }
+    if let atlas = try currentAtlas(shared: shared, dataChecksum: checksum, passedOver: passedOver) { return atlas }
     guard data != nil else { return nil }
     building?()
     do {

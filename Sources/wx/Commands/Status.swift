@@ -14,20 +14,11 @@ extension WX {
       let meta = catalogue.meta
       catalogue.close()
       let latestAir = ((try? ctx.home.aqi.histories()) ?? []).compactMap(\.latest)
-      // The atlas commands read as things stand (not built here): its header, when there is one.
-      // The atlas commands read (none under WX_ATLAS=off; a bad WX_ATLAS is refused).
-      let reads = try Context.readsAtlas(ctx.home)
-      var atlas: Atlas? = nil
-      var damaged = false  // the state folder's, which commands warn of and read without
-      do { atlas = try Context.currentAtlas(for: ctx.home) } catch { damaged = true }
-      atlas?.close()
+      let (atlas, atlasPath) = try AtlasStatus.of(ctx.home)
       let view = StatusView(
         home: ctx.home.directory, meta: meta, unit: ctx.unit(Display()), now: ctx.now,
-        files: StatusView.files(ctx.home, atlas: atlas?.path),
-        airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us },
-        atlas: AtlasStatus(
-          meta: atlas?.meta, installed: reads && ctx.home.atlasDataPath != nil,
-          damaged: damaged))
+        files: StatusView.files(ctx.home, atlas: atlasPath),
+        airUpdated: latestAir.map(\.time).max(), openMeteoAir: latestAir.contains { $0.scale == .us }, atlas: atlas)
       Runner.show(view, json: json, ctx)
     }
   }
@@ -149,9 +140,26 @@ struct AtlasStatus {
   var damaged = false
   static let credit = "GeoNames (geonames.org, CC BY 4.0)"
 
+  /// The atlas commands read as things stand (not built here), and its path: none under
+  /// `WX_ATLAS=off` (a bad `WX_ATLAS` is refused), the shared one when the state folder's is
+  /// damaged (said so), else none when nothing is built yet.
+  static func of(_ home: Home) throws -> (AtlasStatus, path: String?) {
+    let reads = try Context.readsAtlas(home)
+    var atlas: Atlas? = nil
+    var damaged = false
+    do { atlas = try Context.currentAtlas(for: home) { _ in damaged = true } } catch { damaged = true }
+    atlas?.close()
+    return (AtlasStatus(meta: atlas?.meta, installed: reads && home.atlasDataPath != nil, damaged: damaged), atlas?.path)
+  }
+
   var line: String? {
+    let mend = "`wx doctor --repair` rebuilds it"
+    if let meta, damaged {
+      return
+        "\(PlaceText.people(meta.count)) from the shared world atlas (the state folder's is damaged: \(mend)): \(Self.credit)"
+    }
     if let meta { return "\(PlaceText.people(meta.count)) from the world atlas: \(Self.credit)" }
-    if damaged { return "the world atlas is damaged (`wx doctor --repair` rebuilds it): \(Self.credit)" }
+    if damaged { return "the state folder's world atlas is damaged (\(mend)): \(Self.credit)" }
     return installed ? "the world atlas is built on first use: \(Self.credit)" : nil
   }
 

@@ -38,9 +38,9 @@ extension Context {
   /// The atlas commands read as things stand, without building one (`wx status`): nil when
   /// they read none (``readsAtlas(_:)``) or none is built yet; throws ``StoreError`` when the
   /// state folder's is damaged.
-  static func currentAtlas(for home: Home) throws -> Atlas? {
+  static func currentAtlas(for home: Home, passedOver: ((StoreError) -> Void)? = nil) throws -> Atlas? {
     guard try readsAtlas(home) else { return nil }
-    return try home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own")
+    return try home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own", passedOver: passedOver)
   }
 
   /// ``atlas()`` for a state folder (`wx browse` keeps one open).
@@ -55,7 +55,9 @@ extension Context {
       told = true
     }
     do {
-      return try home.openAtlas(shared: Environment.get("WX_ATLAS") != "own", building: building)
+      return try home.openAtlas(shared: Environment.get("WX_ATLAS") != "own", building: building) { damage in
+        console.warn(damage, "using the shared atlas")
+      }
     } catch {
       console.warn(error, "using the catalogue without the atlas")
       return nil

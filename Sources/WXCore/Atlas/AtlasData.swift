@@ -100,6 +100,40 @@ package struct AtlasData {
     guard r.offset == bytes.count - 4 else { throw .damaged(path: path, detail: "it has bytes past its last place") }
   }
 
+  /// Calls `body` with every place's name (cleaned as stored), country (its number: see
+  /// ``country(_:)``) and coordinates, in the file's order, decoding nothing else (the atlas
+  /// links' pass over every place: ``AtlasLinker``). The same checks as ``forEach(_:)``.
+  func forEachSpot(_ body: (_ name: String, _ country: Int, _ latitude: Double, _ longitude: Double) -> Void)
+    throws(StoreError)
+  {
+    var r = ByteReader(bytes, offset: placesOffset)
+    for position in 0..<count {
+      do throws(MalformedValue) {
+        _ = try r.count(limit: Int(Int32.max))
+        let name = try Self.text(&r)
+        let country = try r.count(limit: countries.count - 1)
+        _ = try r.count(limit: regions.count)
+        _ = try r.count(limit: zones.count - 1)
+        let lat = Double(try Self.zigzag(&r)) / 100_000
+        let lon = Double(try Self.zigzag(&r)) / 100_000
+        _ = try r.count(limit: Int(Int32.max))
+        _ = try r.bytes()
+        for _ in 0..<(try r.count(limit: 1000)) { _ = try r.bytes() }
+        guard !name.isEmpty, abs(lat) <= 90, abs(lon) <= 180 else { throw MalformedValue() }
+        body(name, country, lat, lon)
+      } catch {
+        throw .damaged(path: path, detail: "place \(position + 1) is unreadable")
+      }
+    }
+    guard r.offset == bytes.count - 4 else { throw .damaged(path: path, detail: "it has bytes past its last place") }
+  }
+
+  /// Country number `n`'s code and name (``forEachSpot(_:)``).
+  func country(_ n: Int) -> (code: String, name: String) { countries[n] }
+
+  /// How many countries the file names.
+  var countryCount: Int { countries.count }
+
   /// A string, cleaned as stored text is; too long is malformed.
   private static func text(_ r: inout ByteReader) throws(MalformedValue) -> String {
     do { return try StoredText.clean(try r.string()) } catch { throw MalformedValue() }

@@ -83,4 +83,29 @@ import WXCore
     let typo = try h.wx("show", "tokyp")
     #expect(typo.status == 66 && typo.stderr.contains("closest: Tokyo"), "\(typo)")
   }
+
+  /// Twins a catalogue lists under two spellings of one country at one spot are each named by
+  /// their own spelling, atlas on or off: the list of both had said "pick one with "Name,
+  /// Country"", and the name typed so still listed both (found by a new-user pass).
+  @Test func twinsUnderTwoSpellingsOfACountryAreEachNamedByTheirs() throws {
+    let home = TempHome()
+    var records = [
+      weatherRecord(id: 1, city: "Ljubljana", country: "SI", temperature: 3),
+      weatherRecord(id: 2, city: "Ljubljana", country: "Slovenia", temperature: 9),
+      weatherRecord(id: 3, city: "Maribor", country: "Slovenia", temperature: 5),
+    ]
+    for k in records.indices { (records[k]["latitude"], records[k]["longitude"]) = (46.0511, 14.5051) }
+    let api = try FakeAPI(data: try writeRecords(records, in: home))
+    try #require(try home.wx("sync", "--url", api.url, "--quiet").status == 0)
+    for env in [["WX_ATLAS": "off"], ["WX_ATLAS": "on"]] {
+      for (typed, id) in [("Ljubljana, Slovenia", 2), ("Ljubljana, SI", 1)] {
+        let r = try home.run(["show", typed, "--json"], env: env)
+        #expect(r.status == 0, "\(env) \(typed): \(r)")
+        #expect(try r.json()["id"] as? Int == id, "\(env) \(typed): \(r.stdout)")
+      }
+    }
+    // Bare, they are still two: listed, each with its id.
+    let bare = try home.run(["show", "Ljubljana"], env: ["WX_ATLAS": "off"])
+    #expect(bare.status == 64, "\(bare)")
+  }
 }

@@ -122,7 +122,12 @@ package struct Resolver<Source: NameSource> {
       if fitting.count > 1 {
         // Spelled so, as bare: `Stratford, England` is Stratford, not Stratford-upon-Avon,
         // also named Stratford (the name before its joiner), which has fewer people.
-        guard let p = try spelled(head.trimmingSpaces, fitting) else { return .several(fitting) }
+        // Or the one whose country is written as typed: twins a catalogue lists under two
+        // spellings of one country (`Ljubljana, SI` and `Ljubljana, Slovenia`) are each named
+        // by their own (the list's hint, "Name, Country", had named both).
+        var picked = try spelled(head.trimmingSpaces, fitting)
+        if picked == nil { picked = try countrySpelled(qualifier, fitting) }
+        guard let p = picked else { return .several(fitting) }
         sharing = fitting.count - 1
         return .one(p)
       }

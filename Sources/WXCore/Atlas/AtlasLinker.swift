@@ -19,9 +19,6 @@ final class AtlasLinker {
   private var pending: [UInt8] = []
   private var spill: SpillBuffer
   private var count = 0
-  /// The catalogue's countries as written, numbered as first met.
-  private var countryNumbers: [String: Int32] = [:]
-  private var countries: [String] = []
 
   /// `dataPath`: the `atlas.bin` the atlas store is built from; `directory`: the catalogue's.
   init(dataPath: String, directory: String) {
@@ -29,22 +26,15 @@ final class AtlasLinker {
     spill = SpillBuffer(directory: directory, spillAbove: 1 << 18)
   }
 
-  /// The next city, in catalogue order: its folded name (``Fold/key(_:)``), country as
-  /// stored and coordinates.
-  func add(key: [UInt8], country: String, latitude: Double, longitude: Double) throws(StoreError) {
-    let number: Int32
-    if let n = countryNumbers[country] {
-      number = n
-    } else {
-      number = Int32(countries.count)
-      countryNumbers[country] = number
-      countries.append(country)
-    }
-    withUnsafeBytes(of: Self.hash(key).littleEndian) { pending.append(contentsOf: $0) }
+  /// The next city, in catalogue order: its folded name (``Fold/key(_:)``), the number the
+  /// index builder gave its country as stored (``CityIndexBuilder/add(_:wordStarts:country:)``)
+  /// and coordinates.
+  func add(key: [UInt8], country number: UInt32, latitude: Double, longitude: Double) throws(StoreError) {
+    withUnsafeBytes(of: CityIndex.fnv1a(key[...]).littleEndian) { pending.append(contentsOf: $0) }
     withUnsafeBytes(of: latitude.bitPattern.littleEndian) { pending.append(contentsOf: $0) }
     withUnsafeBytes(of: longitude.bitPattern.littleEndian) { pending.append(contentsOf: $0) }
     // A name that folds to nothing is no place's (the lookup never asks for it).
-    withUnsafeBytes(of: (key.isEmpty ? -1 : number).littleEndian) { pending.append(contentsOf: $0) }
+    withUnsafeBytes(of: (key.isEmpty ? -1 : Int32(number)).littleEndian) { pending.append(contentsOf: $0) }
     count += 1
     if pending.count >= Self.size << 11 {
       try spill.append(pending)
@@ -52,19 +42,15 @@ final class AtlasLinker {
     }
   }
 
-  /// FNV-1a, 64 bits.
-  static func hash(_ key: [UInt8]) -> UInt64 {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in key { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    return h
-  }
-
   /// The links (positions ascending) and the data they are of; nil when there are none to
-  /// store (a small catalogue, unreadable data).
-  func finish() throws(StoreError) -> (links: [(position: Int, city: Int)], dataChecksum: UInt32, places: Int)? {
+  /// store (a small catalogue, unreadable data). `countryKeys`: the index builder's folded
+  /// countries, by number (``CityIndexBuilder/countryKeys``).
+  func finish(countryKeys: [[UInt8]]) throws(StoreError) -> (
+    links: [(position: Int, city: Int)], dataChecksum: UInt32, places: Int
+  )? {
     guard count >= AtlasLinks.threshold, var table = try? Table(data: AtlasData(path: dataPath)) else { return nil }
-    table.countryKeys = countries.map { Fold.key($0) }
-    table.countryRanks = CityIndex.countryRanks(table.countryKeys)
+    table.countryKeys = countryKeys
+    table.countryRanks = CityIndex.countryRanks(countryKeys)
     table.start()
     var city: Int32 = 0
     func link(_ bytes: [UInt8]) {
@@ -84,7 +70,7 @@ final class AtlasLinker {
     try spill.forEachPiece(Self.size << 14, link)
     link(pending)
     guard city == count else { throw .io(path: spill.directory, operation: "reading a temporary file in", errno: EIO) }
-    (spill, pending, countryNumbers, countries) = (SpillBuffer(directory: spill.directory, spillAbove: 0), [], [:], [])
+    (spill, pending) = (SpillBuffer(directory: spill.directory, spillAbove: 0), [])
     var links: [(position: Int, city: Int)] = []
     for (p, c) in table.best.enumerated() where c >= 0 { links.append((p, Int(c))) }
     return (links, table.checksum, table.best.count)
@@ -126,7 +112,7 @@ final class AtlasLinker {
       // Names, countries and coordinates only: decoding every place whole (regions, zones,
       // alternate names) made linking a 1,000-city sync eight times as long.
       try data.forEachSpot { name, country, latitude, longitude in
-        byPosition.append(AtlasLinker.hash(Fold.key(name)))
+        byPosition.append(CityIndex.fnv1a(Fold.key(name)[...]))
         latitudes.append(Int32((latitude * 100_000).rounded()))
         longitudes.append(Int32((longitude * 100_000).rounded()))
         countryOf.append(UInt16(country))

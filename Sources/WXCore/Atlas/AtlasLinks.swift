@@ -82,15 +82,14 @@ package enum AtlasLinks {
     }
   }
 
-  /// Decodes block `b` of a catalogue of `cities`: its (position, city) links, positions
-  /// ascending from the head's first for it and below `places`.
-  static func decodeBlock(_ r: inout ByteReader, first: Int, places: Int, cities: Int) throws(MalformedValue) -> [(
-    position: Int, city: Int
-  )] {
+  /// Reads a block of a catalogue of `cities` link by link, each checked (positions ascending
+  /// from the head's first for it, below `places`), calling `body` with each (position, city)
+  /// until it returns false; a block read to its end must end there.
+  static func scanBlock(
+    _ r: inout ByteReader, first: Int, places: Int, cities: Int, _ body: (_ position: Int, _ city: Int) -> Bool
+  ) throws(MalformedValue) {
     let n = try r.count(limit: perBlock)
     guard n > 0 else { throw MalformedValue() }
-    var out: [(position: Int, city: Int)] = []
-    out.reserveCapacity(n)
     var position = -1
     for k in 0..<n {
       let d = try r.count(limit: places)
@@ -98,9 +97,20 @@ package enum AtlasLinks {
       position = k == 0 ? d : position + d
       let city = try r.count(limit: cities)
       guard position < places, city < cities, k > 0 || position == first else { throw MalformedValue() }
-      out.append((position, city))
+      if !body(position, city) { return }
     }
     guard r.isAtEnd else { throw MalformedValue() }
+  }
+
+  /// A block's (position, city) links, whole (``scanBlock(_:first:places:cities:_:)``).
+  static func decodeBlock(_ r: inout ByteReader, first: Int, places: Int, cities: Int) throws(MalformedValue) -> [(
+    position: Int, city: Int
+  )] {
+    var out: [(position: Int, city: Int)] = []
+    try scanBlock(&r, first: first, places: places, cities: cities) { position, city in
+      out.append((position, city))
+      return true
+    }
     return out
   }
 

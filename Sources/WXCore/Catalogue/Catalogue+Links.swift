@@ -29,22 +29,16 @@ extension Catalogue {
     // in as many blocks).
     let b = lo - 1
     var r = try linkBlockReader(b)
+    var found = PlaceLink.none
     do throws(MalformedValue) {
-      let n = try r.count(limit: AtlasLinks.perBlock)
-      var at = -1
-      for k in 0..<n {
-        let d = try r.count(limit: head.places)
-        guard k == 0 || d > 0 else { throw MalformedValue() }
-        at = k == 0 ? d : at + d
-        let city = try r.count(limit: meta.count)
-        guard at < head.places, city < meta.count, k > 0 || at == head.firsts[b] else { throw MalformedValue() }
-        if at == position { return .city(city) }
-        if at > position { break }
+      try AtlasLinks.scanBlock(&r, first: head.firsts[b], places: head.places, cities: meta.count) { at, city in
+        if at == position { found = .city(city) }
+        return at < position
       }
     } catch {
       throw .damaged(path: path, detail: "atlas links block \(b) is unreadable")
     }
-    return .none
+    return found
   }
 
   /// For `wx doctor`: the head and every block decode, and the blocks hold as many links as

@@ -70,8 +70,8 @@ package final class CatalogueWriter {
     // Unknown temperatures sort last.
     try orders.append(id: city.id, temperature: city.temperatureC ?? -.infinity, rainFree: !wet)
     let (key, starts) = Fold.keyAndWordStarts(city.name)
-    try index.add(key, wordStarts: starts, country: city.country)
-    try linker?.add(key: key, country: city.country, latitude: city.latitude, longitude: city.longitude)
+    let country = try index.add(key, wordStarts: starts, country: city.country)
+    try linker?.add(key: key, country: country, latitude: city.latitude, longitude: city.longitude)
     if block.count == CatalogueKey.citiesPerBlock { try flushBlock() }
   }
 
@@ -94,7 +94,7 @@ package final class CatalogueWriter {
     linked = true
     // What the download freed is handed back before the atlas's tables are made.
     malloc_trim(0)
-    links = try linker?.finish()
+    links = try linker?.finish(countryKeys: index.countryKeys)
   }
 
   /// Writes the last record block, the orders, the index and then `meta` (with its counts).

@@ -106,15 +106,6 @@ extension Resolver {
   /// "Zurich"; unless another has ten times its people (`St. Paul` is not St. Paul, Alberta
   /// alone, beside Saint Paul, Minnesota). Else the largest of those spelled so, when it
   /// dwarfs them; else nil.
-  /// The one of `places` whose country, as its source writes it, is `qualifier` (folded), if
-  /// exactly one is.
-  func countrySpelled(_ qualifier: String, _ places: [Source.Place]) throws(StoreError) -> Source.Place? {
-    let typed = fold(qualifier.trimmingSpaces)
-    var literal: [Source.Place] = []
-    for p in places where fold(try source.identity(of: p).country) == typed { literal.append(p) }
-    return literal.count == 1 ? literal[0] : nil
-  }
-
   func spelled(_ text: String, _ places: [Source.Place]) throws(StoreError) -> Source.Place? {
     let typed = text.lowercased()
     var literal: [Source.Place] = []
@@ -125,5 +116,14 @@ extension Resolver {
       return literal[0]
     }
     return try largest(literal)
+  }
+
+  /// The one of `places` whose country, as its source writes it, is `qualifier` (folded), if
+  /// exactly one is.
+  func countrySpelled(_ qualifier: String, _ places: [Source.Place]) throws(StoreError) -> Source.Place? {
+    let typed = fold(qualifier.trimmingSpaces)
+    var literal: [Source.Place] = []
+    for p in places where fold(try source.identity(of: p).country) == typed { literal.append(p) }
+    return literal.count == 1 ? literal[0] : nil
   }
 }

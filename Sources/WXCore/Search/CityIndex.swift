@@ -296,6 +296,13 @@ package enum CityIndex {
   }
 
   /// Byte-wise comparison: negative, zero or positive.
+  /// FNV-1a, 64 bits: the index cache's keys and the atlas links' names (``AtlasLinker``).
+  static func fnv1a(_ bytes: ArraySlice<UInt8>) -> UInt64 {
+    var h: UInt64 = 0xcbf2_9ce4_8422_2325
+    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
+    return h
+  }
+
   /// Each country number's rank in the order cities of one name are listed: by folded
   /// country (`keys`, by number), spellings that fold alike in the order first met (their
   /// numbers). The index builder and the atlas links (``AtlasLinker``) break ties so.

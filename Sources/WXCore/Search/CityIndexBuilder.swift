@@ -58,7 +58,8 @@ package final class CityIndexBuilder {
   /// The catalogue's countries by a number each (in the spilled records), with their folded
   /// names, which ``build(store:)`` turns into each country's place in byte order.
   private var countryNumbers: [String: UInt32] = [:]
-  private var countryKeys: [[UInt8]] = []
+  /// Each country number's folded name (``add(_:wordStarts:country:)``), until the build.
+  private(set) var countryKeys: [[UInt8]] = []
 
   /// Passes over the next position: a place that is in no name's entries (an atlas place
   /// listed twice at one spot, ``AtlasWriter/SameSpot``).
@@ -66,8 +67,10 @@ package final class CityIndexBuilder {
 
   /// Appends the next city (catalogue order is the order of the calls): its folded name
   /// `key`, the offsets in it where its later words start (``Fold/keyAndWordStarts(_:)``) and
-  /// its country as stored (equal names sort by the folded country).
-  package func add(_ key: [UInt8], wordStarts: [Int], country name: String) throws(StoreError) {
+  /// its country as stored (equal names sort by the folded country). Returns the country's
+  /// number: spellings numbered as first met (``countryKeys``).
+  @discardableResult
+  package func add(_ key: [UInt8], wordStarts: [Int], country name: String) throws(StoreError) -> UInt32 {
     let position = UInt64(count)
     count += 1
     let country: UInt32
@@ -105,6 +108,7 @@ package final class CityIndexBuilder {
       }
     }
     try flushFull()
+    return country
   }
 
   private var full: [Int] = []

@@ -297,12 +297,7 @@ package final class CityIndexCache {
 
   fileprivate static func key(_ tag: Character, _ b: Int) -> Int { Int(tag.asciiValue ?? 0) << 48 | b }
 
-  /// FNV-1a.
-  fileprivate static func hash(_ bytes: ArraySlice<UInt8>) -> Int {
-    var h: UInt64 = 0xcbf2_9ce4_8422_2325
-    for b in bytes { h = (h ^ UInt64(b)) &* 0x100_0000_01b3 }
-    return Int(bitPattern: UInt(h))
-  }
+  fileprivate static func hash(_ bytes: ArraySlice<UInt8>) -> Int { Int(bitPattern: UInt(CityIndex.fnv1a(bytes))) }
 
   fileprivate func block(_ key: Int) -> Block? {
     var i = 0

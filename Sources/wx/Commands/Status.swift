@@ -147,7 +147,9 @@ struct AtlasStatus {
     let reads = try Context.readsAtlas(home)
     var atlas: Atlas? = nil
     var damaged = false
-    do { atlas = try Context.currentAtlas(for: home) { _ in damaged = true } } catch { damaged = true }
+    if reads {
+      do { atlas = try home.currentAtlas(shared: Context.sharesAtlas) { _ in damaged = true } } catch { damaged = true }
+    }
     atlas?.close()
     return (AtlasStatus(meta: atlas?.meta, installed: reads && home.atlasDataPath != nil, damaged: damaged), atlas?.path)
   }

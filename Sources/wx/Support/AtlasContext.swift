@@ -35,13 +35,8 @@ extension Context {
     return true
   }
 
-  /// The atlas commands read as things stand, without building one (`wx status`): nil when
-  /// they read none (``readsAtlas(_:)``) or none is built yet; throws ``StoreError`` when the
-  /// state folder's is damaged.
-  static func currentAtlas(for home: Home, passedOver: ((StoreError) -> Void)? = nil) throws -> Atlas? {
-    guard try readsAtlas(home) else { return nil }
-    return try home.currentAtlas(shared: Environment.get("WX_ATLAS") != "own", passedOver: passedOver)
-  }
+  /// Whether the shared atlas may be read (not under `WX_ATLAS=own`).
+  static var sharesAtlas: Bool { Environment.get("WX_ATLAS") != "own" }
 
   /// ``atlas()`` for a state folder (`wx browse` keeps one open).
   static func atlas(for home: Home, _ console: Console) throws -> Atlas? {
@@ -55,7 +50,7 @@ extension Context {
       told = true
     }
     do {
-      return try home.openAtlas(shared: Environment.get("WX_ATLAS") != "own", building: building) { damage in
+      return try home.openAtlas(shared: sharesAtlas, building: building) { damage in
         console.warn(damage, "using the shared atlas")
       }
     } catch {

@@ -24,14 +24,15 @@ WX_LINK_FLAGS ?= -Xlinker -no-pie
 WX_START_FLAGS = -Xlinker --no-export-dynamic --disable-local-rpath
 BIN = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path 2>/dev/null)/wx
 SUDO = $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES = libgdbm-dev groff-base zsh fish python3-pyte
+APT_PACKAGES = libgdbm-dev libssl-dev openssl groff-base zsh fish python3-pyte
 
 .PHONY: all deps static-libs build build-wx build-aqi-watch run test bench stress fuzz install uninstall clean sample completions grammar format
 
 all: build
 
-# System packages: libgdbm (build + run), groff (man page lint), zsh and fish (the completion
-# tests drive them). libcurl4, which `wx sync` loads at run time, ships with the Swift toolchain's dependencies.
+# System packages: libgdbm (build + run), libssl (wx-aqi-watch's TLS: build + run), openssl
+# (the wss:// tests make their certificates), groff (man page lint), zsh and fish (the
+# completion tests drive them). libcurl4, which `wx sync` loads at run time, ships with the Swift toolchain's dependencies.
 deps:
 	@if ! dpkg -s $(APT_PACKAGES) >/dev/null 2>&1 || [ ! -e /usr/include/gdbm.h ]; then \
 	  echo "installing $(APT_PACKAGES)"; \
@@ -52,12 +53,10 @@ static-libs: deps
 # wx, then the WebSocket client of `wx aqi watch`.
 build: build-wx build-aqi-watch
 
-# The WebSocket client of `wx aqi watch` (SwiftNIO and BoringSSL: most of a first build), built
-# without WXCore (it must link no GDBM, shared or static), in its own build folder so it can
-# build beside wx (`make test`), and placed beside wx, where wx looks for it. Its C code, nearly
-# all BoringSSL, is compiled at -O1: a third less time than -O2 (40 of its 283 files, 73 -> 48 s
-# on one core), for one TLS session at a few hundred bytes a second, whose ciphers and hashes
-# are BoringSSL's assembly either way.
+# The WebSocket client of `wx aqi watch` (SwiftNIO; TLS by the system's OpenSSL, libssl3, linked
+# shared so apt's security updates reach it), built without WXCore (it must link no GDBM,
+# shared or static), in its own build folder so it can build beside wx (`make test`), and
+# placed beside wx, where wx looks for it. Its little C (NIO's shims) is compiled at -O1.
 AQI_FLAGS = $(BUILD_FLAGS) --scratch-path $(CURDIR)/.build/aqi-watch -Xcc -O1
 build-aqi-watch: static-libs
 	$(SWIFT) build $(AQI_FLAGS) --product wx-aqi-watch

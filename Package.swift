@@ -19,7 +19,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     // WebSocket client for `wx aqi watch` only (WXLive, in the wx-aqi-watch executable).
     .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
-    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
   ],
   targets: [
     // libgdbm, from Debian's libgdbm-dev. Debian ships no gdbm.pc, so no pkgConfig here.
@@ -30,6 +29,11 @@ let package = Package(
     // libcurl, loaded with dlopen only when wx talks to the network, so that read
     // commands never pay for loading it (and its TLS stack) at start-up.
     .target(name: "CCurl", linkerSettings: [.linkedLibrary("dl")]),
+    // The system's OpenSSL (libssl3, kept current by apt) for wx-aqi-watch's wss:// feeds.
+    .systemLibrary(
+      name: "CTLS",
+      providers: [.apt(["libssl-dev"])]
+    ),
     // The pipe contract between `wx aqi watch` and its feed client (records, feed URLs) and the
     // text-safety rules both sides apply (unsafe scalars, stored text, redaction): no GDBM, no
     // libcurl, so wx-aqi-watch links neither (`make build` and FeedClientLinkTests check).
@@ -38,18 +42,19 @@ let package = Package(
       name: "WXCore",
       dependencies: ["WXFeed", "CGDBM", "CCurl"]
     ),
-    // The live air-quality feed: a WebSocket client (ws:// and wss://) on SwiftNIO, run as
-    // its own executable, wx-aqi-watch, which `wx aqi watch` spawns and reads over a pipe.
-    // Linked into wx, NIO and BoringSSL added about 0.5 ms to every command's start-up.
+    // The live air-quality feed: a WebSocket client (ws:// and wss://) on SwiftNIO, its TLS
+    // the system's OpenSSL, run as its own executable, wx-aqi-watch, which `wx aqi watch`
+    // spawns and reads over a pipe. Linked into wx, NIO and TLS added about 0.5 ms to every
+    // command's start-up.
     .target(
       name: "WXLive",
       dependencies: [
         "WXFeed",
+        "CTLS",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOWebSocket", package: "swift-nio"),
-        .product(name: "NIOSSL", package: "swift-nio-ssl"),
       ]
     ),
     .executableTarget(

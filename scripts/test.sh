@@ -6,7 +6,7 @@
 #   2. at once: the debug test bundle (its own build folder, .build/tests: SwiftPM locks one
 #      folder per build; without debug information, -gnone: 269 s of CPU were 194), wx in
 #      release as `make install` builds it (.build), and the feed client wx-aqi-watch
-#      (.build/aqi-watch: SwiftNIO and BoringSSL, the longest build), scheduled only on an idle
+#      (.build/aqi-watch: SwiftNIO, the longest build), scheduled only on an idle
 #      CPU (SCHED_IDLE, `chrt --idle`: SwiftPM's build system puts its compilers back to nice 0
 #      but keeps the scheduling policy), so it takes what the other builds and the suites
 #      leave and slows neither (as equals, they ran slower and cost more CPU: PERFORMANCE.md);

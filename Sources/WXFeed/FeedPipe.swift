@@ -1,6 +1,6 @@
 /// What the feed client `wx-aqi-watch` reports to `wx aqi watch` over a pipe.
 ///
-/// The WebSocket client (SwiftNIO and BoringSSL) lives in its own executable so that `wx`
+/// The WebSocket client (SwiftNIO, and the system's OpenSSL for TLS) lives in its own executable so that `wx`
 /// itself, and the start-up of every other command, carries none of it. `wx` spawns the
 /// client, reads these records from its standard output, and does the rest (decoding
 /// frames, recording, drawing).

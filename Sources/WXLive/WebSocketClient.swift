@@ -2,7 +2,6 @@ import Glibc
 import NIOCore
 import NIOHTTP1
 import NIOPosix
-import NIOSSL
 import NIOWebSocket
 import WXFeed
 
@@ -56,22 +55,6 @@ package enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible
     }
   }
 
-  /// The gist of a TLS failure, without BoringSSL's source paths.
-  static func tlsReason(_ error: any Error) -> String {
-    if let e = error as? NIOSSLExtraError, e == .failedToValidateHostname {
-      return "the server's certificate is not for this host"
-    }
-    let text = "\(error)"
-    if text.contains("CERTIFICATE_VERIFY_FAILED") { return "the server's certificate could not be verified" }
-    if text.contains("WRONG_VERSION_NUMBER") || text.contains("PACKET_LENGTH_TOO_LONG") {
-      return "the server does not speak TLS"
-    }
-    if case NIOSSLError.uncleanShutdown? = error as? NIOSSLError {
-      return "the connection closed during the TLS handshake"
-    }
-    return "the TLS handshake failed"
-  }
-
   static func seconds(_ s: Double) -> String {
     s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
   }
@@ -97,10 +80,8 @@ package enum WebSocketError: Error, Equatable, Sendable, CustomStringConvertible
       case .eof, .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed: return "the connection dropped"
       default: return "the connection failed"
       }
-    case NIOSSLError.uncleanShutdown:
-      return "the connection dropped"
-    case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
-      return "TLS failed: " + tlsReason(error)
+    case let e as TLSFailure:
+      return "TLS failed: \(e)"
     case is NIOWebSocketFrameAggregator.Error:
       return "a WebSocket message too large or wrongly fragmented"
     case is NIOWebSocketError:
@@ -131,7 +112,7 @@ package struct WebSocketClient: Sendable {
   /// Largest single frame and largest reassembled message accepted.
   package let maxFrameBytes: Int
   package let maxMessageBytes: Int
-  let tls: NIOSSLContext?
+  let tls: TLSContext?
   let group: any EventLoopGroup
 
   package init(url: WebSocketURL, timeout: Double = 30, maxFrameBytes: Int = 1 << 20, maxMessageBytes: Int = 4 << 20)
@@ -143,9 +124,9 @@ package struct WebSocketClient: Sendable {
     self.maxMessageBytes = maxMessageBytes
     if url.secure {
       do {
-        tls = try NIOSSLContext(configuration: .makeClientConfiguration())
+        tls = try TLSContext()
       } catch {
-        throw WebSocketError.tls("cannot set up TLS: \(error)")
+        throw WebSocketError.tls("\(error)")
       }
     } else {
       tls = nil
@@ -165,7 +146,7 @@ package struct WebSocketClient: Sendable {
     let timeout = TimeAmount.nanoseconds(Int64(min(timeout, 3600) * 1e9))
     let maxFrame = maxFrameBytes
     let maxMessage = maxMessageBytes
-    let sni = Self.isAddress(url.host) ? nil : url.host
+    let isAddress = Self.isAddress(url.host)
     let upgrade: EventLoopFuture<Upgrade>
     let started = NIODeadline.now()
     do {
@@ -174,7 +155,8 @@ package struct WebSocketClient: Sendable {
         .connect(host: url.host, port: url.port) { channel in
           channel.eventLoop.makeCompletedFuture {
             if let tls {
-              try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: tls, serverHostname: sni))
+              try channel.pipeline.syncOperations.addHandler(
+                TLSClientHandler(context: tls, host: url.host, isAddress: isAddress))
             }
             let upgrader = NIOTypedWebSocketClientUpgrader<Upgrade>(
               maxFrameSize: maxFrame,
@@ -230,9 +212,7 @@ package struct WebSocketClient: Sendable {
     } catch {
       // The deadline closed the channel (it was set once the channel existed, after `started`).
       if NIODeadline.now() - started >= timeout { throw WebSocketError.timedOut(self.timeout) }
-      if error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError {
-        throw WebSocketError.tls(WebSocketError.tlsReason(error))
-      }
+      if let failure = error as? TLSFailure { throw WebSocketError.tls(failure.description) }
       if case ChannelError.inappropriateOperationForState = error {
         throw WebSocketError.failed("the connection closed during the WebSocket handshake")
       }

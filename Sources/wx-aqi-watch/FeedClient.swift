@@ -5,7 +5,7 @@ import WXLive
 import Glibc
 
 /// `wx-aqi-watch`: the WebSocket feed client behind `wx aqi watch`, in its own executable so
-/// that `wx` links no SwiftNIO or BoringSSL (which cost every `wx` command start-up time).
+/// that `wx` links no SwiftNIO or OpenSSL (which cost every `wx` command start-up time).
 ///
 ///     wx-aqi-watch [--backoff-ms N] [--timeout SECONDS] [--no-retry] URL | --url-stdin
 ///

@@ -14,6 +14,11 @@ static inline int wx_tls_require_tls12(SSL_CTX *ctx) {
   return SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
 }
 
+/// No renegotiation (TLS 1.2): a server may not swap certificates mid-connection.
+static inline void wx_tls_refuse_renegotiation(SSL_CTX *ctx) {
+  SSL_CTX_set_options(ctx, SSL_OP_NO_RENEGOTIATION);
+}
+
 /// An empty memory BIO asks for more (retry) instead of reporting the end of input.
 static inline long wx_tls_bio_retry_when_empty(BIO *bio) {
   return BIO_set_mem_eof_return(bio, -1);

@@ -33,6 +33,7 @@ package final class TLSContext: @unchecked Sendable {
   package init() throws {
     guard let ctx = SSL_CTX_new(TLS_client_method()) else { throw TLSFailure.setup("out of memory") }
     SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nil)
+    wx_tls_refuse_renegotiation(ctx)
     guard wx_tls_require_tls12(ctx) == 1 else {
       SSL_CTX_free(ctx)
       throw TLSFailure.setup("TLS 1.2 is not available")
@@ -49,8 +50,10 @@ package final class TLSContext: @unchecked Sendable {
 
 /// A TLS client on a NIO channel: OpenSSL between two memory BIOs, the socket's bytes in one
 /// and out of the other. Writes made before the handshake ends (the HTTP upgrade request)
-/// wait for it. The certificate must name `host` (a DNS name, or an IP address literal).
-final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// wait for it. The certificate must name `host` (a DNS name, or an IP address literal) in its
+/// subjectAltName: no partial wildcards (`f*.example.com`), no fallback to its common name.
+/// Not removable: the stream is encrypted for the channel's life.
+final class TLSClientHandler: ChannelDuplexHandler {
   typealias InboundIn = ByteBuffer
   typealias InboundOut = ByteBuffer
   typealias OutboundIn = ByteBuffer
@@ -65,7 +68,12 @@ final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   init(context tls: TLSContext, host: String, isAddress: Bool) throws {
     guard let ssl = SSL_new(tls.ctx) else { throw TLSFailure.setup("out of memory") }
-    guard let rbio = BIO_new(BIO_s_mem()), let wbio = BIO_new(BIO_s_mem()) else {
+    guard let rbio = BIO_new(BIO_s_mem()) else {
+      SSL_free(ssl)
+      throw TLSFailure.setup("out of memory")
+    }
+    guard let wbio = BIO_new(BIO_s_mem()) else {
+      BIO_free(rbio)
       SSL_free(ssl)
       throw TLSFailure.setup("out of memory")
     }
@@ -73,6 +81,7 @@ final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     _ = wx_tls_bio_retry_when_empty(wbio)
     SSL_set_bio(ssl, rbio, wbio)  // the SSL owns both from here
     SSL_set_connect_state(ssl)
+    SSL_set_hostflags(ssl, UInt32(X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS | X509_CHECK_FLAG_NEVER_CHECK_SUBJECT))
     let named =
       isAddress
       ? X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1
@@ -111,19 +120,28 @@ final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
     ERR_clear_error()
     let rc = SSL_do_handshake(ssl)
     let status = rc == 1 ? SSL_ERROR_NONE : SSL_get_error(ssl, rc)
+    let failure = status == SSL_ERROR_NONE || status == SSL_ERROR_WANT_READ ? nil : handshakeFailure()
     send(context, promise: nil)
     context.flush()
+    // A failed flush closes the channel at once (channelInactive, re-entered): it stays closed.
+    guard state == .handshaking else { return }
     switch status {
     case SSL_ERROR_NONE:
       state = .open
       let writes = waiting
       waiting = []
-      for (buffer, promise) in writes { encrypt(context, buffer, promise: promise) }
+      for (buffer, promise) in writes {
+        guard state == .open else {
+          promise?.fail(ChannelError.ioOnClosedChannel)
+          continue
+        }
+        encrypt(context, buffer, promise: promise)
+      }
       context.flush()
     case SSL_ERROR_WANT_READ:
       break
     default:
-      fail(context, .handshake(handshakeFailure()))
+      fail(context, .handshake(failure ?? "the TLS handshake failed"))
     }
   }
 
@@ -138,7 +156,9 @@ final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
       return "the server's certificate could not be verified ("
         + String(cString: X509_verify_cert_error_string(Int(verified))) + ")"
     }
-    switch ERR_GET_REASON(ERR_peek_last_error()) {
+    let last = ERR_peek_last_error()
+    guard ERR_GET_LIB(last) == ERR_LIB_SSL else { return "the TLS handshake failed" }
+    switch ERR_GET_REASON(last) {
     case SSL_R_WRONG_VERSION_NUMBER, SSL_R_PACKET_LENGTH_TOO_LONG:
       return "the server does not speak TLS"
     case SSL_R_UNSUPPORTED_PROTOCOL, SSL_R_TLSV1_ALERT_PROTOCOL_VERSION:
@@ -241,7 +261,9 @@ final class TLSClientHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   // MARK: Closing
 
-  /// Says close_notify when the session is open, then closes the socket.
+  /// Says close_notify when the session is open, then closes the socket without waiting for
+  /// the server's (a client that is done may, RFC 8446 6.1). A half-close sends none: the
+  /// session may still read.
   func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
     if mode == .all && state == .open {
       ERR_clear_error()

@@ -2,14 +2,16 @@
 """Loopback WebSocket (RFC 6455) server that plays a script, for the wx AQI tests.
 
     python3 Tests/Support/wsserver.py --script FILE [--port 0] [--log FILE]
-        [--exit-with-parent] [--cert PEM --key PEM]
+        [--exit-with-parent] [--cert PEM --key PEM [--tls12]]
 
 Binds 127.0.0.1, prints exactly one line "PORT <n>" on stdout, then serves until
 killed (SIGTERM/SIGINT exit 0). Each accepted connection is handshaken
 (Sec-WebSocket-Accept from Sec-WebSocket-Key) and then plays the next section of
 the script; connections after the last section are upgraded and held open, silent.
-With --cert and --key it speaks TLS (for wss:// by hand; wx checks certificates
-against the system's trust roots, so the tests use ws://).
+With --cert and --key it speaks TLS, for wss:// (the tests make a certificate and
+trust it through SSL_CERT_FILE); --tls12 caps it at TLS 1.2. A handshake that fails
+counts no connection; the server name a client sends (SNI) is logged as "sni NAME"
+(or "sni -" for none).
 
 Script: one command per line; blank lines and lines starting with # are ignored;
 a line "---" starts the section for the next connection.
@@ -235,15 +237,20 @@ def main():
     ap.add_argument("--exit-with-parent", action="store_true")
     ap.add_argument("--cert", help="PEM certificate chain: serve TLS (wss://)")
     ap.add_argument("--key", help="PEM private key for --cert")
+    ap.add_argument("--tls12", action="store_true", help="with --cert: TLS 1.2 at most")
     args = ap.parse_args()
+    with open(args.script, encoding="utf-8") as fh:
+        sections = parse_script(fh.read())
+    log = Log(args.log)
     tls = None
     if args.cert:
         import ssl
         tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         tls.load_cert_chain(args.cert, args.key)
-    with open(args.script, encoding="utf-8") as fh:
-        sections = parse_script(fh.read())
-    log = Log(args.log)
+        if args.tls12:
+            tls.maximum_version = ssl.TLSVersion.TLSv1_2
+        # "sni NAME" for each ClientHello: the server it names, or "-".
+        tls.sni_callback = lambda _sock, name, _ctx: log(f"sni {name or '-'}")
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -6,14 +6,14 @@ package final class WSServer: LoopbackServer, @unchecked Sendable {
   package let logFile: String
 
   /// `sections`: one script per connection, in order (see wsserver.py). With `tls` (PEM
-  /// files: a certificate chain and its key) it speaks TLS, for `wss://`.
-  package init(_ sections: [String], tls: (cert: String, key: String)? = nil) throws {
+  /// files: a certificate chain and its key) it speaks TLS, for `wss://`; `tls12`: 1.2 at most.
+  package init(_ sections: [String], tls: (cert: String, key: String)? = nil, tls12: Bool = false) throws {
     dir = NSTemporaryDirectory() + "wx-ws-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     logFile = dir + "/server.log"
     let script = dir + "/script.txt"
     try sections.joined(separator: "\n---\n").write(toFile: script, atomically: true, encoding: .utf8)
-    let serveTLS = tls.map { ["--cert", $0.cert, "--key", $0.key] } ?? []
+    let serveTLS = (tls.map { ["--cert", $0.cert, "--key", $0.key] } ?? []) + (tls12 ? ["--tls12"] : [])
     try super.init(
       script: "wsserver.py", ["--script", script, "--log", logFile, "--port", "0", "--exit-with-parent"] + serveTLS)
   }

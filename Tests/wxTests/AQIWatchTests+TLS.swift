@@ -27,6 +27,12 @@ extension AQIWatchTests {
     #expect(server.log.contains("pong 1 hello") && server.log.contains("close 1 1001"), "\(server.log)")
     let byAddress = try home.run(["aqi", "watch", "wss://127.0.0.1:\(server.port)/aqi", "--once"], env: trusted)
     #expect(byAddress.status == 0 && byAddress.stdout.hasSuffix("Z Pune 12.00 Good\n"), "\(byAddress)")
+    // The host's name went in the first ClientHello (SNI); the address, none.
+    #expect(server.log.filter { $0.hasPrefix("sni") } == ["sni localhost", "sni -"], "\(server.log)")
+    // A server of TLS 1.2 at most is as good.
+    let older = try WSServer([aqiFrame([("Agra", 90)])], tls: cert, tls12: true)
+    let r12 = try home.run(["aqi", "watch", "wss://localhost:\(older.port)/aqi", "--once"], env: trusted)
+    #expect(r12.status == 0 && r12.stdout.hasSuffix("Z Agra 90.00 Satisfactory\n"), "\(r12)")
     #expect(try home.wx("aqi", "show", "C1500", "--json").json()["readings"] as? [[String: Any]] != nil)
   }
 

@@ -171,3 +171,17 @@ package struct Observation: Equatable, Sendable {
     return "\(localTime):00\(sign)\(two(m / 60)):\(two(m % 60))"
   }
 }
+
+extension City {
+  /// What tells two of a catalogue's records apart, compared without copying either: the id
+  /// alone does not (freetestapi's Canberra and Wellington share one), and ``identity`` (name
+  /// and country) is what one place is, across catalogues.
+  package struct RecordKey: Equatable, Sendable {
+    let id: Int
+    let name: String
+    let latitude: Double
+    let longitude: Double
+  }
+
+  package var recordKey: RecordKey { RecordKey(id: id, name: name, latitude: latitude, longitude: longitude) }
+}

@@ -179,9 +179,15 @@ enum DisplayWidth {
   static func pad(_ s: String, to width: Int, right: Bool = false) -> String {
     let w = of(s)
     guard w < width else { return s }
-    let fill = String(repeating: " ", count: width - w)
+    let fill = spaces(width - w)
     return right ? fill + s : s + fill
   }
+
+  /// `n` spaces (none for 0 or less).
+  static func spaces(_ n: Int) -> String {
+    n <= 0 ? "" : n <= blanks.utf8.count ? String(blanks.utf8.prefix(n))! : String(repeating: " ", count: n)
+  }
+  private static let blanks = String(repeating: " ", count: 64)
 
   /// Cuts `s` to at most `width` columns, ending with `ellipsis` when cut. Colour sequences
   /// cost no columns and are kept; a colour left open is closed.
@@ -291,14 +297,24 @@ struct Table {
         }
       }
     }
+    // One string a line, each cell measured once (an array of padded parts joined cost a
+    // tenth of `wx search par`).
+    let right = shown.map { rightAligned.contains($0) }
     func line(_ row: [String]) -> String {
-      var parts: [String] = []
+      var out = ""
       for (k, i) in shown.enumerated() {
+        if k > 0 { out += "  " }
         let c = row[i]
-        let last = k == shown.count - 1
-        parts.append(last && !rightAligned.contains(i) ? c : DisplayWidth.pad(c, to: widths[i], right: rightAligned.contains(i)))
+        if k == shown.count - 1 && !right[k] {
+          out += c
+          break
+        }
+        let fill = max(0, widths[i] - DisplayWidth.of(c))
+        if right[k] { out += DisplayWidth.spaces(fill) }
+        out += c
+        if !right[k] { out += DisplayWidth.spaces(fill) }
       }
-      return parts.joined(with: "  ")
+      return out
     }
     var out = term.bold(line(heads)) + "\n"
     let heading = headingColumn.flatMap { shown.contains($0) ? nil : $0 }

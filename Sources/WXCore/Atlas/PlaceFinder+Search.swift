@@ -23,6 +23,16 @@ extension PlaceFinder {
   package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
+    let found = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
+    // `Mt Vernon` finds the Mount Vernons, as `wx show` reads it (``WorldNames/abbreviated(_:)``).
+    guard found.total == 0, variants, let other = WorldNames.abbreviated(catalogue.fold(query)) else { return found }
+    return try searchSpelled(String(decoding: other, as: UTF8.self), offset: offset, limit: limit, variants: variants)
+  }
+
+  /// ``search(_:offset:limit:variants:)`` of the words as typed.
+  func searchSpelled(_ query: String, offset: Int, limit: Int, variants: Bool) throws(StoreError) -> (
+    total: Int, items: [Found]
+  ) {
     guard let atlas else {
       let cat = try catalogue.search(query, offset: offset, limit: limit, variants: variants)
       return (cat.total, cat.cities.map { Found(city: $0, place: nil) })

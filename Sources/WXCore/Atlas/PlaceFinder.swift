@@ -179,7 +179,9 @@ package struct PlaceFinder {
     var best: (city: City, km: Double)? = nil
     for e in try catalogue.exactNameEntries(catalogue.fold(f.name)) {
       let c = try catalogue.city(e.ref)
-      guard catalogue.fold(c.country) == country else { continue }
+      // However either catalogue writes the country (a favourite of `Cairo, EG` is Cairo,
+      // Egypt in the next).
+      guard Countries.same(catalogue.fold(c.country), country, version: catalogue.meta.foldVersion) else { continue }
       let km = f.latitude.map { Place.distance($0, f.longitude ?? 0, c.latitude, c.longitude) } ?? 0
       if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
     }
@@ -190,7 +192,7 @@ package struct PlaceFinder {
     }
     guard let atlas, let lat = f.latitude, let lon = f.longitude else { return nil }
     var nearest: (place: Place, km: Double)? = nil
-    for p in try atlas.named(f.name) where catalogue.fold(p.country) == country {
+    for p in try atlas.named(f.name) where sameCountry(p, f.country) {
       let km = Place.distance(lat, lon, p.latitude, p.longitude)
       if km <= Self.sameTown && km < (nearest?.km ?? .infinity) { nearest = (p, km) }
     }

@@ -232,8 +232,7 @@ package struct FavouritesStore: Sendable {
   /// The same name, and the same country however it is written (a name, a code: ``Countries``).
   package static func sameIdentity(_ a: CityIdentity, _ b: CityIdentity) -> Bool {
     guard Fold.key(a.name) == Fold.key(b.name) else { return false }
-    let (x, y) = (Fold.key(a.country), Fold.key(b.country))
-    return x == y || Countries.fit(x, y, version: Fold.version) == .exact || Countries.fit(y, x, version: Fold.version) == .exact
+    return Countries.same(Fold.key(a.country), Fold.key(b.country), version: Fold.version)
   }
 
   /// Removes, in one locked read-modify-write, the favourites that are each of `places`

@@ -24,16 +24,25 @@ extension Resolver {
   /// answer by Lo, Belgium, 1,179 people, while London begins so). nil otherwise, or where
   /// the source knows no sizes.
   /// (With how many places the word begins, those of the name included.)
+  /// A place the name is only another name of (`tor`: Sloviansk, once Tor) is dwarfed at any
+  /// size: `tor` lists Toronto and Turin with it, as `wx search tor` ranks them, rather than
+  /// answering with the town silently.
   func dwarfed(_ query: String, _ exact: [Source.Place]) throws(StoreError) -> (places: [Source.Place], begun: Int)? {
     var exactLargest = 0
+    var otherNamesOnly = true
+    let key = fold(query)
     for p in exact {
       guard let people = try source.population(of: p) else { return nil }
       exactLargest = max(exactLargest, people)
+      if otherNamesOnly, fold(try source.identity(of: p).name) == key { otherNamesOnly = false }
     }
-    let prefixed = try source.places(startingWith: fold(query), limit: 6)
+    let prefixed = try source.places(startingWith: key, limit: 6)
     var largest = 0
     for p in prefixed.places { largest = max(largest, try source.population(of: p) ?? 0) }
-    return Self.dwarfs(exactLargest, by: largest) ? (prefixed.places + exact, max(prefixed.total, exact.count)) : nil
+    let dwarfed =
+      otherNamesOnly
+      ? largest >= Self.dominance * max(exactLargest, 1) : Self.dwarfs(exactLargest, by: largest)
+    return dwarfed ? (prefixed.places + exact, max(prefixed.total, exact.count)) : nil
   }
 
   /// ``dwarfed(_:_:)`` for "Name, Qualifier": the cities there (``smallPlace`` people or

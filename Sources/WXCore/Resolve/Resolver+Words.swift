@@ -76,7 +76,10 @@ extension Resolver {
   /// Whether `text` names a place exactly: its name, or "Name, Qualifier" that fits.
   func namesSomething(_ text: String) throws(StoreError) -> Bool {
     if let comma = text.lastIndex(of: ",") {
-      return try !qualified(String(text[..<comma]), String(text[text.index(after: comma)...])).fitting.isEmpty
+      let (head, qualifier) = (String(text[..<comma]), String(text[text.index(after: comma)...]))
+      // "Name, Region, Country" whole (`wx fav add Springfield, Illinois, US`).
+      if let inCountry = try regionAndCountry(head, qualifier, least: .prefix), !inCountry.isEmpty { return true }
+      return try !qualified(head, qualifier).fitting.isEmpty
     }
     // Across words, only spaces left out (an apostrophe typed as a space); a space put in
     // (a hyphen typed as nothing) is for one word, and costs a lookup per letter.

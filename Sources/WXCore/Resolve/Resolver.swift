@@ -101,12 +101,7 @@ package struct Resolver<Source: NameSource> {
       }
       // "Name, Region, Country", as wx writes a place (`Halle (Saale), Saxony-Anhalt, Germany`).
       let head = String(query[..<comma])
-      if let inner = head.lastIndex(of: ",") {
-        let (inRegion, _) = try qualified(String(head[..<inner]), String(head[head.index(after: inner)...]))
-        let typed = fold(qualifier.trimmingSpaces)
-        let lines = Countries.lines(naming: typed, version: source.foldVersion)
-        var inCountry: [Source.Place] = []
-        for p in inRegion where fit(typed, try source.qualifiers(of: p), lines: lines) == .exact { inCountry.append(p) }
+      if let inCountry = try regionAndCountry(head, qualifier, least: .exact) {
         if inCountry.count == 1 { return .one(inCountry[0]) }
         if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
       }
@@ -159,6 +154,19 @@ package struct Resolver<Source: NameSource> {
     let typos = try closest(query)
     if typos.sameLetters.count == 1 { return .one(typos.sameLetters[0]) }
     return .none(closest: typos.places)
+  }
+
+  /// "Name, Region, Country": the places of Name whose qualifiers fit Region (`head` is "Name,
+  /// Region") and whose country fits `qualifier` at least as `least` says (`.prefix` while a
+  /// run of typed words grows: `Springfield, Illinois, United`); nil when `head` has no comma.
+  func regionAndCountry(_ head: String, _ qualifier: String, least: Countries.Fit) throws(StoreError) -> [Source.Place]? {
+    guard let inner = head.lastIndex(of: ",") else { return nil }
+    let (inRegion, _) = try qualified(String(head[..<inner]), String(head[head.index(after: inner)...]))
+    let typed = fold(qualifier.trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)
+    var inCountry: [Source.Place] = []
+    for p in inRegion where fit(typed, try source.qualifiers(of: p), lines: lines) >= least { inCountry.append(p) }
+    return inCountry
   }
 
   /// The places whose folded name is `text`'s (or, failing that, one of its

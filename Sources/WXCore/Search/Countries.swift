@@ -23,6 +23,12 @@ package enum Countries {
     fit(typed, country, lines: lines(naming: typed, version: version), version: version)
   }
 
+  /// Whether two stored countries (folded: names or codes, as catalogues write them) are one
+  /// country: `EG` and `Egypt`.
+  package static func same(_ a: [UInt8], _ b: [UInt8], version: Int) -> Bool {
+    a == b || fit(a, b, version: version) == .exact || fit(b, a, version: version) == .exact
+  }
+
   /// ``fit(_:_:version:)`` with the table lines that name `typed` found once
   /// (``lines(naming:version:)``), for a lookup that tries many cities' countries.
   package static func fit(_ typed: [UInt8], _ country: [UInt8], lines: [Int], version: Int) -> Fit {

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import WXTestSupport
+
+/// Issue 30's rules where a new-user pass found them broken: another name of a town against
+/// the cities a word begins, "Name, Region, Country" unquoted, `Mt` in a search, and a
+/// favourite whose country the next catalogue spells another way.
+extension AtlasCommandTests {
+  /// `tor` was Sloviansk (once called Tor), silently, while `wx search tor` ranks Toronto
+  /// first: a town named so only by another name is dwarfed at any size by a place the word
+  /// begins, so `tor` lists; `cai` (Cádiz's other name) is Cairo, the largest by far, and
+  /// says so. A large place's other name is still that place (`wien`, `bombay`).
+  @Test func anotherNameOfATownDoesNotHideTheCitiesTheWordBegins() throws {
+    let h = try home()
+    let tor = try h.wx("show", "tor", env: Self.on)
+    #expect(tor.status == 64 && tor.stderr.contains("\"tor\" matches several places: Toronto, Ontario, Canada ("), "\(tor)")
+    #expect(tor.stderr.contains("Slovyansk"), "\(tor)")
+    let search = try items(try h.wx("search", "tor", "--json", env: Self.on))
+    #expect(search.first?["city"] as? String == "Toronto", "\(search.prefix(3))")
+    let cai = try h.wx("show", "cai", "--json", env: Self.on)
+    #expect(try cai.json()["city"] as? String == "Cairo", "\(cai)")
+    #expect(cai.stderr.contains("wx: \"cai\" is Cairo, Egypt (") && cai.stderr.contains("the largest by far of"), "\(cai)")
+    for (typed, city) in [("wien", "Vienna"), ("bombay", "Mumbai")] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String == city, "\(typed): \(r)")
+    }
+  }
+
+  /// `wx fav add Springfield, Illinois, US` unquoted was cut after its second part (exit 64:
+  /// "US" matched Üsküdar…); `fav rm` of Missouri's the same way removes nothing.
+  @Test func nameRegionAndCountryUnquotedGoWhole() throws {
+    let h = try home()
+    let add = try h.wx("fav", "add", "Springfield,", "Illinois,", "US", env: Self.on)
+    #expect(add.status == 0 && add.stdout == "added Springfield, Illinois, United States\n", "\(add)")
+    let long = try h.wx("fav", "add", "Springfield,", "Missouri,", "United", "States", env: Self.on)
+    #expect(long.status == 0 && long.stdout == "added Springfield, Missouri, United States\n", "\(long)")
+    #expect(try h.wx("fav", "rm", "Springfield,", "Missouri,", "US", env: Self.on).status == 0)
+    let none = try h.wx("fav", "rm", "Springfield,", "Missouri,", "US", env: Self.on)
+    #expect(none.status == 66 && none.stderr.contains("not a favourite"), "\(none)")
+    let left = try items(try h.wx("fav", "--json", env: Self.on))
+    #expect(left.map { $0["region"] as? String } == ["Illinois"], "\(left)")
+  }
+
+  /// `wx search "Mt Vernon"` found nothing (exit 1) while `wx show` reads Mt as Mount and
+  /// suggests the search: both list the Mount Vernons now, and the suggestion works.
+  @Test func searchReadsMtAsMountAsShowDoes() throws {
+    let h = try home()
+    let show = try h.wx("show", "Mt Vernon", env: Self.on)
+    #expect(show.status == 64 && show.stderr.contains("Mount Vernon, New York, United States"), "\(show)")
+    let found = try items(try h.wx("search", "Mt Vernon", "--json", env: Self.on))
+    #expect(found.count >= 3 && found.prefix(3).allSatisfy { $0["city"] as? String == "Mount Vernon" }, "\(found)")
+    let qualified = try items(try h.wx("search", "Mt Vernon, WA", "--json", env: Self.on))
+    #expect(qualified.map { $0["region"] as? String } == ["Washington"], "\(qualified)")
+  }
+
+  /// One place is one favourite whatever the catalogue spells: a favourite added as Cairo,
+  /// EG keeps its weather when the next catalogue writes Cairo, Egypt (it was "not in the
+  /// current catalogue", while `fav add "Cairo, Egypt"` said it was a favourite already).
+  @Test func aFavouriteKeepsItsWeatherWhenTheCountryIsSpelledAnotherWay() throws {
+    let h = try home()
+    let coded = try FakeAPI(data: try writeRecords([weatherRecord(id: 8, city: "Cairo", country: "EG")], in: h))
+    try #require(try h.wx("sync", "--url", coded.url, env: Self.on).status == 0)
+    #expect(try h.wx("fav", "add", "Cairo", env: Self.on).status == 0)
+    let named = try FakeAPI(
+      data: try writeRecords([weatherRecord(id: 8, city: "Cairo", country: "Egypt")], in: h, name: "named.json"))
+    try #require(try h.wx("sync", "--url", named.url, env: Self.on).status == 0)
+    let favs = try items(try h.wx("fav", "--json", env: Self.on))
+    #expect(favs.count == 1 && favs.first?["in_catalogue"] as? Bool == true, "\(favs)")
+    let again = try h.wx("fav", "add", "Cairo, Egypt", env: Self.on)
+    #expect(again.status == 0 && again.stdout == "Cairo, Egypt is already a favourite\n", "\(again)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
+  }
+}

@@ -52,6 +52,11 @@ extension AtlasCommandTests {
     #expect(found.count >= 3 && found.prefix(3).allSatisfy { $0["city"] as? String == "Mount Vernon" }, "\(found)")
     let qualified = try items(try h.wx("search", "Mt Vernon, WA", "--json", env: Self.on))
     #expect(qualified.map { $0["region"] as? String } == ["Washington"], "\(qualified)")
+    // And "Name, Region, Country", as `wx show` takes it (it exited 1).
+    for typed in ["Springfield, Missouri, United States", "Springfield, MO, US"] {
+      let whole = try items(try h.wx("search", typed, "--json", env: Self.on))
+      #expect(whole.map { $0["region"] as? String } == ["Missouri"], "\(typed): \(whole)")
+    }
   }
 
   /// One place is one favourite whatever the catalogue spells: a favourite added as Cairo,

@@ -8,14 +8,17 @@ extension PlaceFinder {
   /// "Name, Qualifier" searched as `wx show` reads it: the places whose name (or a later word)
   /// starts with Name and whose country (a name or a code), region or region code the
   /// qualifier names whole (``Qualifiers/fit(_:lines:version:)``: `Springfield, IL`, `Bangor,
-  /// Wales`, `Paris, FR`). The first 2,000 matches of Name are read.
+  /// Wales`, `Paris, FR`), and "Name, Region, Country" with both parts fitting. The first
+  /// 2,000 matches of Name are read.
   package func search(_ name: String, qualifier: String, offset: Int, limit: Int) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
-    let typed = Fold.key(qualifier.trimmingSpaces)
-    let lines = Countries.lines(naming: typed, version: Fold.version)  // once, not per place
-    let all = try search(name, offset: 0, limit: 2_000).items.filter {
-      Qualifiers(of: $0).fit(typed, lines: lines, version: Fold.version) == .exact
+    // "Region, Country" too (`Springfield, Missouri, United States`): each part fits whole.
+    let typed = qualifier.split(separator: ",").map { Fold.key(String($0).trimmingSpaces) }.filter { !$0.isEmpty }
+    let lines = typed.map { Countries.lines(naming: $0, version: Fold.version) }  // once, not per place
+    let all = try search(name, offset: 0, limit: 2_000).items.filter { found in
+      let q = Qualifiers(of: found)
+      return !typed.isEmpty && zip(typed, lines).allSatisfy { q.fit($0, lines: $1, version: Fold.version) == .exact }
     }
     return (all.count, Array(all.dropFirst(offset).prefix(limit)))
   }

@@ -20,6 +20,13 @@ extension AtlasCommandTests {
     let cai = try h.wx("show", "cai", "--json", env: Self.on)
     #expect(try cai.json()["city"] as? String == "Cairo", "\(cai)")
     #expect(cai.stderr.contains("wx: \"cai\" is Cairo, Egypt (") && cai.stderr.contains("the largest by far of"), "\(cai)")
+    // `wx show rio` is Rio de Janeiro (named so by another name) and says two other places
+    // share the name, and the search it suggests lists them next (they were on page 10).
+    let rio = try h.wx("show", "rio", env: Self.on)
+    #expect(rio.stderr.contains("\"rio\" is Rio de Janeiro") && rio.stderr.contains("2 other places share the name"), "\(rio)")
+    let rios = try items(try h.wx("search", "rio", "--json", env: Self.on))
+    #expect(
+      rios.prefix(3).map { $0["region"] as? String } == ["Rio de Janeiro", "West Greece", "Wisconsin"], "\(rios.prefix(4))")
     for (typed, city) in [("wien", "Vienna"), ("bombay", "Mumbai")] {
       let r = try h.wx("show", typed, "--json", env: Self.on)
       let json = try r.json()

@@ -39,10 +39,8 @@ extension Resolver {
     let prefixed = try source.places(startingWith: key, limit: 6)
     var largest = 0
     for p in prefixed.places { largest = max(largest, try source.population(of: p) ?? 0) }
-    let dwarfed =
-      otherNamesOnly
-      ? largest >= Self.dominance * max(exactLargest, 1) : Self.dwarfs(exactLargest, by: largest)
-    return dwarfed ? (prefixed.places + exact, max(prefixed.total, exact.count)) : nil
+    return Self.dwarfs(exactLargest, by: largest, otherNamesOnly: otherNamesOnly)
+      ? (prefixed.places + exact, max(prefixed.total, exact.count)) : nil
   }
 
   /// ``dwarfed(_:_:)`` for "Name, Qualifier": the cities there (``smallPlace`` people or
@@ -68,10 +66,11 @@ extension Resolver {
   }
 
   /// The rule of ``dwarfed(_:_:)``, for search's ranking too: the largest place of an exact
-  /// name is small (under ``smallPlace`` people) and the largest place the word begins has
-  /// ``dominance`` times its people.
-  package static func dwarfs(_ exactLargest: Int, by largest: Int) -> Bool {
-    exactLargest < smallPlace && largest >= dominance * max(exactLargest, 1)
+  /// name is small (under ``smallPlace`` people), or the name is only another name of the
+  /// places (`otherNamesOnly`), and the largest place the word begins has ``dominance`` times
+  /// its people.
+  package static func dwarfs(_ exactLargest: Int, by largest: Int, otherNamesOnly: Bool = false) -> Bool {
+    (otherNamesOnly || exactLargest < smallPlace) && largest >= dominance * max(exactLargest, 1)
   }
 
   /// Fewer people than this, and an exact name may be dwarfed by a place the word begins.

@@ -59,7 +59,10 @@ extension AtlasCommandTests {
     #expect(found.count >= 3 && found.prefix(3).allSatisfy { $0["city"] as? String == "Mount Vernon" }, "\(found)")
     let qualified = try items(try h.wx("search", "Mt Vernon, WA", "--json", env: Self.on))
     #expect(qualified.map { $0["region"] as? String } == ["Washington"], "\(qualified)")
-    // And "Name, Region, Country", as `wx show` takes it (it exited 1).
+    // And "Name, Region, Country", as `wx show` takes it (it exited 1), and a country whose
+    // name has a comma, whole.
+    let bonaire = try items(try h.wx("search", "Kralendijk, Bonaire, Saint Eustatius and Saba", "--json", env: Self.on))
+    #expect(bonaire.map { $0["city"] as? String } == ["Kralendijk"], "\(bonaire)")
     for typed in ["Springfield, Missouri, United States", "Springfield, MO, US"] {
       let whole = try items(try h.wx("search", typed, "--json", env: Self.on))
       #expect(whole.map { $0["region"] as? String } == ["Missouri"], "\(typed): \(whole)")
@@ -79,8 +82,21 @@ extension AtlasCommandTests {
     try #require(try h.wx("sync", "--url", named.url, env: Self.on).status == 0)
     let favs = try items(try h.wx("fav", "--json", env: Self.on))
     #expect(favs.count == 1 && favs.first?["in_catalogue"] as? Bool == true, "\(favs)")
+    // Twins a catalogue lists under two spellings of one country at one spot: the favourite
+    // shows the record of its own spelling, whichever comes first.
+    let twins = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10),
+          weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20),
+          weatherRecord(id: 8, city: "Cairo", country: "Egypt"),
+        ], in: h, name: "twins.json"))
+    try #require(try h.wx("sync", "--url", twins.url, env: Self.on).status == 0)
+    #expect(try h.wx("fav", "add", "Ljubljana, SI", env: Self.on).status == 0)
+    let ljubljana = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String == "Ljubljana" }
+    #expect(ljubljana.map { $0["id"] as? Int } == [2], "\(ljubljana)")
     let again = try h.wx("fav", "add", "Cairo, Egypt", env: Self.on)
     #expect(again.status == 0 && again.stdout == "Cairo, Egypt is already a favourite\n", "\(again)")
-    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 2)
   }
 }

@@ -236,6 +236,12 @@ package struct AQIStore: Sendable {
   /// (`looked`): what a message says when it has no readings, without a second lookup.
   package func find(_ text: String, finder: PlaceFinder?, looked: inout Found?) throws -> AQIHistory? {
     let all = try histories()
+    // Twins recorded with their ids, typed as `wx aqi list` shows them ("Testville,
+    // Testland, id 2"): no place of the place book is named so.
+    if text.contains(/, *id +\d+ *$/) {
+      let typed = Fold.key(text)
+      if let whole = all.first(where: { Fold.key($0.city) == typed }) { return whole }
+    }
     let list = PlaceList(airQuality: all)
     let resolver = Resolver(list)
     if let finder {
@@ -244,6 +250,8 @@ package struct AQIStore: Sendable {
         looked = found
         let named = try resolver.named(found.name).filter { i in
           let item = list.items[i]
+          // Twins the region does not tell apart were recorded with the catalogue city's id.
+          if let id = item.id { return id == found.city?.id }
           if let region = item.region, Fold.key(region) != Fold.key(found.place?.region ?? "") { return false }
           return item.country.isEmpty
             || resolver.fit(

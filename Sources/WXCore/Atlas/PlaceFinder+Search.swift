@@ -13,12 +13,16 @@ extension PlaceFinder {
   package func search(_ name: String, qualifier: String, offset: Int, limit: Int) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
-    // "Region, Country" too (`Springfield, Missouri, United States`): each part fits whole.
-    let typed = qualifier.split(separator: ",").map { Fold.key(String($0).trimmingSpaces) }.filter { !$0.isEmpty }
+    // The qualifier whole (a country may have a comma: `Bonaire, Saint Eustatius and Saba`),
+    // else "Region, Country" (`Springfield, Missouri, United States`), each part fitting whole.
+    let whole = Fold.key(qualifier.trimmingSpaces)
+    let parts = qualifier.split(separator: ",").map { Fold.key(String($0).trimmingSpaces) }
+    let typed = [whole] + (parts.count == 2 && !parts.contains([]) ? parts : [])
     let lines = typed.map { Countries.lines(naming: $0, version: Fold.version) }  // once, not per place
     let all = try search(name, offset: 0, limit: 2_000).items.filter { found in
       let q = Qualifiers(of: found)
-      return !typed.isEmpty && zip(typed, lines).allSatisfy { q.fit($0, lines: $1, version: Fold.version) == .exact }
+      let fits = zip(typed, lines).map { q.fit($0, lines: $1, version: Fold.version) == .exact }
+      return !whole.isEmpty && (fits[0] || fits.count == 3 && fits[1] && fits[2])
     }
     return (all.count, Array(all.dropFirst(offset).prefix(limit)))
   }

@@ -176,14 +176,17 @@ package struct PlaceFinder {
   /// catalogue's Springfield, Illinois.)
   package func found(_ f: Favourite) throws(StoreError) -> Found? {
     let country = catalogue.fold(f.country)
-    var best: (city: City, km: Double)? = nil
+    var best: (city: City, rank: (Int, Double))? = nil
     for e in try catalogue.exactNameEntries(catalogue.fold(f.name)) {
       let c = try catalogue.city(e.ref)
       // However either catalogue writes the country (a favourite of `Cairo, EG` is Cairo,
-      // Egypt in the next).
-      guard Countries.same(catalogue.fold(c.country), country, version: catalogue.meta.foldVersion) else { continue }
+      // Egypt in the next), its own spelling first (twins `Ljubljana, SI` and `Ljubljana,
+      // Slovenia` are each their own).
+      let spelled = catalogue.fold(c.country)
+      guard Countries.same(spelled, country, version: catalogue.meta.foldVersion) else { continue }
       let km = f.latitude.map { Place.distance($0, f.longitude ?? 0, c.latitude, c.longitude) } ?? 0
-      if km <= Self.sameTown && km < (best?.km ?? .infinity) { best = (c, km) }
+      let rank = (spelled == country ? 0 : 1, km)
+      if km <= Self.sameTown && rank < (best?.rank ?? (2, 0)) { best = (c, rank) }
     }
     if let best {
       let city = try found(best.city)

@@ -55,6 +55,8 @@ import Testing
     #expect(try bench.typed(shell, "wx show pa\t") == "wx show Paris,\\ ")
     #expect(try bench.typed(shell, "wx show pa\tf\t") == "wx show Paris,\\ France ")
     #expect(try bench.typed(shell, "wx show lond\t") == "wx show London ")
+    // `wx search` completes the names it lists (it offered nothing).
+    #expect(try bench.typed(shell, "wx search lond\t") == "wx search London ")
     #expect(try bench.typed(shell, "wx show new\t") == "wx show New\\ York ")
     #expect(try bench.typed(shell, "wx show sao\\ p\t") == "wx show São\\ Paulo ")
     #expect(try bench.typed(shell, "wx show N\\'D\t") == "wx show N\\'Djamena ")

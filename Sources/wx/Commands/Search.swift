@@ -61,7 +61,10 @@ extension WX {
         nothing matches.
         """)
 
-    @Argument(help: "The start of a city name (the words of an unquoted query are joined).") var words: [String] = []
+    @Argument(
+      help: "The start of a city name (the words of an unquoted query are joined).",
+      completion: .custom(cityCompletions))
+    var words: [String] = []
     @OptionGroup var pages: PageOptions
     @OptionGroup var output: OutputOptions
 

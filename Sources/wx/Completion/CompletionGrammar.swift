@@ -95,6 +95,7 @@ enum CompletionGrammar {
   static let shapes: [[String]: Shape] = [
     ["show"]: Shape(arguments: [.cities], joinsWords: true),
     ["forecast"]: Shape(arguments: [.cities], joinsWords: true),
+    ["search"]: Shape(arguments: [.cities], joinsWords: true),
     ["unit"]: Shape(then: [.words(WindArgument.allValueStrings + ["auto"])]),
     ["fav"]: Shape(defaultSubcommand: "list"),
     ["fav", "add"]: Shape(arguments: [.cities], repeats: true),

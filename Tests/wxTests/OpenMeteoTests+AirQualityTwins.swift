@@ -21,7 +21,7 @@ extension OpenMeteoTests {
     let listed = try #require(try home.wx("aqi", "list", "--json").json()["items"] as? [[String: Any]])
     #expect(Set(listed.compactMap { $0["city"] as? String }) == ["Testville, Testland, id 1", "Testville, Testland, id 2"])
     for id in ["1", "2"] {
-      for typed in [id, "Testville, Testland, id \(id)"] {
+      for typed in [id, "Testville, Testland, id \(id)", "testville, testland,ID \(id)"] {
         let r = try home.wx("aqi", "show", typed, "--json")
         #expect(r.status == 0 && (try? r.json())?["city"] as? String == "Testville, Testland, id \(id)", "\(typed): \(r)")
       }

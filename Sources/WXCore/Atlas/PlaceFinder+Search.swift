@@ -69,8 +69,7 @@ extension PlaceFinder {
     var listedCities: [City.RecordKey] = []
     var overlap = 0
     var sampled = 0  // the catalogue's first `sample` matches that are places
-    let alternatePlaces = try atlas.alternates(q)
-    let alternates = alternatePlaces.map(\.position)
+    let alternates = try atlas.alternates(q).map(\.position)
     for (k, city) in cat.cities.enumerated() {
       let cityKey = catalogue.fold(city.name)
       let nameMatch = cityKey.starts(with: q)
@@ -114,13 +113,11 @@ extension PlaceFinder {
       ranks += 1
     }
     // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
-    // Paris before Pa, Burkina Faso), or the name is only another name of them (`tor`), as
-    // ``Resolver/dwarfed(_:_:)`` rules for `wx show`: a place named so by another name counts
-    // (`rio`: the Rios, Rio de Janeiro first, before Rio Branco, as `wx show rio` says).
-    let ownNamed = folds.contains(q)
-    let dwarfed = Resolver<WorldNames>.dwarfs(
-      max(exactPeople, alternatePlaces.map(\.population).max() ?? 0), by: largest,
-      otherNamesOnly: !ownNamed && !alternatePlaces.isEmpty)
+    // Paris before Pa, Burkina Faso), as ``Resolver/dwarfed(_:_:)`` rules for `wx show`. Only
+    // places of the name itself count: with another name's town counted (`rio`'s Rio de
+    // Janeiro), `lag` listed La Gi and the village of Łąg before Lagos, and the order moved
+    // with the page size (the largest place the window reached decided).
+    let dwarfed = Resolver<WorldNames>.dwarfs(exactPeople, by: largest)
     if dwarfed { for k in keyed.indices where keyed[k].key.0 == 0 { keyed[k].key.0 = 1 } }
     for ((place, nameMatch), folded) in zip(ranked, folds) {
       let exact = !dwarfed && nameMatch && (folded == q || alternates.contains(place.position))

@@ -80,6 +80,12 @@ import Testing
     // "Paris," FR unquoted is one place, and its command names it (was `--city PLACE`).
     let paris = try home.wx("alerts", "paris,", "fr")
     #expect(paris.stderr.contains("run `wx sync --provider open-meteo --city 'paris, fr'`"), "\(paris)")
+    // Unquoted words as `wx fav add` reads them: "New York" is one place (it was "New", exit
+    // 64), and so is "Springfield, Illinois, United States" (a regression pass).
+    let words = try home.wx("alerts", "New", "York", "Berlin")
+    #expect(words.status == 1 && words.stderr.contains("no stored hours to come for New York, Berlin"), "\(words)")
+    let whole = try home.wx("alerts", "Springfield,", "Illinois,", "United", "States")
+    #expect(whole.status == 1 && whole.stderr.contains("no stored hours to come for Springfield"), "\(whole)")
     let two = try home.wx("alerts", "Berlin", "Rome")
     #expect(
       two.stderr.contains("`wx sync --provider open-meteo --city 'Berlin, Germany'`; `wx sync --provider open-meteo --city ")

@@ -12,12 +12,15 @@ extension WX {
         One line per event in the next --within (default 24h), place first, in time order, \
         from the hours a sync stored (--provider open-meteo: freetestapi, AccuWeather and the \
         sample have none, and wx says which places have none). Exits 0 when there is at least \
-        one event, 1 when none (as grep). Each PLACE is one argument (quote a name of several \
-        words); none: the favourites. With --notify, each event not sent yet goes to \
+        one event, 1 when none (as grep). Unquoted words are read as by `wx fav add`: words that \
+        together name a place are that one place (`wx alerts Oslo New York` is two), a word \
+        ending in a comma goes with the next (`Springfield, Illinois, US`); none: the \
+        favourites. With --notify, each event not sent yet goes to \
         notify-send (libnotify-bin); an event that changes is sent again once.
         """)
 
-    @Argument(help: "Places (each one argument); none: the favourites.", completion: .custom(cityCompletions))
+    @Argument(
+      help: "Places (unquoted words as `wx fav add` reads them); none: the favourites.", completion: .custom(cityCompletions))
     var places: [String] = []
     @Option(help: ArgumentHelp("How far ahead to look (3h, 24h, 2d; at most 2d).", valueName: "duration"))
     var within = "24h"
@@ -34,7 +37,8 @@ extension WX {
       if notify && output.value.json { throw ValidationError("--notify and --json cannot be combined") }
     }
 
-    /// The arguments as places: one each, but "Paris," FR (an unquoted "Name, Country") as one.
+    /// The arguments with a word ending in a comma joined to the next, for the checks of
+    /// ``validate()`` (the place book splits runs of words when they are looked up).
     var names: [String] {
       var out: [String] = []
       for word in places {
@@ -84,9 +88,10 @@ extension WX {
 
     /// The places named, else the favourites (none: said, exit 1).
     func places(_ ctx: Context, _ finder: PlaceFinder) throws -> [Found] {
-      guard names.isEmpty else {
-        // A place named twice is looked at once.
-        return try names.map { try ctx.resolvePlace($0, in: finder, remembering: false) }
+      guard places.isEmpty else {
+        // Runs of words split as `wx fav add` splits them (the place book's rule); a place named
+        // twice is looked at once.
+        return try finder.names.split(places).map { try ctx.resolvePlace($0, in: finder, remembering: false) }
           .reduce(into: [Found]()) { out, f in if !out.contains(f) { out.append(f) } }
       }
       let found = try ctx.home.favourites.list().compactMap { try finder.found($0) }

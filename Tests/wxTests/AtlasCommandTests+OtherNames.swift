@@ -54,6 +54,12 @@ extension AtlasCommandTests {
     #expect(none.status == 66 && none.stderr.contains("not a favourite"), "\(none)")
     let left = try items(try h.wx("fav", "--json", env: Self.on))
     #expect(left.map { $0["region"] as? String } == ["Illinois"], "\(left)")
+    // A country whose name holds a comma, as ISO writes some: unquoted it added Seoul,
+    // Republic (Missouri) and Of (Turkey); quoted, `wx show` found nothing.
+    let iso = try h.wx("fav", "add", "Seoul,", "Korea,", "Republic", "of", "London", env: Self.on)
+    #expect(iso.status == 0 && iso.stdout == "added Seoul, South Korea\nadded London, England, United Kingdom\n", "\(iso)")
+    let congo = try h.wx("show", "Kinshasa, Congo, The Democratic Republic of the", "--json", env: Self.on)
+    #expect(congo.status == 0 && (try? congo.json())?["city"] as? String == "Kinshasa", "\(congo)")
   }
 
   /// `wx search "Mt Vernon"` found nothing (exit 1) while `wx show` reads Mt as Mount and

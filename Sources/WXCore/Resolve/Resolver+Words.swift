@@ -29,7 +29,17 @@ extension Resolver {
         if names {
           end = j
         } else if text.contains(",") {
-          break  // after the comma, the qualifier grows only while it fits
+          // After the comma, the qualifier grows only while it fits; but a country whose name
+          // holds a comma fits only once whole ("Seoul, Korea, Republic of"): the longest run
+          // on that names one.
+          if text.filter({ $0 == "," }).count >= 2 {
+            var longer = text
+            for k in j..<words.count {
+              longer += " " + words[k]
+              if let there = try countryWithComma(longer, least: .exact), !there.isEmpty { end = k + 1 }
+            }
+          }
+          break
         }
         var (grows, literally) = try growth(text)
         if !literally, let other { (grows, literally) = try other.growth(text) }
@@ -79,6 +89,8 @@ extension Resolver {
       let (head, qualifier) = (String(text[..<comma]), String(text[text.index(after: comma)...]))
       // "Name, Region, Country" whole (`wx fav add Springfield, Illinois, US`).
       if let inCountry = try regionAndCountry(head, qualifier, least: .prefix), !inCountry.isEmpty { return true }
+      // A country whose name holds a comma ("Seoul, Korea, Republic of").
+      if let inCountry = try countryWithComma(text, least: .prefix), !inCountry.isEmpty { return true }
       return try !qualified(head, qualifier).fitting.isEmpty
     }
     // Across words, only spaces left out (an apostrophe typed as a space); a space put in

@@ -105,6 +105,10 @@ package struct Resolver<Source: NameSource> {
         if inCountry.count == 1 { return .one(inCountry[0]) }
         if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
       }
+      if let inCountry = try countryWithComma(query, least: .exact), !inCountry.isEmpty {
+        if inCountry.count == 1 { return .one(inCountry[0]) }
+        return try largest(inCountry).map { .one($0) } ?? .several(inCountry)
+      }
       let (fitting, named) = try qualified(head, qualifier)
       // The rule of ``dwarfed(_:_:)`` within the qualifier: `Newcastle, UK` is no answer by
       // Northern Ireland's Newcastle, 7,444 people, while Newcastle upon Tyne begins so.
@@ -167,6 +171,20 @@ package struct Resolver<Source: NameSource> {
     var inCountry: [Source.Place] = []
     for p in inRegion where fit(typed, try source.qualifiers(of: p), lines: lines) >= least { inCountry.append(p) }
     return inCountry
+  }
+
+  /// "Name, Country" where the country's name holds a comma, as ISO writes some ("Seoul, Korea,
+  /// Republic of"): the places of the name before the first comma whose country the rest
+  /// names, at least as `least` says; nil when the text has fewer than two commas.
+  func countryWithComma(_ text: String, least: Countries.Fit) throws(StoreError) -> [Source.Place]? {
+    guard let first = text.firstIndex(of: ","), text[text.index(after: first)...].contains(",") else { return nil }
+    let typed = fold(String(text[text.index(after: first)...]).trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)
+    var out: [Source.Place] = []
+    for p in try named(String(text[..<first])) where fit(typed, try source.qualifiers(of: p), lines: lines) >= least {
+      out.append(p)
+    }
+    return out
   }
 
   /// The places whose folded name is `text`'s (or, failing that, one of its

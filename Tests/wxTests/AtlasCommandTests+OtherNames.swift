@@ -70,6 +70,14 @@ extension AtlasCommandTests {
     #expect(show.status == 64 && show.stderr.contains("Mount Vernon, New York, United States"), "\(show)")
     let found = try items(try h.wx("search", "Mt Vernon", "--json", env: Self.on))
     #expect(found.count >= 3 && found.prefix(3).allSatisfy { $0["city"] as? String == "Mount Vernon" }, "\(found)")
+    // Where both spellings name places, the larger's (`St Paul`: Saint Paul, Minnesota, which
+    // `wx show "St Paul"` lists first, was missing); a word still being typed is as typed.
+    let stPaul = try items(try h.wx("search", "st paul", "--json", env: Self.on))
+    #expect(stPaul.first?["city"] as? String == "Saint Paul" && stPaul.first?["region"] as? String == "Minnesota", "\(stPaul)")
+    let pleasant = try items(try h.wx("search", "Mt Pleasant", "--json", env: Self.on))
+    #expect(pleasant.count > 5 && pleasant.prefix(5).allSatisfy { $0["city"] as? String == "Mount Pleasant" }, "\(pleasant)")
+    let st = try items(try h.wx("search", "st", "--json", env: Self.on))
+    #expect(st.allSatisfy { ($0["city"] as? String)?.lowercased().contains("st") == true }, "\(st)")
     let qualified = try items(try h.wx("search", "Mt Vernon, WA", "--json", env: Self.on))
     #expect(qualified.map { $0["region"] as? String } == ["Washington"], "\(qualified)")
     // And "Name, Region, Country", as `wx show` takes it (it exited 1), and a country whose

@@ -30,10 +30,27 @@ extension PlaceFinder {
   package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
-    let found = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
-    // `Mt Vernon` finds the Mount Vernons, as `wx show` reads it (``WorldNames/abbreviated(_:)``).
-    guard found.total == 0, variants, let other = WorldNames.abbreviated(catalogue.fold(query)) else { return found }
-    return try searchSpelled(String(decoding: other, as: UTF8.self), offset: offset, limit: limit, variants: variants)
+    // `St Paul` is Saint Paul too, and `Mt Vernon` Mount Vernon, as `wx show` reads them
+    // (``WorldNames/abbreviated(_:)``): of the two spellings, the one whose largest place is
+    // the larger is listed (`St Paul`: Saint Paul, Minnesota; `Mt Vernon`, which the atlas
+    // never spells so, the Mount Vernons). Decided on the first place of each, whatever the
+    // page. Not the word still being typed (`st` is every name starting so).
+    guard variants, let other = Self.otherSpelling(catalogue.fold(query)) else {
+      return try searchSpelled(query, offset: offset, limit: limit, variants: variants)
+    }
+    let otherText = String(decoding: other, as: UTF8.self)
+    let people = { (r: (total: Int, items: [Found])) in r.items.first.map { $0.place?.population ?? 0 } ?? -1 }
+    let typed = try searchSpelled(query, offset: 0, limit: 1, variants: variants)
+    let spelled = try searchSpelled(otherText, offset: 0, limit: 1, variants: variants)
+    return try searchSpelled(
+      people(spelled) > people(typed) ? otherText : query, offset: offset, limit: limit, variants: variants)
+  }
+
+  /// `key` with its abbreviated words spelled the other way but the last (still being typed):
+  /// nil when it has none.
+  static func otherSpelling(_ key: [UInt8]) -> [UInt8]? {
+    guard let space = key.lastIndex(of: 0x20), let head = WorldNames.abbreviated(Array(key[..<space])) else { return nil }
+    return head + key[space...]
   }
 
   /// ``search(_:offset:limit:variants:)`` of the words as typed.

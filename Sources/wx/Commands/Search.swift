@@ -57,8 +57,10 @@ extension WX {
         1,000 people or more; an alternate name typed whole, such as kiev or cologne, finds its \
         place): those whose name starts with PREFIX come first, then those with a later word \
         starting with it (york finds New York), each group largest first. "Prefix, Qualifier" keeps \
-        those of that country, region or US state ("Springfield, IL", "Bangor, Wales"). Exits 1 when \
-        nothing matches.
+        those of that country, region or US state ("Springfield, IL", "Bangor, Wales"), and \
+        "Prefix, Region, Country" those of both ("Springfield, MO, US"). St, Mt and Ft read as \
+        Saint, Mount and Fort too, the spelling with the larger places listed ("St Paul": Saint \
+        Paul, Minnesota). Exits 1 when nothing matches.
         """)
 
     @Argument(

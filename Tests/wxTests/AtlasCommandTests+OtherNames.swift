@@ -111,11 +111,19 @@ extension AtlasCommandTests {
           weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10),
           weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20),
           weatherRecord(id: 8, city: "Cairo", country: "Egypt"),
-        ], in: h, name: "twins.json"))
+        ].map { record in
+          var r = record  // where the atlas has them, so both twins are its Ljubljana
+          if r["city"] as? String == "Ljubljana" { (r["latitude"], r["longitude"]) = (46.0511, 14.5051) }
+          return r
+        }, in: h, name: "twins.json"))
     try #require(try h.wx("sync", "--url", twins.url, env: Self.on).status == 0)
     #expect(try h.wx("fav", "add", "Ljubljana, SI", env: Self.on).status == 0)
     let ljubljana = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String == "Ljubljana" }
     #expect(ljubljana.map { $0["id"] as? Int } == [2], "\(ljubljana)")
+    // Both twins are rows of the search, and its total counts them (it said "1 place").
+    let search = try h.wx("search", "ljubljana", "--json", env: Self.on).json()
+    let rows = try #require(search["items"] as? [[String: Any]])
+    #expect(rows.count == 2 && search["total"] as? Int == 2, "\(search)")
     let again = try h.wx("fav", "add", "Cairo, Egypt", env: Self.on)
     #expect(again.status == 0 && again.stdout == "Cairo, Egypt is already a favourite\n", "\(again)")
     #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 2)

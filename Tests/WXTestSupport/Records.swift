@@ -10,10 +10,10 @@ package func records(_ path: String) throws -> [[String: Any]] {
 /// A record in the freetestapi shape, with the given text fields.
 package func weatherRecord(
   id: Int, city: String, country: String = "Testland", description: String = "Sunny", date: String = "2026-11-23",
-  forecastDescription: String = "Cloudy", temperature: Double = 20
+  forecastDescription: String = "Cloudy", temperature: Double = 20, latitude: Double = 1.5, longitude: Double = 2.5
 ) -> [String: Any] {
   [
-    "id": id, "city": city, "country": country, "latitude": 1.5, "longitude": 2.5, "temperature": temperature,
+    "id": id, "city": city, "country": country, "latitude": latitude, "longitude": longitude, "temperature": temperature,
     "weather_description": description, "humidity": 50, "wind_speed": 10,
     "forecast": [
       ["date": date, "temperature": 21, "weather_description": forecastDescription, "humidity": 40, "wind_speed": 5]

@@ -108,14 +108,11 @@ extension AtlasCommandTests {
     let twins = try FakeAPI(
       data: try writeRecords(
         [
-          weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10),
-          weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20),
+          // Where the atlas has them, so both twins are its Ljubljana.
+          weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10, latitude: 46.0511, longitude: 14.5051),
+          weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20, latitude: 46.0511, longitude: 14.5051),
           weatherRecord(id: 8, city: "Cairo", country: "Egypt"),
-        ].map { record in
-          var r = record  // where the atlas has them, so both twins are its Ljubljana
-          if r["city"] as? String == "Ljubljana" { (r["latitude"], r["longitude"]) = (46.0511, 14.5051) }
-          return r
-        }, in: h, name: "twins.json"))
+        ], in: h, name: "twins.json"))
     try #require(try h.wx("sync", "--url", twins.url, env: Self.on).status == 0)
     #expect(try h.wx("fav", "add", "Ljubljana, SI", env: Self.on).status == 0)
     let ljubljana = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String == "Ljubljana" }

@@ -238,8 +238,12 @@ package struct AQIStore: Sendable {
     let all = try histories()
     // Twins recorded with their ids, typed as `wx aqi list` shows them ("Testville,
     // Testland, id 2", in any case and spacing): no place of the place book is named so.
-    if let typed = Self.withID(text) {
-      if let whole = all.first(where: { Self.withID($0.city).map { $0 == typed } == true }) { return whole }
+    if let typed = OpenMeteoAirQuality.withID(text) {
+      let head = Fold.key(typed.head)
+      let whole = all.first { h in
+        OpenMeteoAirQuality.withID(h.city).map { $0.id == typed.id && Fold.key($0.head) == head } == true
+      }
+      if let whole { return whole }
     }
     let list = PlaceList(airQuality: all)
     let resolver = Resolver(list)
@@ -267,12 +271,6 @@ package struct AQIStore: Sendable {
     case .several(let hits): throw LookupError.ambiguous(query: text, candidates: hits.map(list.candidate))
     case .none: return nil
     }
-  }
-
-  /// "Name, Country, id N" read: the folded name and country, and N; nil for other text.
-  static func withID(_ text: String) -> (name: [UInt8], id: Int)? {
-    guard let m = text.firstMatch(of: /^(.*),\s*[iI][dD]\s*(\d+)\s*$/), let id = Int(m.2) else { return nil }
-    return (Fold.key(String(m.1)), id)
   }
 
   /// The recorded names closest to `text`, for a message: the recorded places of the name

@@ -52,6 +52,13 @@ package struct OpenMeteoAirQuality: Sendable {
     }
   }
 
+  /// A name ``names(_:regions:)`` gave with an id ("Name, Country, id N", read in any case and
+  /// spacing, as a person types it back): what comes before the id, and N; nil for others.
+  package static func withID(_ name: String) -> (head: String, id: Int)? {
+    guard let m = name.firstMatch(of: /^(.*),\s*[iI][dD]\s*(\d+)\s*$/), let id = Int(m.2) else { return nil }
+    return (String(m.1), id)
+  }
+
   /// One reading per city with a US AQI, under its name as ``names(_:regions:)`` gives it,
   /// so the histories of cities that share a name stay apart.
   package func fetch() async throws(SyncError) -> [AQIReading] {

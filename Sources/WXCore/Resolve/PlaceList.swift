@@ -133,12 +133,13 @@ extension PlaceList {
         // "Name", "Name, Country", "Name, Region, Country" (two places of one name in one
         // country: ``OpenMeteoAirQuality/names(_:regions:)``), or "Name, Country, id N" (no
         // region tells them apart: the catalogue id does).
+        if let labelled = OpenMeteoAirQuality.withID(h.city) {
+          let parts = labelled.head.split(separator: ",", maxSplits: 1).map { String($0).trimmingSpaces }
+          if parts.count == 2 { return Item(name: parts[0], country: parts[1], id: labelled.id) }
+        }
         let parts = h.city.split(separator: ",", maxSplits: 2).map { String($0).trimmingSpaces }
         switch parts.count {
         case 2: return Item(name: parts[0], country: parts[1])
-        case 3 where parts[2].hasPrefix("id "):
-          if let id = Int(parts[2].dropFirst(3)) { return Item(name: parts[0], country: parts[1], id: id) }
-          return Item(name: h.city, country: "")
         case 3: return Item(name: parts[0], country: parts[2], region: parts[1])
         default: return Item(name: h.city, country: "")
         }

@@ -101,14 +101,11 @@ package struct Resolver<Source: NameSource> {
       }
       // "Name, Region, Country", as wx writes a place (`Halle (Saale), Saxony-Anhalt, Germany`).
       let head = String(query[..<comma])
-      if let inCountry = try regionAndCountry(head, qualifier, least: .exact) {
-        if inCountry.count == 1 { return .one(inCountry[0]) }
-        if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
-      }
-      if let inCountry = try countryWithComma(query, least: .exact), !inCountry.isEmpty {
-        if inCountry.count == 1 { return .one(inCountry[0]) }
-        return try largest(inCountry).map { .one($0) } ?? .several(inCountry)
-      }
+      // Or a country whose name holds a comma ("Seoul, Korea, Republic of").
+      var inCountry = try regionAndCountry(head, qualifier, least: .exact) ?? []
+      if inCountry.isEmpty { inCountry = try countryWithComma(query, least: .exact) ?? [] }
+      if inCountry.count == 1 { return .one(inCountry[0]) }
+      if inCountry.count > 1 { return try largest(inCountry).map { .one($0) } ?? .several(inCountry) }
       let (fitting, named) = try qualified(head, qualifier)
       // The rule of ``dwarfed(_:_:)`` within the qualifier: `Newcastle, UK` is no answer by
       // Northern Ireland's Newcastle, 7,444 people, while Newcastle upon Tyne begins so.
@@ -166,11 +163,7 @@ package struct Resolver<Source: NameSource> {
   func regionAndCountry(_ head: String, _ qualifier: String, least: Countries.Fit) throws(StoreError) -> [Source.Place]? {
     guard let inner = head.lastIndex(of: ",") else { return nil }
     let (inRegion, _) = try qualified(String(head[..<inner]), String(head[head.index(after: inner)...]))
-    let typed = fold(qualifier.trimmingSpaces)
-    let lines = Countries.lines(naming: typed, version: source.foldVersion)
-    var inCountry: [Source.Place] = []
-    for p in inRegion where fit(typed, try source.qualifiers(of: p), lines: lines) >= least { inCountry.append(p) }
-    return inCountry
+    return try qualifiedBy(inRegion, qualifier, least: least)
   }
 
   /// "Name, Country" where the country's name holds a comma, as ISO writes some ("Seoul, Korea,
@@ -178,12 +171,15 @@ package struct Resolver<Source: NameSource> {
   /// names, at least as `least` says; nil when the text has fewer than two commas.
   func countryWithComma(_ text: String, least: Countries.Fit) throws(StoreError) -> [Source.Place]? {
     guard let first = text.firstIndex(of: ","), text[text.index(after: first)...].contains(",") else { return nil }
-    let typed = fold(String(text[text.index(after: first)...]).trimmingSpaces)
-    let lines = Countries.lines(naming: typed, version: source.foldVersion)
+    return try qualifiedBy(named(String(text[..<first])), String(text[text.index(after: first)...]), least: least)
+  }
+
+  /// Those of `places` whose qualifiers `qualifier` fits at least as `least` says.
+  func qualifiedBy(_ places: [Source.Place], _ qualifier: String, least: Countries.Fit) throws(StoreError) -> [Source.Place] {
+    let typed = fold(qualifier.trimmingSpaces)
+    let lines = Countries.lines(naming: typed, version: source.foldVersion)  // once, not per place
     var out: [Source.Place] = []
-    for p in try named(String(text[..<first])) where fit(typed, try source.qualifiers(of: p), lines: lines) >= least {
-      out.append(p)
-    }
+    for p in places where fit(typed, try source.qualifiers(of: p), lines: lines) >= least { out.append(p) }
     return out
   }
 

@@ -55,7 +55,7 @@ package final class Atlas {
       records = cached.records
     } else {
       records = try loadBlock(b)
-      if blocks.count >= 64 { blocks.removeFirst() }
+      if blocks.count >= 16 { blocks.removeFirst() }
       blocks.append((b, records))
     }
     guard position - b * per < records.count else { throw .damaged(path: path, detail: "place \(position) is missing") }

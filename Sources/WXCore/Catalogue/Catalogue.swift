@@ -57,8 +57,12 @@ package final class Catalogue {
   /// the cache stays a few blocks, not the whole file it has paged through.
   package func forgetBlocks() { blocks.removeAll(keepingCapacity: true) }
 
-  /// How many record blocks are held (tests count the blocks a lookup reads).
-  var blocksRead: Int { blocks.count }
+  /// Record blocks a reader keeps (``city(_:)``).
+  static let blocksKept = 4
+  /// How many record blocks are held.
+  var blocksHeld: Int { blocks.count }
+  /// How many record blocks were read (tests count the blocks a lookup reads).
+  private(set) var blocksRead = 0
 
   /// Folds text with the rules this catalogue's index was built with.
   func fold(_ s: String) -> [UInt8] { Fold.key(s, version: meta.foldVersion) }
@@ -78,9 +82,11 @@ package final class Catalogue {
       (records, version) = (cached.records, cached.version)
     } else {
       (records, version) = try loadBlock(b)
-      // A reader that wanders (`wx fav add` of thousands of cities) keeps a few blocks, not
-      // every block it has read: the cache is searched linearly.
-      if blocks.count >= 64 { blocks.removeAll(keepingCapacity: true) }
+      // A few blocks, the oldest out first: a reader asks a block again soon or never
+      // (`wx list` reads on through one; a search's 40 cities are in 40 blocks). Keeping
+      // each of them grew the heap by a page a block (80 of the 380 page faults of `wx
+      // search par` at a million cities, with GDBM's cache below).
+      if blocks.count >= Self.blocksKept { blocks.removeFirst() }
       blocks.append((b, records, version))
     }
     guard index - b * per < records.count else {
@@ -99,7 +105,8 @@ package final class Catalogue {
   }
 
   private func loadBlock(_ b: Int) throws(StoreError) -> (records: [ArraySlice<UInt8>], version: UInt8) {
-    try RecordBlock.load(db, b, .city, versions: CityRecord.readable, named: "record block")
+    blocksRead += 1
+    return try RecordBlock.load(db, b, .city, versions: CityRecord.readable, named: "record block")
   }
 
   package func cities(_ indexes: [Int]) throws(StoreError) -> [City] {

@@ -94,7 +94,7 @@ package final class GDBMDatabase {
   }
 
   /// Buckets a reader's cache holds.
-  static let readerCacheBuckets = 16
+  static let readerCacheBuckets = 4
 
   deinit {
     if let handle { gdbm_close(handle) }

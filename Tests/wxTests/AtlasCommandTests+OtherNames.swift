@@ -41,6 +41,34 @@ extension AtlasCommandTests {
     }
   }
 
+  /// `wx show rio` (Rio de Janeiro, by another of its names) said the two towns named Rio
+  /// were listed by `wx search rio`: on its tenth page, behind the names that begin "rio". A
+  /// few namesakes are now each named by the command that shows it, and each command does;
+  /// many are still left to search (`paris`: its Parises lead its first page).
+  @Test func aFewNamesakesAreEachNamedByACommandThatShowsIt() throws {
+    let h = try home()
+    for (typed, expected) in [
+      ("rio", ["Río|Greece", "Rio|United States"]), ("cologne", ["Cologne|Italy", "Cologne|United States"]),
+      ("zurich", ["Zurich|Canada"]),
+    ] {
+      let r = try h.wx("show", typed, env: Self.on)
+      let note = r.stderr.split(separator: "\n").first { $0.contains("share") }.map(String.init) ?? ""
+      #expect(r.status == 0 && !note.contains("wx search"), "\(typed): \(r)")
+      // `wx show 'Name, Country'`, as the note quotes them.
+      let arguments = note.split(separator: "`").filter { $0.hasPrefix("wx show '") }.map { $0.dropFirst(9).dropLast() }
+      #expect(arguments.count == expected.count, "\(typed): \(note)")
+      for (argument, want) in zip(arguments, expected) {
+        let shown = try h.wx("show", String(argument), "--json", env: Self.on)
+        let json = try shown.json()
+        #expect(shown.status == 0 && "\(json["city"] ?? "")|\(json["country"] ?? "")" == want, "\(argument): \(shown)")
+      }
+    }
+    let fav = try h.wx("fav", "add", "rio", env: Self.on)
+    #expect(fav.status == 0 && fav.stderr.contains("`wx show 'Río, Greece'` and `wx show 'Rio, United States'`"), "\(fav)")
+    let paris = try h.wx("show", "paris", env: Self.on)
+    #expect(paris.stderr.contains("other places share the name: `wx search Paris` lists them"), "\(paris)")
+  }
+
   /// `wx fav add Springfield, Illinois, US` unquoted was cut after its second part (exit 64:
   /// "US" matched Üsküdar…); `fav rm` of Missouri's the same way removes nothing.
   @Test func nameRegionAndCountryUnquotedGoWhole() throws {

@@ -11,7 +11,7 @@ import Testing
     for typed in ["Zürich", "zürich", "ZURICH"] {
       let r = try home.wx("show", typed, "--json")
       #expect(r.status == 0 && (try? r.json())?["country"] as? String == "Switzerland", "\(typed): \(r)")
-      #expect(r.stderr.contains("1 other place shares the name: `wx search 'Zürich'` lists them"), "\(r)")
+      #expect(r.stderr.contains("1 other place shares the name: `wx show 'Zurich, Canada'`"), "\(r)")
     }
     let paris = try home.wx("show", "paris")
     #expect(paris.status == 0 && paris.stderr.contains("\"paris\" is Paris, Île-de-France, France"), "\(paris)")

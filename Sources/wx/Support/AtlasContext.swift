@@ -78,7 +78,7 @@ extension Context {
         throw UsageError("\(argument.quoted()) names \(several.count) places (\(names)): name one at a time")
       }
       let (f, sharing, begun) = lookedUp
-      if sharing > 0 { noteShared(argument, f, sharing) }
+      if sharing > 0 { noteShared(argument, f, sharing, in: finder) }
       if begun > 0 { noteBegun(argument, f, begun) }
       found = f
     } else {
@@ -102,16 +102,22 @@ extension Context {
   }
 
   /// `wx: "Paris" is Paris, Île-de-France, France (2,138,551 people); 9 other places share
-  /// the name: `wx search paris` lists them`.
-  func noteShared(_ argument: String, _ f: Found, _ sharing: Int) {
+  /// the name: `wx search paris` lists them`; a few others each by the command that shows it
+  /// (`rio`: `wx show 'Río, Greece'` and `wx show 'Rio, Wisconsin'`, which search lists on
+  /// its tenth page).
+  func noteShared(_ argument: String, _ f: Found, _ sharing: Int, in finder: PlaceFinder) {
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     // The name the others share is the one typed: `tokyo` is the sample's 東京, and Cologne is
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
     let typed = PlaceText.searchWords(argument)
+    let said = "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)); \(others) the name: "
+    if let namesakes = try? finder.namesakes(of: argument, besides: f, count: sharing) {
+      let commands = namesakes.map { "`wx show \(PlaceText.shellWord(PlaceText.argument($0, finder)).visible)`" }
+      console.note(said + (commands.count > 1 ? commands.dropLast().joined(separator: ", ") + " and " : "") + commands.last!)
+      return
+    }
     let words = Fold.key(typed) == Fold.key(f.name) ? f.name : typed
-    console.note(
-      "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)); \(others) the name: "
-        + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
+    console.note(said + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
   }
 
   /// `wx: "lond" is London, England, United Kingdom (8,961,989 people), the largest by far

@@ -41,7 +41,7 @@ extension WX.Fav {
       defer { finder.atlas?.close() }
       let named = try finder.lookup(words: cities)
       for n in named {
-        if n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing) }
+        if n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing, in: finder) }
         if n.begun > 0 { ctx.noteBegun(n.name, n.found, n.begun) }
       }
       return named.map(\.found)

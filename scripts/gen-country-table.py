@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates Sources/WXCore/Search/CountryTable.swift from Debian's iso-codes
 (/usr/share/iso-codes/json/iso_3166-1.json): ISO 3166-1 alpha-2 and alpha-3 codes with the
-standard's names, plus the short names and abbreviations people type (UK, USA, UAE, …).
+standard's names, plus the short names and abbreviations people type (UK, USA, UAE, …), the
+names GeoNames gives (U.S. Virgin Islands) and the codes it uses outside ISO (XK: Kosovo).
 
     apt-get install iso-codes && python3 scripts/gen-country-table.py
 """
@@ -45,7 +46,23 @@ ALIASES = {
     "BN": ["Brunei"],
     "FM": ["Micronesia"],
     "ST": ["Sao Tome and Principe", "São Tomé and Príncipe"],
+    # As GeoNames (the atlas) and people name them, where ISO's names differ.
+    "VI": ["U.S. Virgin Islands", "USVI"],
+    "FK": ["Falkland Islands"],
+    "CC": ["Cocos Islands"],
+    "MF": ["Saint Martin"],
+    "SX": ["Sint Maarten"],
+    "SH": ["Saint Helena"],
+    "BQ": ["Bonaire, Saint Eustatius and Saba", "Caribbean Netherlands"],
+    # Special administrative regions of China: "Hong Kong, China" is how many write it.
+    "HK": ["China"],
+    "MO": ["Macau", "China"],
 }
+
+# Codes outside ISO 3166-1 that GeoNames (the atlas) uses: alpha-2, alpha-3, names.
+EXTRA = [
+    {"alpha_2": "XK", "alpha_3": "XKX", "name": "Kosovo", "official_name": "Republic of Kosovo"},
+]
 
 
 def fold(name):
@@ -70,7 +87,7 @@ def main():
     with open(SOURCE, encoding="utf-8") as f:
         entries = json.load(f)["3166-1"]
     lines = []
-    for e in sorted(entries, key=lambda e: e["alpha_2"]):
+    for e in sorted(entries + EXTRA, key=lambda e: e["alpha_2"]):
         names = []
         for n in [e.get("common_name"), e.get("name"), e.get("official_name")] + ALIASES.get(e["alpha_2"], []):
             if n and n not in names:

@@ -200,3 +200,34 @@ extension AtlasCommandTests {
     #expect(try picked.json()["city"] as? String == "Mülheim", "\(picked)")
   }
 }
+
+extension AtlasCommandTests {
+  /// A territory named by its ISO code, or as GeoNames and people name it: `Charlotte
+  /// Amalie, VI` found nothing (the atlas calls the country "U.S. Virgin Islands", which is
+  /// no name of ISO's line), nor did `Gaza, PS`, `Stanley, FK`, `Pristina, XK` (a code
+  /// GeoNames uses outside ISO) or `Hong Kong, China`. A qualifier is now compared with the
+  /// place's country code too; the country table has GeoNames' names and Kosovo.
+  @Test func territoriesByTheirCodesAndCommonNames() throws {
+    let h = try home()
+    for (typed, city, country) in [
+      ("Charlotte Amalie, VI", "Charlotte Amalie", "U.S. Virgin Islands"),
+      ("Charlotte Amalie, USVI", "Charlotte Amalie", "U.S. Virgin Islands"),
+      ("Gaza, PS", "Gaza", "Palestinian Territory"), ("Gaza, Palestine", "Gaza", "Palestinian Territory"),
+      ("Stanley, FK", "Stanley", "Falkland Islands"), ("Philipsburg, SX", "Philipsburg", "Sint Maarten"),
+      ("Pristina, XK", "Pristina", "Kosovo"), ("Hong Kong, China", "Hong Kong", "Hong Kong"),
+      ("Macau, China", "Macau", "Macao"), ("San Juan, PR", "San Juan", "Puerto Rico"),
+    ] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try? r.json()
+      #expect(
+        r.status == 0 && json?["city"] as? String == city && json?["country"] as? String == country, "\(typed): \(r)")
+    }
+    let search = try items(try h.wx("search", "Charlotte Amalie, VI", "--json", env: Self.on))
+    #expect(search.first?["country"] as? String == "U.S. Virgin Islands", "\(search)")
+    // The code names the country, not the other places of the name: England stays a region.
+    let paris = try h.wx("show", "Paris, China", env: Self.on)
+    #expect(paris.status == 66, "\(paris)")
+    let newcastle = try h.wx("show", "Newcastle, England", "--json", env: Self.on)
+    #expect((try? newcastle.json())?["region"] as? String == "England", "\(newcastle)")
+  }
+}

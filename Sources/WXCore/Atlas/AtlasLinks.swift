@@ -19,7 +19,7 @@ package enum AtlasLinks {
   /// Bumped when the layout changes, and when the rule does (the same-country rule or the
   /// country table it reads, ``PlaceFinder/sameCountry(_:name:code:lines:version:)``): links
   /// of another format are not read, and the names are looked up until the next sync.
-  package static let format = 1
+  package static let format = 2
   package static let perBlock = 256
   package static let head: [UInt8] = [UInt8(ascii: "L")]
   /// Catalogues smaller than this get no links: a search lists their matches whole, and the

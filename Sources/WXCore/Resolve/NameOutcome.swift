@@ -5,16 +5,24 @@ package struct Qualifiers: Sendable {
   package var country: String
   package var region: String?
   package var regionCode: String?
+  /// The country's ISO code where the source knows it (the atlas does): a qualifier that
+  /// names the country by any of the table's codes or names fits, whatever the source calls
+  /// it (`Charlotte Amalie, VI`: GeoNames' "U.S. Virgin Islands" is no name of ISO's line).
+  package var countryCode: String?
 
-  package init(country: String, region: String? = nil, regionCode: String? = nil) {
+  package init(country: String, region: String? = nil, regionCode: String? = nil, countryCode: String? = nil) {
     self.country = country
     self.region = region
     self.regionCode = regionCode
+    self.countryCode = countryCode
   }
 
-  /// A catalogue city's or an atlas place's: its country, and an atlas place's region and its code.
+  /// A catalogue city's or an atlas place's: its country, and an atlas place's region, its
+  /// code and the country's code.
   package init(of f: Found) {
-    self.init(country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)))
+    self.init(
+      country: f.country, region: f.place?.region, regionCode: f.place.flatMap(RegionCodes.code(of:)),
+      countryCode: f.place?.countryCode)
   }
 
   /// How well a typed qualifier (folded with ``Fold`` `version`) fits: the country, or the
@@ -26,8 +34,13 @@ package struct Qualifiers: Sendable {
     // England, Scotland, Wales and Northern Ireland name regions of the United Kingdom (its
     // places' regions in GeoNames) though the country table reads them as the kingdom:
     // "Newcastle, England" is no place of Northern Ireland.
-    var fit =
-      RegionsNotCountries.folded.contains(typed) ? .none : Countries.fit(typed, fold(country), lines: lines, version: version)
+    let asCountry = !RegionsNotCountries.folded.contains(typed)
+    var fit = asCountry ? Countries.fit(typed, fold(country), lines: lines, version: version) : .none
+    if asCountry, fit != .exact, let code = countryCode.map(fold), !code.isEmpty,
+      Countries.fit(typed, code, lines: lines, version: version) == .exact
+    {
+      fit = .exact
+    }
     if let region = region.map(fold), fit != .exact, !typed.isEmpty {
       // Not two letters as a region's first (`SA` is a code: Saudi Arabia or South Australia,
       // never Saint Mark Parish).

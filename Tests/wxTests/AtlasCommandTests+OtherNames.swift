@@ -98,10 +98,23 @@ extension AtlasCommandTests {
     #expect(show.status == 64 && show.stderr.contains("Mount Vernon, New York, United States"), "\(show)")
     let found = try items(try h.wx("search", "Mt Vernon", "--json", env: Self.on))
     #expect(found.count >= 3 && found.prefix(3).allSatisfy { $0["city"] as? String == "Mount Vernon" }, "\(found)")
-    // Where both spellings name places, the larger's (`St Paul`: Saint Paul, Minnesota, which
-    // `wx show "St Paul"` lists first, was missing); a word still being typed is as typed.
-    let stPaul = try items(try h.wx("search", "st paul", "--json", env: Self.on))
-    #expect(stPaul.first?["city"] as? String == "Saint Paul" && stPaul.first?["region"] as? String == "Minnesota", "\(stPaul)")
+    // Both spellings, merged by rank as `wx show "St Paul"` lists them: Saint Paul,
+    // Minnesota was missing, then St. Paul, Alberta (only the larger spelling was listed).
+    // A word still being typed is as typed.
+    let row = { (item: [String: Any]) in "\(item["city"] ?? "")|\(item["region"] ?? "")" }
+    for typed in ["st paul", "St. Paul", "saint paul"] {
+      let stPaul = try items(try h.wx("search", typed, "--json", env: Self.on)).map(row)
+      #expect(
+        Array(stPaul.prefix(3)) == ["Saint Paul|Minnesota", "Saint-Paul|Réunion", "St. Paul|Alberta"], "\(typed): \(stPaul)")
+      // Pages of 3 list what a page of 12 does (Saint-Paul-en-Chablais, also called
+      // Saint-Paul, was skipped by pages of 3).
+      let long = try items(try h.wx("search", typed, "--per-page", "12", "--json", env: Self.on)).map(row)
+      var short: [String] = []
+      for page in 1...4 {
+        short += try items(try h.wx("search", typed, "--per-page", "3", "--page", "\(page)", "--json", env: Self.on)).map(row)
+      }
+      #expect(long.count == 12 && short == long, "\(typed): \(short) against \(long)")
+    }
     let pleasant = try items(try h.wx("search", "Mt Pleasant", "--json", env: Self.on))
     #expect(pleasant.count > 5 && pleasant.prefix(5).allSatisfy { $0["city"] as? String == "Mount Pleasant" }, "\(pleasant)")
     let st = try items(try h.wx("search", "st", "--json", env: Self.on))

@@ -31,19 +31,43 @@ extension PlaceFinder {
     total: Int, items: [Found]
   ) {
     // `St Paul` is Saint Paul too, and `Mt Vernon` Mount Vernon, as `wx show` reads them
-    // (``WorldNames/abbreviated(_:)``): of the two spellings, the one whose largest place is
-    // the larger is listed (`St Paul`: Saint Paul, Minnesota; `Mt Vernon`, which the atlas
-    // never spells so, the Mount Vernons). Decided on the first place of each, whatever the
-    // page. Not the word still being typed (`st` is every name starting so).
+    // (``WorldNames/abbreviated(_:)``): both spellings are listed, merged by rank (`St Paul`:
+    // Saint Paul, Minnesota, Saint-Paul, Réunion, then St. Paul, Alberta, as `wx show` lists
+    // them). Each spelling's first `offset + limit` hold the merged page's, so every page
+    // agrees. Not the word still being typed (`st` is every name starting so).
     guard variants, let other = Self.otherSpelling(catalogue.fold(query)) else {
-      return try searchSpelled(query, offset: offset, limit: limit, variants: variants)
+      let r = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
+      return (r.total, r.items)
     }
-    let otherText = String(decoding: other, as: UTF8.self)
-    let people = { (r: (total: Int, items: [Found])) in r.items.first.map { $0.place?.population ?? 0 } ?? -1 }
-    let typed = try searchSpelled(query, offset: 0, limit: 1, variants: variants)
-    let spelled = try searchSpelled(otherText, offset: 0, limit: 1, variants: variants)
-    return try searchSpelled(
-      people(spelled) > people(typed) ? otherText : query, offset: offset, limit: limit, variants: variants)
+    let typed = try searchSpelled(query, offset: 0, limit: offset + limit, variants: variants)
+    let spelled = try searchSpelled(String(decoding: other, as: UTF8.self), offset: 0, limit: offset + limit, variants: variants)
+    var merged: [(rank: (Int, Int, Int, Int), item: Found)] = []
+    for (n, run) in [typed, spelled].enumerated() {
+      for (k, item) in run.items.enumerated() { merged.append(((run.ranks[k].0, run.ranks[k].1, n, k), item)) }
+    }
+    merged.sort { $0.rank < $1.rank }
+    // A place both spellings name (an alternate name of it is the other) once, at its better
+    // rank; so is one GeoNames lists under each spelling at one spot (Vancouver's Mount
+    // Pleasant and Mt Pleasant, 33,000 and 32,955 people), as the atlas keeps one of two
+    // places of one name at one spot (``AtlasWriter/SameSpot``).
+    var kept: [(place: Place, spelling: Int)] = []
+    var repeats = 0
+    merged.removeAll { e in
+      guard let p = e.item.place else { return false }
+      let twin = kept.contains { k in
+        k.place.position == p.position
+          || (k.spelling != e.rank.2 && k.place.countryCode == p.countryCode && k.place.region == p.region
+            && Place.distance(k.place.latitude, k.place.longitude, p.latitude, p.longitude) <= AtlasWriter.SameSpot.within)
+      }
+      if twin {
+        repeats += 1
+        return true
+      }
+      kept.append((p, e.rank.2))
+      return false
+    }
+    let total = max(typed.total + spelled.total - repeats, offset + min(limit, max(0, merged.count - offset)))
+    return (total, Array(merged.dropFirst(offset).prefix(limit).map(\.item)))
   }
 
   /// `key` with its abbreviated words spelled the other way but the last (still being typed):
@@ -54,12 +78,14 @@ extension PlaceFinder {
   }
 
   /// ``search(_:offset:limit:variants:)`` of the words as typed.
+  /// `ranks`: each item's (class, place position) as the list is ordered, to merge two
+  /// spellings' lists.
   func searchSpelled(_ query: String, offset: Int, limit: Int, variants: Bool) throws(StoreError) -> (
-    total: Int, items: [Found]
+    total: Int, items: [Found], ranks: [(Int, Int)]
   ) {
     guard let atlas else {
       let cat = try catalogue.search(query, offset: offset, limit: limit, variants: variants)
-      return (cat.total, cat.cities.map { Found(city: $0, place: nil) })
+      return (cat.total, cat.cities.map { Found(city: $0, place: nil) }, Array(repeating: (1, Int.max), count: cat.cities.count))
     }
     // The catalogue's matches whole when they are few; else the first `offset + limit` (name
     // order: those named exactly the query first), and the places listed find their own
@@ -126,11 +152,16 @@ extension PlaceFinder {
       if folds[i] == q { exactPeople = max(exactPeople, ranked[i].place.population) }
       if ranked[i].nameMatch { ranks += 1 }
     }
-    for p in try atlas.namedPlaces(q) where catalogue.fold(p.name) == q && !rankedPositions.contains(p.position) {
+    // And every place the query is another name of (`saint paul`: Saint-Paul-en-Chablais,
+    // also called Saint-Paul): listed once the window reached it, it came before smaller
+    // towns of the name itself, so pages of 3 skipped it.
+    for p in try atlas.namedPlaces(q) where !rankedPositions.contains(p.position) {
+      let own = catalogue.fold(p.name) == q
+      guard own || alternates.contains(p.position) else { continue }
       ranked.append((p, true))
       rankedPositions.append(p.position)
-      folds.append(q)
-      exactPeople = max(exactPeople, p.population)
+      folds.append(own ? q : catalogue.fold(p.name))
+      if own { exactPeople = max(exactPeople, p.population) }
       ranks += 1
     }
     // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
@@ -180,6 +211,7 @@ extension PlaceFinder {
     }
     keyed.sort { $0.key < $1.key }
     var page = Array(keyed.dropFirst(offset).prefix(limit).map(\.item))
+    let order = keyed.dropFirst(offset).prefix(limit).map { ($0.key.0, $0.key.1) }
     if !whole {
       // A place listed without the catalogue city it is, which was past the matches read.
       // The cities still listed, and those given to the page's places here.
@@ -193,8 +225,8 @@ extension PlaceFinder {
       // Past 200 catalogue matches the total is estimated, the same for every page: the
       // share of the catalogue's first `sample` matches that are places, over all its matches.
       let estimate = (sampled * cat.total + Self.sample / 2) / max(1, min(Self.sample, cat.cities.count))
-      return (max(cat.total + places.total - min(estimate, cat.total, places.total), offset + page.count), page)
+      return (max(cat.total + places.total - min(estimate, cat.total, places.total), offset + page.count), page, order)
     }
-    return (cat.total + places.total - overlap, page)
+    return (cat.total + places.total - overlap, page, order)
   }
 }

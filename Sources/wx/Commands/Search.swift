@@ -59,8 +59,8 @@ extension WX {
         starting with it (york finds New York), each group largest first. "Prefix, Qualifier" keeps \
         those of that country, region or US state ("Springfield, IL", "Bangor, Wales"), and \
         "Prefix, Region, Country" those of both ("Springfield, MO, US"). St, Mt and Ft read as \
-        Saint, Mount and Fort too, the spelling with the larger places listed ("St Paul": Saint \
-        Paul, Minnesota). Exits 1 when nothing matches.
+        Saint, Mount and Fort too, both spellings listed by size ("St Paul": Saint Paul, \
+        Minnesota, then St. Paul, Alberta). Exits 1 when nothing matches.
         """)
 
     @Argument(

@@ -251,6 +251,10 @@ import WXCore
     let newcastles = try bench.offers(shell, "wx show newcastle").map { $0.filter { !"\\'\"".contains($0) } }
     #expect(newcastles.contains("Newcastle, Northern Ireland"), "\(shell): \(newcastles)")
     #expect(!newcastles.contains("Newcastle, United Kingdom"), "\(shell): \(newcastles)")
+    // Its region after an unquoted comma, though the place's name is longer (Newcastle upon
+    // Tyne): it offered nothing.
+    #expect(try bench.offers(shell, "wx show newcastle, eng") == ["England"], "\(shell)")
+    #expect(try bench.typed(shell, "wx show newcastle, eng\t") == "wx show newcastle, England ", "\(shell)")
     // A name typed whole that is another name of a larger place offers that place too, never
     // the village that begins so alone. fish keeps only its own best kind of match, so it is
     // offered the word itself, described by the place (`kiev`, Kyiv), which wx resolves to it.

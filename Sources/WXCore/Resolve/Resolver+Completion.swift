@@ -111,11 +111,21 @@ extension Resolver {
     for k in runs where k <= before.count {
       let run = Array(before.suffix(k))
       for name in try completions((run + [current]).joined(separator: " "), limit: limit) where !excluding.contains(name) {
-        guard let rest = Self.rest(of: name, after: run), !rest.isEmpty else { continue }
+        guard let rest = Self.rest(of: name, after: run) ?? Self.rest(ofQualifier: name, after: run), !rest.isEmpty
+        else { continue }
         if seen.insert(rest).inserted { out.append(rest) }
       }
     }
     return out
+  }
+
+  /// The rest of `name`'s qualifier after the words `run` typed past their comma, when the
+  /// name before it is another form of the one typed: `newcastle, eng` offers England of
+  /// "Newcastle upon Tyne, England" (Newcastle is its name before its joiner), which reads
+  /// back as that place; nil without a comma among the words.
+  static func rest(ofQualifier name: String, after run: [String]) -> String? {
+    guard let c = run.lastIndex(where: { $0.hasSuffix(",") }), let comma = name.lastIndex(of: ",") else { return nil }
+    return rest(of: String(name[name.index(after: comma)...]).trimmingSpaces, after: Array(run[(c + 1)...]))
   }
 
   /// `name` without the part the words `run` typed, when they type a start of it that ends

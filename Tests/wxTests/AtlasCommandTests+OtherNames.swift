@@ -69,6 +69,23 @@ extension AtlasCommandTests {
     #expect(paris.stderr.contains("other places share the name: `wx search Paris` lists them"), "\(paris)")
   }
 
+  /// A district is its own place: `wx show shibuya` showed the sample's 東京 (4 km away, its
+  /// name in another script) with Shibuya's people, and so did Shibuya's GeoNames id and
+  /// Shinjuku. Tokyo itself is still 東京, with its weather.
+  @Test func aDistrictIsNotTheCityInAnotherScriptBesideIt() throws {
+    let h = try home()
+    for typed in ["shibuya", "shinjuku", "11808021"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["city"] as? String != "東京" && json["temperature"] is NSNull, "\(typed): \(r)")
+      #expect(json["region"] as? String == "Tokyo" && (json["population"] as? Int ?? 0) < 1_000_000, "\(typed): \(json)")
+    }
+    let tokyo = try h.wx("show", "tokyo", "--json", env: Self.on).json()
+    #expect(tokyo["city"] as? String == "東京" && tokyo["temperature"] as? Double != nil, "\(tokyo)")
+    let search = try items(try h.wx("search", "shibuya", "--json", env: Self.on))
+    #expect(search.map { $0["city"] as? String } == ["Shibuya"] && search.first?["temperature"] is NSNull, "\(search)")
+  }
+
   /// `wx fav add Springfield, Illinois, US` unquoted was cut after its second part (exit 64:
   /// "US" matched Üsküdar…); `fav rm` of Missouri's the same way removes nothing.
   @Test func nameRegionAndCountryUnquotedGoWhole() throws {

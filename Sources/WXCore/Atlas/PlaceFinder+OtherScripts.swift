@@ -12,7 +12,10 @@ extension PlaceFinder {
 
   /// The catalogue city named in another script (東京) that is `place`: of its country,
   /// nearest within ``otherScriptTown``. The atlas's names are Latin, so such a city is linked
-  /// by where it is: `tokyo` finds the sample's 東京 and its weather.
+  /// by where it is: `tokyo` finds the sample's 東京 and its weather. Not a district of the
+  /// town the city is: a place whose region is named after a larger place near the city
+  /// (Shibuya, Shinjuku, Setagaya of Tokyo; Chaoyang of Beijing) is a place of its own, where
+  /// `wx show shibuya` showed 東京's weather under Shibuya's people.
   package func linkedCity(_ place: Place) throws(StoreError) -> City? {
     var best: (city: City, km: Double)? = nil
     for e in try otherScriptEntries(mayBeIn: place.country) {
@@ -21,7 +24,14 @@ extension PlaceFinder {
       let km = Place.distance(place.latitude, place.longitude, c.latitude, c.longitude)
       if km <= Self.otherScriptTown && km < (best?.km ?? .infinity) { best = (c, km) }
     }
-    return best?.city
+    guard let city = best?.city else { return nil }
+    if let region = place.region, let atlas, Fold.key(region) != Fold.key(place.name) {
+      for town in try atlas.named(region) where town.position != place.position && town.population > place.population {
+        let km = Place.distance(town.latitude, town.longitude, city.latitude, city.longitude)
+        if km <= Self.otherScriptTown && town.countryCode == place.countryCode { return nil }
+      }
+    }
+    return city
   }
 
   /// The catalogue's name entries whose folded name starts past ASCII (they sort last), at

@@ -184,3 +184,29 @@ extension AtlasCommandTests {
     #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 2)
   }
 }
+
+extension AtlasCommandTests {
+  /// `wx forecast "Springfield, MO"` of a catalogue with both Springfields was headed
+  /// "Springfield, United States", either of them; it names the region as `wx show` does.
+  @Test func forecastHeadsTwinsWithTheirRegions() throws {
+    let h = try home()
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "Springfield", country: "United States", latitude: 39.7817, longitude: -89.6501),
+          weatherRecord(id: 2, city: "Springfield", country: "United States", latitude: 37.2090, longitude: -93.2923),
+          weatherRecord(id: 3, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+        ], in: h, name: "springfields.json"))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    for (typed, region) in [("Springfield, IL", "Illinois"), ("Springfield, MO", "Missouri")] {
+      for extra in [[], ["--hourly"]] {
+        let r = try h.run(["forecast", typed] + extra, env: Self.on)
+        #expect(r.status == 0 && r.stdout.hasPrefix("Springfield, \(region), United States\n"), "\(typed) \(extra): \(r)")
+        let json = try h.run(["forecast", typed, "--json"] + extra, env: Self.on).json()
+        #expect(json["region"] as? String == region, "\(typed) \(extra): \(json)")
+      }
+    }
+    let oslo = try h.wx("forecast", "oslo", env: Self.on)
+    #expect(oslo.stdout.hasPrefix("Oslo, Norway\n"), "\(oslo)")
+  }
+}

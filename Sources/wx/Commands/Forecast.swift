@@ -42,11 +42,12 @@ struct ForecastRequest: CatalogueRequest {
     guard let found = resolved.city else {
       return PlaceView(resolved, finder, unit: ctx.unit(output.display), now: ctx.now, shape: hourly ? .hourly : .forecast)
     }
+    let region = PlaceText.telling(resolved, finder)
     if hourly {
       return HourlyView(
         city: found, window: found.hours(at: ctx.now, limit: hours ?? 24), asked: hours ?? 24,
         provider: catalogue.meta.provider, unit: ctx.unit(output.display), freshness: ctx.freshness(catalogue.meta),
-        now: ctx.now)
+        now: ctx.now, region: region)
     }
     let forecast = found.datedForecast(at: ctx.now)
     // Only the days from the city's today on; each keeps its date's label in any order.
@@ -60,12 +61,12 @@ struct ForecastRequest: CatalogueRequest {
     }
     return ForecastView(
       city: found, forecast: forecast, days: days, hottest: hottest, unit: ctx.unit(output.display),
-      freshness: ctx.freshness(catalogue.meta), now: ctx.now)
+      freshness: ctx.freshness(catalogue.meta), now: ctx.now, region: region)
   }
 }
 
 /// The forecast table under the city's name, from the city's today on (days already past are
-/// counted, not shown); `{"id", "city", "country", "unit", "today", "days", "past_days"}`.
+/// counted, not shown); `{"id", "city", "country", "region", "unit", "today", "days", "past_days"}`.
 struct ForecastView: View {
   var city: City
   var forecast: DatedForecast
@@ -76,18 +77,22 @@ struct ForecastView: View {
   var freshness: String
   /// The time now: the data's age.
   var now: Int64 = 0
+  /// The place's region, when another place of its name is in its country (two Springfields):
+  /// the heading names it, as `wx show`'s does.
+  var region: String? = nil
 
   func json() -> JSON {
     .object(
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
+        ("region", region.map { .string($0) } ?? .null),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
       ] + Ages.json(city, now)
         + CityView.forecastJSON(forecast, unit, key: "days", days: days))
   }
 
   func text(_ term: Terminal) -> String {
-    var out = term.bold("\(city.name.visible), \(city.country.visible)")
+    var out = term.bold(PlaceText.heading(city, region: region))
     out += (hottest ? " · rain-free days, hottest first" : "") + "\n"
     if forecast.isWhollyPast {
       out += CityView.wordsForPast(forecast, term, source: city.origin.source)

@@ -182,6 +182,21 @@ enum PlaceText {
     return "\(place.name), \(code ?? region)"
   }
 
+  /// The region that tells a place from another of its name in its country (nil when none
+  /// does, or it is the name itself): `wx forecast "Springfield, MO"` is headed "Springfield,
+  /// Missouri, United States", as `wx show` heads it.
+  static func telling(_ f: Found, _ finder: PlaceFinder) -> String? {
+    guard let place = f.place, let region = place.region, region != f.name, namesakes(of: place, finder).count > 1 else {
+      return nil
+    }
+    return region
+  }
+
+  /// `Name, Region, Country` (the region when one is given), escaped for the terminal.
+  static func heading(_ city: City, region: String?) -> String {
+    [city.name, region, city.country].compactMap { $0?.visible }.joined(separator: ", ")
+  }
+
   /// The places of `place`'s name in its country, itself included.
   static func namesakes(of place: Place, _ finder: PlaceFinder) -> [Place] {
     (((try? finder.atlas?.named(place.name)) ?? nil) ?? []).filter { $0.countryCode == place.countryCode }

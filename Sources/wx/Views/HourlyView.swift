@@ -1,7 +1,7 @@
 import WXCore
 
 /// `wx forecast --hourly`: a row per hour from the city's current local hour;
-/// `{"id", "city", "country", "unit", "wind_unit", "hourly": [...]}` (the items of `wx show`).
+/// `{"id", "city", "country", "region", "unit", "wind_unit", "hourly": [...]}` (the items of `wx show`).
 /// A record without hours, or whose hours are all past, says so once, and its list is empty.
 struct HourlyView: View {
   var city: City
@@ -14,6 +14,8 @@ struct HourlyView: View {
   var freshness: String
   /// The time now (seconds since the epoch): when an ended forecast ended, in words.
   var now: Int64
+  /// The place's region when another place of its name is in its country (``ForecastView/region``).
+  var region: String? = nil
 
   var hours: [ForecastHour] {
     if case .hours(let h) = window { return h }
@@ -24,6 +26,7 @@ struct HourlyView: View {
     .object(
       [
         ("id", .int(city.id)), ("city", .string(city.name)), ("country", .string(city.country)),
+        ("region", region.map { .string($0) } ?? .null),
         ("unit", .string(unit.rawValue)), ("wind_unit", .string(unit.wind.rawValue)),
         ("hourly", .array(hours.map { CityView.hourItem($0, unit) })),
       ] + Ages.json(city, now))
@@ -35,7 +38,7 @@ struct HourlyView: View {
   }
 
   func text(_ term: Terminal) -> String {
-    var out = term.bold("\(city.name.visible), \(city.country.visible)")
+    var out = term.bold(PlaceText.heading(city, region: region))
     switch window {
     case .none:
       // Short lines: each fits 40 columns.

@@ -196,6 +196,7 @@ extension AtlasCommandTests {
           weatherRecord(id: 1, city: "Springfield", country: "United States", latitude: 39.7817, longitude: -89.6501),
           weatherRecord(id: 2, city: "Springfield", country: "United States", latitude: 37.2090, longitude: -93.2923),
           weatherRecord(id: 3, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+          weatherRecord(id: 4, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
         ], in: h, name: "springfields.json"))
     try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
     for (typed, region) in [("Springfield, IL", "Illinois"), ("Springfield, MO", "Missouri")] {
@@ -208,5 +209,8 @@ extension AtlasCommandTests {
     }
     let oslo = try h.wx("forecast", "oslo", env: Self.on)
     #expect(oslo.stdout.hasPrefix("Oslo, Norway\n"), "\(oslo)")
+    // Two records of one town: no `wx show 'Oslo, Norway'` offered for "the other" (it names
+    // both); search lists them.
+    #expect(oslo.stderr.contains("`wx search Oslo` lists them") && !oslo.stderr.contains("`wx show"), "\(oslo)")
   }
 }

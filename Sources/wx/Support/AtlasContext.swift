@@ -111,8 +111,13 @@ extension Context {
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
     let typed = PlaceText.searchWords(argument)
     let said = "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)); \(others) the name: "
-    if let namesakes = try? finder.namesakes(of: argument, besides: f, count: sharing) {
-      let commands = namesakes.map { "`wx show \(PlaceText.shellWord(PlaceText.argument($0, finder)).visible)`" }
+    // Only when each argument names its place alone: two catalogue records of one town
+    // (`Mumbai, India` twice) leave it to search.
+    if let namesakes = try? finder.namesakes(of: argument, besides: f, count: sharing),
+      case let arguments = namesakes.map({ PlaceText.argument($0, finder) }),
+      Set(arguments + [PlaceText.argument(f, finder)]).count == arguments.count + 1
+    {
+      let commands = arguments.map { "`wx show \(PlaceText.shellWord($0).visible)`" }
       console.note(said + (commands.count > 1 ? commands.dropLast().joined(separator: ", ") + " and " : "") + commands.last!)
       return
     }

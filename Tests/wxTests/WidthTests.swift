@@ -37,6 +37,12 @@ import WXCore
     for columns in ["40", "52", "80"] {
       let r = try home.run(["status"], env: ["COLUMNS": columns])
       #expect(widest(r.stdout) <= Int(columns)!, "status at \(columns): \(r.stdout)")
+      // Broken onto more lines, never cut: the paths to copy and the atlas's licence credit
+      // lost their ends to "…" at 40 columns.
+      let lines = r.stdout.split(separator: "\n").map { $0.drop { $0 == " " } }
+      let joined = lines.joined()
+      #expect(!r.stdout.contains("…") && lines.joined(separator: " ").contains("CC BY 4.0)"), "\(columns): \(r.stdout)")
+      #expect(joined.contains(home.path + "/catalogue.gdbm") && joined.contains(home.path + "/prefs.gdbm"), "\(r.stdout)")
     }
     let list = try home.run(["list"], env: ["COLUMNS": "40"])
     let piped = try home.wx("list")

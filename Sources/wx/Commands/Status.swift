@@ -95,12 +95,55 @@ struct StatusView: View {
     if let line = atlas.line { out += "places    \(line)\n" }
     out += "unit      \(unit.rawValue)\n"
     out += "wind      \(unit.wind.rawValue)\n"
-    out += "files\n"
+    out += "files"
+    var lines = out.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+      Self.fit(String($0), indent: 10, width: term.width)
+    }
     for f in files {
       let s = f.size.map { Self.bytes($0) } ?? "absent"
-      out += "  \(DisplayWidth.pad(f.name, to: 12)) \(DisplayWidth.pad(s, to: 9, right: true))  \(f.path.visible)\n"
+      let head = "  \(DisplayWidth.pad(f.name, to: 12)) \(DisplayWidth.pad(s, to: 9, right: true))"
+      let line = head + "  " + f.path.visible
+      // A path that does not fit goes under its name, whole, broken where it must be.
+      let fits = term.width.map { DisplayWidth.of(line) <= $0 } ?? true
+      lines += fits ? [line] : [head] + Self.fit("    " + f.path.visible, indent: 4, width: term.width)
     }
-    return String(out.dropLast())
+    return lines.joined(separator: "\n")
+  }
+
+  /// `line` within `width`, its rest broken onto lines starting at column `indent`: between
+  /// words, else anywhere (a path, a URL). Never cut: the runner would end it with "…", and
+  /// a path to copy or the atlas's licence credit was lost at 40 columns.
+  static func fit(_ line: String, indent: Int, width: Int?) -> [String] {
+    guard let width, width > indent + 8, DisplayWidth.of(line) > width else { return [line] }
+    let pad = String(repeating: " ", count: indent)
+    var out: [String] = []
+    var rest = Substring(line)
+    var first = true
+    while !rest.isEmpty {
+      let room = first ? width : width - indent
+      if DisplayWidth.of(String(rest)) <= room {
+        out.append((first ? "" : pad) + rest)
+        break
+      }
+      // The longest start that fits, back to its last space past the value's column.
+      var end = rest.startIndex
+      var used = 0
+      while end < rest.endIndex {
+        let w = DisplayWidth.of(String(rest[end]))
+        if used + w > room { break }
+        used += w
+        end = rest.index(after: end)
+      }
+      if end == rest.startIndex { end = rest.index(after: end) }
+      var cut = end
+      if let space = rest[..<end].lastIndex(of: " "), rest.distance(from: rest.startIndex, to: space) > (first ? indent : 0) {
+        cut = space
+      }
+      out.append((first ? "" : pad) + rest[..<cut])
+      rest = rest[cut...].drop { $0 == " " }
+      first = false
+    }
+    return out
   }
 
   /// The store files and their sizes; for the atlas, the one commands read (`atlas`, from

@@ -50,12 +50,17 @@ extension AtlasCommandTests {
     for (typed, expected) in [
       ("rio", ["Río|Greece", "Rio|United States"]), ("cologne", ["Cologne|Italy", "Cologne|United States"]),
       ("zurich", ["Zurich|Canada"]),
+      // Each as the command resolves it alone (a helper's pass: `Porto, Brazil` listed Porto
+      // Alegre and Porto Velho; `Saint-Thomas, Canada` was St. Thomas, Ontario again).
+      ("porto", ["Porto|Brazil", "Porto|Italy", "Porto|Spain"]), ("st thomas", ["Saint-Thomas|Canada"]),
     ] {
       let r = try h.wx("show", typed, env: Self.on)
       let note = r.stderr.split(separator: "\n").first { $0.contains("share") }.map(String.init) ?? ""
       #expect(r.status == 0 && !note.contains("wx search"), "\(typed): \(r)")
-      // `wx show 'Name, Country'`, as the note quotes them.
-      let arguments = note.split(separator: "`").filter { $0.hasPrefix("wx show '") }.map { $0.dropFirst(9).dropLast() }
+      // `wx show 'Name, Region'` or `wx show ID`, as the note quotes them.
+      let arguments = note.split(separator: "`").filter { $0.hasPrefix("wx show ") }.map { command in
+        command.dropFirst(8).hasPrefix("'") ? command.dropFirst(9).dropLast() : command.dropFirst(8)
+      }
       #expect(arguments.count == expected.count, "\(typed): \(note)")
       for (argument, want) in zip(arguments, expected) {
         let shown = try h.wx("show", String(argument), "--json", env: Self.on)
@@ -132,6 +137,15 @@ extension AtlasCommandTests {
       }
       #expect(long.count == 12 && short == long, "\(typed): \(short) against \(long)")
     }
+    // One total whatever the page size (it went 22, 21, 20 for `st louis`).
+    let totals = try [1, 3, 20].map { n in
+      try h.wx("search", "st louis", "--per-page", "\(n)", "--json", env: Self.on).json()["total"] as? Int
+    }
+    #expect(Set(totals).count == 1, "\(totals)")
+    // Names that only begin with the other spelling's name are no twins of it (St Kilda East
+    // was dropped beside Saint Kilda, 2 km away).
+    let kilda = try items(try h.wx("search", "st kilda", "--json", env: Self.on)).map { $0["city"] as? String ?? "" }
+    #expect(kilda.contains("St Kilda East") && kilda.contains("Saint Kilda"), "\(kilda)")
     let pleasant = try items(try h.wx("search", "Mt Pleasant", "--json", env: Self.on))
     #expect(pleasant.count > 5 && pleasant.prefix(5).allSatisfy { $0["city"] as? String == "Mount Pleasant" }, "\(pleasant)")
     let st = try items(try h.wx("search", "st", "--json", env: Self.on))

@@ -16,4 +16,23 @@ extension PlaceFinder {
     }
     return others.count == count && named.count == count + 1 ? others : nil
   }
+
+  /// For each of `places`, an argument that a command resolves to that place and no other,
+  /// silently: the first of `candidates(place)` that does (tried as the command tries it:
+  /// `Porto, Brazil` lists Porto Alegre and Porto Velho, and `Saint-Thomas, Canada` is St.
+  /// Thomas, Ontario, so Porto's region or its GeoNames id is offered). Nil when one has none.
+  package func arguments(naming places: [Found], candidates: (Found) -> [String]) -> [String]? {
+    var out: [String] = []
+    for f in places {
+      guard
+        let argument = candidates(f).first(where: { argument in
+          guard let (got, sharing, begun) = try? lookup(argument), sharing == 0, begun == 0 else { return false }
+          if let p = f.place { return got.place?.position == p.position && got.city?.recordKey == f.city?.recordKey }
+          return got.place == nil && got.city?.recordKey == f.city?.recordKey
+        })
+      else { return nil }
+      out.append(argument)
+    }
+    return out
+  }
 }

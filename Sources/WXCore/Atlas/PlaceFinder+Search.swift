@@ -39,8 +39,11 @@ extension PlaceFinder {
       let r = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
       return (r.total, r.items)
     }
-    let typed = try searchSpelled(query, offset: 0, limit: offset + limit, variants: variants)
-    let spelled = try searchSpelled(String(decoding: other, as: UTF8.self), offset: 0, limit: offset + limit, variants: variants)
+    // At least the first `spellingWindow` of each, whatever the page: the places both list,
+    // taken off the total, are counted there, so every page and page size gives one total.
+    let window = max(offset + limit, Self.spellingWindow)
+    let typed = try searchSpelled(query, offset: 0, limit: window, variants: variants)
+    let spelled = try searchSpelled(String(decoding: other, as: UTF8.self), offset: 0, limit: window, variants: variants)
     var merged: [(rank: (Int, Int, Int, Int), item: Found)] = []
     for (n, run) in [typed, spelled].enumerated() {
       for (k, item) in run.items.enumerated() { merged.append(((run.ranks[k].0, run.ranks[k].1, n, k), item)) }
@@ -57,6 +60,7 @@ extension PlaceFinder {
       let twin = kept.contains { k in
         k.place.position == p.position
           || (k.spelling != e.rank.2 && k.place.countryCode == p.countryCode && k.place.region == p.region
+            && Self.sameSpelledName(k.place.name, p.name)
             && Place.distance(k.place.latitude, k.place.longitude, p.latitude, p.longitude) <= AtlasWriter.SameSpot.within)
       }
       if twin {
@@ -68,6 +72,16 @@ extension PlaceFinder {
     }
     let total = max(typed.total + spelled.total - repeats, offset + min(limit, max(0, merged.count - offset)))
     return (total, Array(merged.dropFirst(offset).prefix(limit).map(\.item)))
+  }
+
+  /// Rows each spelling's list is read to, at least (``search(_:offset:limit:variants:)``).
+  static let spellingWindow = 100
+
+  /// Whether two names are one but for St/Saint, Mt/Mount, Ft/Fort (Mt Pleasant and Mount
+  /// Pleasant; not St Kilda East and Saint Kilda, 2 km apart).
+  static func sameSpelledName(_ a: String, _ b: String) -> Bool {
+    let (x, y) = (Fold.key(a), Fold.key(b))
+    return x == y || WorldNames.abbreviated(x) == y || WorldNames.abbreviated(y) == x
   }
 
   /// `key` with its abbreviated words spelled the other way but the last (still being typed):

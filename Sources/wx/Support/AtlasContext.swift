@@ -111,11 +111,10 @@ extension Context {
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
     let typed = PlaceText.searchWords(argument)
     let said = "wx: \(argument.quoted()) is \(PlaceText.full(f).visible)\(PlaceText.peopleAside(f)); \(others) the name: "
-    // Only when each argument names its place alone: two catalogue records of one town
-    // (`Mumbai, India` twice) leave it to search.
+    // Each by an argument the command resolves to it alone, silently (tried): two catalogue
+    // records of one town (`Oslo, Norway` twice) leave it to search.
     if let namesakes = try? finder.namesakes(of: argument, besides: f, count: sharing),
-      case let arguments = namesakes.map({ PlaceText.argument($0, finder) }),
-      Set(arguments + [PlaceText.argument(f, finder)]).count == arguments.count + 1
+      let arguments = finder.arguments(naming: namesakes, candidates: { PlaceText.arguments($0, finder) })
     {
       let commands = arguments.map { "`wx show \(PlaceText.shellWord($0).visible)`" }
       console.note(said + (commands.count > 1 ? commands.dropLast().joined(separator: ", ") + " and " : "") + commands.last!)
@@ -200,6 +199,17 @@ enum PlaceText {
   /// `Name, Region, Country` (the region when one is given), escaped for the terminal.
   static func heading(_ city: City, region: String?) -> String {
     [city.name, region, city.country].compactMap { $0?.visible }.joined(separator: ", ")
+  }
+
+  /// The arguments that may name `f` alone, best first: ``argument(_:_:)``, then "Name,
+  /// Region" and its GeoNames id (``PlaceFinder/arguments(naming:candidates:)`` tries them).
+  static func arguments(_ f: Found, _ finder: PlaceFinder) -> [String] {
+    var out = [argument(f, finder)]
+    if let place = f.place {
+      if let region = place.region, region != place.name { out.append("\(place.name), \(region)") }
+      out.append(String(place.geonameID))
+    }
+    return out
   }
 
   /// The places of `place`'s name in its country, itself included.

@@ -19,11 +19,16 @@ extension PlaceFinder {
     let parts = qualifier.split(separator: ",").map { Fold.key(String($0).trimmingSpaces) }
     let typed = [whole] + (parts.count == 2 && !parts.contains([]) ? parts : [])
     let lines = typed.map { Countries.lines(naming: $0, version: Fold.version) }  // once, not per place
-    let all = try search(name, offset: 0, limit: 2_000).items.filter { found in
+    guard !whole.isEmpty else { return (0, []) }
+    let matches = try search(name, offset: 0, limit: 2_000).items
+    let fits = matches.map { found in
       let q = Qualifiers(of: found)
-      let fits = zip(typed, lines).map { q.fit($0, lines: $1, version: Fold.version) == .exact }
-      return !whole.isEmpty && (fits[0] || fits.count == 3 && fits[1] && fits[2])
+      return zip(typed, lines).map { q.fit($0, lines: $1, version: Fold.version) }
     }
+    var all = zip(matches, fits).filter { $1[0] == .exact || $1.count == 3 && $1[1] == .exact && $1[2] == .exact }.map(\.0)
+    // None fits whole: those whose country or region the qualifier begins, as `wx show`
+    // reads it (`Berlin, Germ`, `Sarajevo, Bosnia`).
+    if all.isEmpty { all = zip(matches, fits).filter { $1[0] == .prefix }.map(\.0) }
     return (all.count, Array(all.dropFirst(offset).prefix(limit)))
   }
 

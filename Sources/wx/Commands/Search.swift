@@ -58,7 +58,8 @@ extension WX {
         place): those whose name starts with PREFIX come first, then those with a later word \
         starting with it (york finds New York), each group largest first. "Prefix, Qualifier" keeps \
         those of that country, region or US state ("Springfield, IL", "Bangor, Wales"), and \
-        "Prefix, Region, Country" those of both ("Springfield, MO, US"). St, Mt and Ft read as \
+        "Prefix, Region, Country" those of both ("Springfield, MO, US"); failing those, the ones whose \
+        country or region the qualifier begins ("Berlin, Germ"). St, Mt and Ft read as \
         Saint, Mount and Fort too, both spellings listed by size ("St Paul": Saint Paul, \
         Minnesota, then St. Paul, Alberta). Exits 1 when nothing matches.
         """)

@@ -145,8 +145,9 @@ extension AtlasCommandTests {
     #expect(fav.stdout == "added Halle, Flanders, Belgium\nadded Halle, Flanders, Belgium\n", "\(fav)")
     let again = try h.wx("fav", "add", String(ids[1]), String(ids[0]), env: Self.on)
     #expect(again.stdout == String(repeating: "Halle, Flanders, Belgium is already a favourite\n", count: 2), "\(again)")
+    // Search takes "Name, Country" now, as `wx show` reads it: the hint keeps the qualifier.
     let shared = try h.wx("show", "San José, Costa Rica", env: Self.on)
-    #expect(!shared.stderr.contains("search 'San José, Costa Rica'"), "\(shared)")
+    #expect(shared.stderr.contains("`wx search 'San José, Costa Rica'` lists them"), "\(shared)")
   }
 
   /// A place without weather answers with its command's own JSON keys (show's, forecast's,
@@ -236,5 +237,17 @@ extension AtlasCommandTests {
     #expect(paris.status == 66, "\(paris)")
     let newcastle = try h.wx("show", "Newcastle, England", "--json", env: Self.on)
     #expect((try? newcastle.json())?["region"] as? String == "England", "\(newcastle)")
+  }
+}
+
+extension AtlasCommandTests {
+  /// A name typed with its qualifier is searched with it: `San Jose, CR` shares its name
+  /// with two places of Costa Rica, and the note offered `wx search 'San José'`, 266 places.
+  @Test func aQualifiedNameSuggestsAQualifiedSearch() throws {
+    let h = try home()
+    let r = try h.wx("show", "San Jose, CR", env: Self.on)
+    #expect(r.status == 0 && r.stderr.contains("`wx search 'San José, CR'` lists them"), "\(r)")
+    let listed = try items(try h.wx("search", "San José, CR", "--json", env: Self.on))
+    #expect(listed.count == 3 && listed.allSatisfy { $0["country"] as? String == "Costa Rica" }, "\(listed)")
   }
 }

@@ -120,7 +120,15 @@ extension Context {
       console.note(said + (commands.count > 1 ? commands.dropLast().joined(separator: ", ") + " and " : "") + commands.last!)
       return
     }
-    let words = Fold.key(typed) == Fold.key(f.name) ? f.name : typed
+    var words = Fold.key(typed) == Fold.key(f.name) ? f.name : typed
+    // With its qualifier, which search reads as `wx show` does: `San Jose, CR` shares its
+    // name with 2 places of Costa Rica, not with the 266 that `wx search 'San José'` lists.
+    if let comma = argument.firstIndex(of: ","),
+      case let qualifier = String(argument[argument.index(after: comma)...]).trimmingSpaces,
+      !qualifier.isEmpty
+    {
+      words += ", " + qualifier
+    }
     console.note(said + "`wx search \(PlaceText.shellWord(words).visible)` lists them")
   }
 
@@ -151,8 +159,8 @@ enum PlaceText {
     return "\(name), \(country)"
   }
 
-  /// What `wx search` is asked for the places an argument may name: its name, without the
-  /// qualifier after a comma (search takes no "Name, Country").
+  /// The name part of an argument, without the qualifier after a comma (the name the others
+  /// share; the note that says so puts the qualifier back for search).
   static func searchWords(_ argument: String) -> String {
     let name = argument.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? argument
     return name.trimmingSpaces.isEmpty ? argument.trimmingSpaces : name.trimmingSpaces

@@ -53,6 +53,19 @@ extension Catalogue {
     }
   }
 
+  /// Whether the catalogue holds atlas links of another format than this wx reads (an older
+  /// wx's): they are not read, and each place's city is looked up by name until the next
+  /// sync stores them again (`wx doctor` says so).
+  package func linksOfAnotherFormat() throws(StoreError) -> Bool {
+    guard let raw = try db.fetch(AtlasLinks.head) else { return false }
+    do throws(MalformedValue) {
+      var r = try Envelope.open(.atlasLinks, raw)
+      return try r.count() != AtlasLinks.format
+    } catch {
+      throw .damaged(path: path, detail: "the atlas links' head is unreadable")
+    }
+  }
+
   private func readLinkHead() throws(StoreError) -> AtlasLinks.Head? {
     if let known = linkHead { return known }
     var head: AtlasLinks.Head? = nil

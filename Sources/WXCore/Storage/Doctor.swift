@@ -134,7 +134,11 @@ package struct Doctor: Sendable {
       }
       try catalogue.checkOrders()
       try catalogue.checkBlocks()
-      let health = Health.healthy(records: meta.count, detail: meta.isSample ? "bundled sample" : "from \(meta.source)")
+      var detail = meta.isSample ? "bundled sample" : "from \(meta.source)"
+      if try catalogue.linksOfAnotherFormat() {
+        detail += "; its atlas links are an older wx's, and places are looked up by name until `wx sync` stores them again"
+      }
+      let health = Health.healthy(records: meta.count, detail: detail)
       return path == home.cataloguePath ? withMode(health, path) : health
     } catch {
       return .broken(error)

@@ -191,6 +191,32 @@ import Testing
     #expect(try finder.ownNamedCity(place) == looked)
   }
 
+  /// Links of an older wx's format are not read, and doctor says so: the catalogue is
+  /// healthy, and the next sync stores them again (places are looked up by name till then).
+  @Test func doctorNamesLinksOfAnOlderFormat() throws {
+    let (s, catalogue) = try Self.linkedCopy()
+    #expect(try catalogue.linksOfAnotherFormat() == false)
+    catalogue.close()
+    let path = s.file("catalogue.gdbm")
+    let db = try GDBMDatabase(path: path, mode: .writer)
+    var r = try Envelope.open(.atlasLinks, try #require(try db.fetch(AtlasLinks.head)))
+    _ = try r.count()
+    var w = ByteWriter()
+    w.varint(UInt64(AtlasLinks.format - 1))
+    w.raw(r.buffer[r.offset...])
+    try db.store(AtlasLinks.head, Envelope.seal(.atlasLinks, w.bytes))
+    try db.close()
+    let doctor = Doctor(home: Home(directory: s.path, sampleCandidates: [sampleFile]))
+    guard case .healthy(_, let detail) = doctor.checkCatalogue() else {
+      Issue.record("\(doctor.checkCatalogue())")
+      return
+    }
+    #expect(detail.contains("its atlas links are an older wx's") && detail.contains("`wx sync`"), "\(detail)")
+    let old = try Catalogue(path: path)
+    defer { old.close() }
+    #expect(try old.linksOfAnotherFormat())
+  }
+
   /// Doctor sees a damaged links head, and the repair rebuilds the catalogue from its records
   /// with its links made again (every city kept, the same link for the same place).
   @Test func doctorRepairsDamagedLinksAndLinksAgain() throws {

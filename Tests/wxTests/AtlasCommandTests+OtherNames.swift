@@ -228,3 +228,27 @@ extension AtlasCommandTests {
     #expect(oslo.stderr.contains("`wx search Oslo` lists them") && !oslo.stderr.contains("`wx show"), "\(oslo)")
   }
 }
+
+extension AtlasCommandTests {
+  /// A catalogue whose one city of the name is St. Paul, Alberta: `wx show "St Paul"` took
+  /// it silently, though Saint Paul, Minnesota has 50 times its people. It is still the
+  /// catalogue's city, with its weather (as `salem` is the sample's Salem, Oregon), and the
+  /// note counts the other spelling's places, with the search that lists them.
+  @Test func theCatalogueOneStPaulDoesNotHideSaintPaul() throws {
+    let h = try home()
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
+          weatherRecord(id: 2, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+        ], in: h, name: "stpaul.json"))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    let r = try h.wx("show", "St Paul", "--json", env: Self.on)
+    #expect(try r.json()["id"] as? Int == 1, "\(r)")
+    #expect(r.stderr.contains("other places share the name: `wx search 'St. Paul'` lists them"), "\(r)")
+    let listed = try items(try h.wx("search", "St. Paul", "--json", env: Self.on))
+    #expect(listed.first?["city"] as? String == "Saint Paul" && listed.first?["region"] as? String == "Minnesota", "\(listed)")
+    let alberta = try h.wx("show", "St. Paul, AB", "--json", env: Self.on).json()
+    #expect(alberta["id"] as? Int == 1 && alberta["temperature"] as? Double == 7, "\(alberta)")
+  }
+}

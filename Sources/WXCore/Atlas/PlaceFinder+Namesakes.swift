@@ -35,4 +35,19 @@ extension PlaceFinder {
     }
     return out
   }
+
+  /// The atlas places other than `own` named `text`, in either spelling of St/Saint, Mt/Mount,
+  /// Ft/Fort (``WorldNames/abbreviated(_:)``): a name several places share has a `p` record.
+  func sharingTheName(_ text: String, with own: Place) throws(StoreError) -> [Place] {
+    guard let atlas else { return [] }
+    let key = atlas.fold(text)
+    var out = (try atlas.record(key) ?? []).filter { $0.position != own.position }
+    if let other = WorldNames.abbreviated(key) {
+      for p in try atlas.namedPlaces(other)
+      where p.position != own.position && !out.contains(where: { $0.position == p.position }) {
+        out.append(p)
+      }
+    }
+    return out
+  }
 }

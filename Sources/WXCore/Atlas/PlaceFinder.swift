@@ -250,21 +250,20 @@ package struct PlaceFinder {
       let named = text.contains(",") ? [] : try first.named(text)
       // A prefix the catalogue alone fits once is no answer by itself: every place the text
       // begins decides, catalogue and atlas together (`la` is Lagos, Lahore or La Paz; `lond`
-      // is London, which dwarfs every other place so begun; `lo` is no answer by Lo, Belgium).
-      // (The catalogue's ids are read only for digits: this runs before every command's
-      // lookup.)
+      // is London, which dwarfs every other place so begun). Ids are read only for digits.
       var byPrefix = named.isEmpty && !text.contains(",")
       if byPrefix, let id = Int(text) { byPrefix = try first.source.places(withID: id).isEmpty }
       if !byPrefix, named.count <= 1, case .one(let e) = try first.resolve(text) {
         let city = try found(try catalogue.city(e.ref))
         // The catalogue's city of that name, though a larger place shares it (`salem`: the
         // sample's Salem, Oregon; Salem, Tamil Nadu is five times larger): say so, as when
-        // the atlas picks one of several.
-        // Only a name several places share has a `p` record: the one `place(of:)` just read.
+        // the atlas picks one of several. Only a name several places share has a `p` record:
+        // the one `place(of:)` just read. Places of its other spelling count (`St Paul`: a
+        // catalogue's St. Paul, Alberta, silently, beside Saint Paul, Minnesota).
         var sharing = 0
-        if !named.isEmpty, let own = city.place, let shared = try atlas.record(atlas.fold(text)) {
-          let others = shared.filter { $0.position != own.position }
-          if let largest = others.first?.population, largest > own.population { sharing = others.count }
+        if !named.isEmpty, let own = city.place {
+          let others = try sharingTheName(text, with: own)
+          if let largest = others.map(\.population).max(), largest > own.population { sharing = others.count }
         }
         return .found(city, sharing: sharing)
       }

@@ -242,7 +242,7 @@ package struct PlaceFinder {
   /// one city (its cities have weather: `Paris, US` is the catalogue's), else the catalogue
   /// and the atlas together.
   package func resolve(_ text: String) throws(StoreError) -> PlaceResolution {
-    if let atlas {
+    if atlas != nil {
       var first = catalogue.resolver
       first.suggests = false
       // Not when it picked one of several cities of that name by their spelling: with the

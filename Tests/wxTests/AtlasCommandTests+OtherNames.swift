@@ -252,3 +252,20 @@ extension AtlasCommandTests {
     #expect(alberta["id"] as? Int == 1 && alberta["temperature"] as? Double == 7, "\(alberta)")
   }
 }
+
+extension AtlasCommandTests {
+  /// Catalogue twins of one place in a St/Mt/Ft search are two rows, as in any other search
+  /// (a review: merging the two spellings dropped the second twin and its weather).
+  @Test func stSearchKeepsCatalogueTwins() throws {
+    let h = try home()
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
+          weatherRecord(id: 2, city: "St. Paul", country: "Canada", temperature: 8, latitude: 53.99, longitude: -111.29),
+        ], in: h, name: "twins.json"))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    let rows = try items(try h.wx("search", "St. Paul, AB", "--json", env: Self.on))
+    #expect(Set(rows.compactMap { $0["id"] as? Int }) == [1, 2], "\(rows)")
+  }
+}

@@ -63,10 +63,13 @@ extension PlaceFinder {
     merged.removeAll { e in
       guard let p = e.item.place else { return false }
       let twin = kept.contains { k in
-        k.place.position == p.position
-          || (k.spelling != e.rank.2 && k.place.countryCode == p.countryCode && k.place.region == p.region
-            && Self.sameSpelledName(k.place.name, p.name)
-            && Place.distance(k.place.latitude, k.place.longitude, p.latitude, p.longitude) <= AtlasWriter.SameSpot.within)
+        // Across the spellings only: one spelling's list keeps a place's catalogue twins
+        // (`Ljubljana, SI` and `Ljubljana, Slovenia`), as a search without St/Mt/Ft does.
+        k.spelling != e.rank.2
+          && (k.place.position == p.position
+            || k.place.countryCode == p.countryCode && k.place.region == p.region
+              && Self.sameSpelledName(k.place.name, p.name)
+              && Place.distance(k.place.latitude, k.place.longitude, p.latitude, p.longitude) <= AtlasWriter.SameSpot.within)
       }
       if twin {
         repeats += 1

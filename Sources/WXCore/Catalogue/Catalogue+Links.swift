@@ -53,8 +53,8 @@ extension Catalogue {
     }
   }
 
-  /// Whether the catalogue holds atlas links of another format than this wx reads (an older
-  /// wx's): they are not read, and each place's city is looked up by name until the next
+  /// Whether the catalogue holds atlas links of another format than this wx reads (another
+  /// wx's, an older one's as a rule): they are not read, and each place's city is looked up by name until the next
   /// sync stores them again (`wx doctor` says so).
   package func linksOfAnotherFormat() throws(StoreError) -> Bool {
     guard let raw = try db.fetch(AtlasLinks.head) else { return false }

@@ -136,7 +136,7 @@ package struct Doctor: Sendable {
       try catalogue.checkBlocks()
       var detail = meta.isSample ? "bundled sample" : "from \(meta.source)"
       if try catalogue.linksOfAnotherFormat() {
-        detail += "; its atlas links are an older wx's: places are looked up by name until the next sync stores them"
+        detail += "; its atlas links are another wx's: places are looked up by name until the next sync stores them"
       }
       let health = Health.healthy(records: meta.count, detail: detail)
       return path == home.cataloguePath ? withMode(health, path) : health

@@ -211,7 +211,7 @@ import Testing
       Issue.record("\(doctor.checkCatalogue())")
       return
     }
-    #expect(detail.contains("its atlas links are an older wx's") && detail.contains("until the next sync"), "\(detail)")
+    #expect(detail.contains("its atlas links are another wx's") && detail.contains("until the next sync"), "\(detail)")
     let old = try Catalogue(path: path)
     defer { old.close() }
     #expect(try old.linksOfAnotherFormat())

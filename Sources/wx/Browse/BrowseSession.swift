@@ -51,7 +51,11 @@ final class BrowseSession {
       for key in keys where shown || key == .ctrl(0x03) || key == .ctrl(0x1A) {
         let action = model.apply(key)
         switch action {
-        case .quit: return
+        case .quit:
+          // What keys before it in this read asked for is saved first (Ctrl-T then Esc, typed
+          // ahead, lost the unit: the saving waits for the frame, which a quit never draws).
+          for work in after { save(work) }
+          return
         case .toggleFavourite:
           try loadPage()  // keys before it in this read may have moved to another page
           if let row = selected {

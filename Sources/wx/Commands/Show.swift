@@ -126,9 +126,9 @@ struct ShowRequest: CatalogueRequest {
       let stale = limit.map { weather.origin.isOlder(than: $0, at: ctx.now) } ?? false
       return (FormatLine(city: weather, unit: unit, format: format, now: ctx.now, stale: stale), weather)
     }
-    var view = CityView(
-      city: weather, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now, place: found.place)
-    if let place = found.place { view.sharesItsCountry = PlaceText.namesakes(of: place, finder).count > 1 }
+    let view = CityView(
+      city: weather, unit: unit, freshness: ctx.freshness(catalogue.meta), now: ctx.now, place: found.place,
+      region: PlaceText.telling(found, finder))
     return (view, weather)
   }
 }

@@ -11,8 +11,9 @@ struct CityView: View {
   var now: Int64
   /// The atlas place the city is, if any (its region, population and country code).
   var place: Place? = nil
-  /// Another place of its name is in its country: the heading names its region.
-  var sharesItsCountry = false
+  /// The region the heading names, when another place of its name is in its country
+  /// (``PlaceText/telling(_:_:)``, as `wx forecast` heads it).
+  var region: String? = nil
 
   func json() -> JSON {
     let c = city.current(at: now).city
@@ -112,7 +113,6 @@ struct CityView: View {
       for line in term.width.map({ Ages.wrap(sentence.visible, $0) }) ?? [sentence.visible] { out += term.bold(line) + "\n" }
       out += "\n"
     }
-    let region = sharesItsCountry ? place?.region.flatMap { $0 == city.name ? nil : $0 } : nil
     for line in Self.summary(shown, region: region, unit, term) + Self.extras(shown, unit, now, term) { out += line + "\n" }
     var about = ""
     if let place {

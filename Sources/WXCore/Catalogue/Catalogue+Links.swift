@@ -54,33 +54,39 @@ extension Catalogue {
   }
 
   /// Whether the catalogue holds atlas links of another format than this wx reads (another
-  /// wx's, an older one's as a rule): they are not read, and each place's city is looked up by name until the next
-  /// sync stores them again (`wx doctor` says so).
+  /// wx's, an older one's as a rule): they are not read, and each place's city is looked up
+  /// by name until the next sync stores them again (`wx doctor` says so).
   package func linksOfAnotherFormat() throws(StoreError) -> Bool {
-    guard let raw = try db.fetch(AtlasLinks.head) else { return false }
-    do throws(MalformedValue) {
-      var r = try Envelope.open(.atlasLinks, raw)
-      return try r.count() != AtlasLinks.format
-    } catch {
-      throw .damaged(path: path, detail: "the atlas links' head is unreadable")
-    }
+    try linkHeadRecord().map { $0.format != AtlasLinks.format } ?? false
   }
 
   private func readLinkHead() throws(StoreError) -> AtlasLinks.Head? {
     if let known = linkHead { return known }
     var head: AtlasLinks.Head? = nil
-    if let raw = try db.fetch(AtlasLinks.head) {
+    // Links of another format (another wx's) are none to this one.
+    if let record = try linkHeadRecord(), record.format == AtlasLinks.format {
+      var r = record.reader
       do throws(MalformedValue) {
-        var r = try Envelope.open(.atlasLinks, raw)
-        // Links of another format (another wx's) are none to this one.
-        var format = r
-        if try format.count() == AtlasLinks.format { head = try AtlasLinks.Head(decoding: &r) }
+        head = try AtlasLinks.Head(decoding: &r)
       } catch {
         throw .damaged(path: path, detail: "the atlas links' head is unreadable")
       }
     }
     linkHead = .some(head)
     return head
+  }
+
+  /// The links' head record, its envelope checked: its format, and a reader at the head
+  /// itself (which starts with the format, read again by ``AtlasLinks/Head``); nil without one.
+  private func linkHeadRecord() throws(StoreError) -> (format: Int, reader: ByteReader)? {
+    guard let raw = try db.fetch(AtlasLinks.head) else { return nil }
+    do throws(MalformedValue) {
+      let r = try Envelope.open(.atlasLinks, raw)
+      var format = r
+      return (try format.count(), r)
+    } catch {
+      throw .damaged(path: path, detail: "the atlas links' head is unreadable")
+    }
   }
 
   /// Block `b`'s payload, its envelope checked (the last block read is kept).

@@ -100,13 +100,33 @@ import Testing
     }
     var rng = SystemRandomNumberGenerator()
     let data = (0..<3000).map { _ in UInt8.random(in: 0...255, using: &rng) }
-    for length in Array(0...40) + [63, 64, 65, 1000, 2999] {
+    // Past 64 bytes the folding (PCLMULQDQ) path, and its 16-byte steps and tail.
+    for length in Array(0...40) + Array(60...200) + [255, 256, 257, 1000, 2999, 3000 - 7] {
       for start in [0, 1, 3, 7] where start + length <= data.count {
         let slice = data[start..<start + length]  // a slice that does not start at 0
         #expect(CRC32.checksum(slice) == bitwise(slice), "length \(length) at \(start)")
         #expect(CRC32.checksum(Array(slice)) == bitwise(slice))
+        let tables = Array(slice).withUnsafeBytes { CRC32.tableChecksum($0) }
+        #expect(tables == bitwise(slice), "length \(length) at \(start), by the tables")
       }
     }
+  }
+
+  /// This machine's processor folds (x86-64 with PCLMULQDQ): the test above then checks the
+  /// folding and not only the tables. Elsewhere it says it did not.
+  @Test func crc32FoldsWhereTheProcessorCan() throws {
+    #if arch(x86_64)
+      let flags = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+      let has = flags.contains(" pclmulqdq") && flags.contains(" sse4_1")
+      #expect(CRC32.folding == has)
+      // A store-sized value, all 256 byte values at every offset, and all ones.
+      let block = (0..<12_288).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 8) }
+      #expect(CRC32.checksum(block) == block.withUnsafeBytes { CRC32.tableChecksum($0) })
+      let ones = [UInt8](repeating: 0xFF, count: 4096)
+      #expect(CRC32.checksum(ones) == ones.withUnsafeBytes { CRC32.tableChecksum($0) })
+    #else
+      #expect(!CRC32.folding)
+    #endif
   }
 
   @Test func builderPublishesAtomicallyAndAbandonsCleanly() throws {

@@ -68,8 +68,17 @@ extension AtlasCommandTests {
         #expect(shown.status == 0 && "\(json["city"] ?? "")|\(json["country"] ?? "")" == want, "\(argument): \(shown)")
       }
     }
+    // Offered to the command that was run: `wx fav add rio` offered `wx show 'Río, Greece'`.
     let fav = try h.wx("fav", "add", "rio", env: Self.on)
-    #expect(fav.status == 0 && fav.stderr.contains("`wx show 'Río, Greece'` and `wx show 'Rio, United States'`"), "\(fav)")
+    #expect(fav.status == 0 && fav.stderr.contains("`wx fav add 'Río, Greece'` and `wx fav add 'Rio, United States'`"), "\(fav)")
+    for other in ["Río, Greece", "Rio, United States"] {
+      let added = try h.wx("fav", "add", other, env: Self.on)
+      #expect(added.status == 0 && added.stdout.hasPrefix("added \(other.prefix(3))"), "\(other): \(added)")
+    }
+    let favourites = try h.wx("fav", "--json", env: Self.on).json()
+    #expect(favourites["total"] as? Int == 3, "\(favourites)")
+    let forecast = try h.wx("forecast", "rio", env: Self.on)
+    #expect(forecast.status == 0 && forecast.stderr.contains("`wx forecast 'Río, Greece'`"), "\(forecast)")
     let paris = try h.wx("show", "paris", env: Self.on)
     #expect(paris.stderr.contains("other places share the name: `wx search Paris` lists them"), "\(paris)")
   }
@@ -196,6 +205,41 @@ extension AtlasCommandTests {
     let again = try h.wx("fav", "add", "Cairo, Egypt", env: Self.on)
     #expect(again.status == 0 && again.stdout == "Cairo, Egypt is already a favourite\n", "\(again)")
     #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 2)
+  }
+
+  /// A catalogue holding one town under two names, Mumbai and Bombay (GeoNames' other name of
+  /// it), made two favourites of it, in one command or two, and `fav rm` of the name not added
+  /// said it was no favourite. One place is one favourite whatever the catalogue spells.
+  @Test func oneTownUnderTwoNamesIsOneFavourite() throws {
+    let h = try home()
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "Mumbai", country: "India", latitude: 19.0728, longitude: 72.8826),
+          weatherRecord(id: 2, city: "Bombay", country: "India", latitude: 19.07, longitude: 72.88),
+          weatherRecord(id: 3, city: "Pune", country: "India", latitude: 18.5196, longitude: 73.8554),
+        ], in: h))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    let both = try h.wx("fav", "add", "Bombay", "Mumbai", "Pune", env: Self.on)
+    #expect(
+      both.status == 0
+        && both.stdout == """
+          added Bombay, Maharashtra, India
+          Mumbai, Maharashtra, India is already a favourite (as Bombay)
+          added Pune, Maharashtra, India
+
+          """,
+      "\(both)")
+    let again = try h.wx("fav", "add", "mumbai", env: Self.on)
+    #expect(again.status == 0 && again.stdout.hasSuffix("is already a favourite (as Bombay)\n"), "\(again)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).map { $0["city"] as? String } == ["Bombay", "Pune"])
+    let removed = try h.wx("fav", "rm", "Mumbai", env: Self.on)
+    #expect(removed.status == 0 && removed.stdout == "removed Bombay, Maharashtra, India\n", "\(removed)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).map { $0["city"] as? String } == ["Pune"])
+    // Added as Mumbai, it is removed as Bombay.
+    #expect(try h.wx("fav", "add", "Mumbai", env: Self.on).status == 0)
+    let byOther = try h.wx("fav", "rm", "bombay", env: Self.on)
+    #expect(byOther.status == 0 && byOther.stdout == "removed Mumbai, Maharashtra, India\n", "\(byOther)")
   }
 }
 

@@ -251,3 +251,27 @@ extension AtlasCommandTests {
     #expect(listed.count == 3 && listed.allSatisfy { $0["country"] as? String == "Costa Rica" }, "\(listed)")
   }
 }
+
+extension AtlasCommandTests {
+  /// One town GeoNames lists under each spelling at one spot (St Johnsbury and Saint
+  /// Johnsbury, Vermont, 0.7 km apart) is one place to `wx show` as to `wx search`: the note
+  /// said another place shared the name and offered `wx show 5240656`, the same town, while
+  /// search listed one row.
+  @Test func aTownUnderBothSpellingsAtOneSpotIsNoNamesake() throws {
+    let h = try home()
+    for typed in ["st johnsbury", "Saint Johnsbury", "St. Johnsbury, VT"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      #expect(r.status == 0 && !r.stderr.contains("share"), "\(typed): \(r)")
+      #expect(try r.json()["region"] as? String == "Vermont", "\(typed): \(r)")
+      let search = try h.wx("search", typed, "--json", env: Self.on).json()
+      #expect(search["total"] as? Int == 1, "\(typed): \(search)")
+    }
+    // Mt Pleasant's count leaves out its twin Mount Pleasant, British Columbia (it said 21):
+    // the places search lists under either name, but for the one shown.
+    let mt = try h.wx("show", "mt pleasant", env: Self.on)
+    let search = try h.wx("search", "mt pleasant", "--per-page", "100", "--json", env: Self.on).json()
+    let rows = try #require(search["items"] as? [[String: Any]])
+    let named = rows.filter { ["Mt Pleasant", "Mount Pleasant"].contains($0["city"] as? String) }.count
+    #expect(named > 10 && mt.stderr.contains(" \(named - 1) other places share the name"), "\(mt) \(named)")
+  }
+}

@@ -44,7 +44,9 @@ extension PlaceFinder {
     var out = (try atlas.record(key) ?? []).filter { $0.position != own.position }
     if let other = WorldNames.abbreviated(key) {
       for p in try atlas.namedPlaces(other)
-      where p.position != own.position && !out.contains(where: { $0.position == p.position }) {
+      where p.position != own.position && !Self.spellingTwins(p, own)
+        && !out.contains(where: { $0.position == p.position || Self.spellingTwins($0, p) })
+      {
         out.append(p)
       }
     }

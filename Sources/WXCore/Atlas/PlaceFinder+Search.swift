@@ -65,11 +65,7 @@ extension PlaceFinder {
       let twin = kept.contains { k in
         // Across the spellings only: one spelling's list keeps a place's catalogue twins
         // (`Ljubljana, SI` and `Ljubljana, Slovenia`), as a search without St/Mt/Ft does.
-        k.spelling != e.rank.2
-          && (k.place.position == p.position
-            || k.place.countryCode == p.countryCode && k.place.region == p.region
-              && Self.sameSpelledName(k.place.name, p.name)
-              && Place.distance(k.place.latitude, k.place.longitude, p.latitude, p.longitude) <= AtlasWriter.SameSpot.within)
+        k.spelling != e.rank.2 && (k.place.position == p.position || Self.spellingTwins(k.place, p))
       }
       if twin {
         repeats += 1
@@ -84,6 +80,17 @@ extension PlaceFinder {
 
   /// Rows each spelling's list is read to, at least (``search(_:offset:limit:variants:)``).
   static let spellingWindow = 100
+
+  /// Whether `a` and `b` are one town GeoNames lists under each spelling of St/Mt/Ft at one
+  /// spot (Vancouver's Mount Pleasant and Mt Pleasant; St Johnsbury and Saint Johnsbury,
+  /// Vermont, 0.7 km apart): the same country and region, the name but for the spelling
+  /// (``sameSpelledName(_:_:)``), within ``AtlasWriter/SameSpot/within``, as the atlas keeps
+  /// one of two places of one name at one spot. Search lists them once, resolution counts
+  /// them once (``WorldNames/places(named:)``), and so does a note's count of namesakes.
+  static func spellingTwins(_ a: Place, _ b: Place) -> Bool {
+    a.countryCode == b.countryCode && a.region == b.region && sameSpelledName(a.name, b.name)
+      && Place.distance(a.latitude, a.longitude, b.latitude, b.longitude) <= AtlasWriter.SameSpot.within
+  }
 
   /// Whether two names are one but for St/Saint, Mt/Mount, Ft/Fort (Mt Pleasant and Mount
   /// Pleasant; not St Kilda East and Saint Kilda, 2 km apart).

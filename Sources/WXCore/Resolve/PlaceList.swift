@@ -175,8 +175,8 @@ extension FavouritesStore {
 
   /// ``favourites(named:among:catalogue:)`` where a name that is no favourite's is looked up
   /// in the catalogue and the atlas (`wx fav rm tokyo` removes the sample's 東京), and is
-  /// the favourite that is that place (``Favourite/samePlace(as:)``: `fav rm "Springfield,
-  /// MO"` is not Illinois').
+  /// the favourite that is that place (``PlaceFinder/favourite(of:among:)``: `fav rm
+  /// "Springfield, MO"` is not Illinois'; `fav rm mumbai` is a catalogue's Bombay).
   package static func favourites(
     named words: [String], among favourites: [Favourite], places finder: PlaceFinder?
   ) throws -> [Favourite] {
@@ -196,8 +196,7 @@ extension FavouritesStore {
         } catch is LookupError {
           throw FavouritesError.notAFavourite([name])
         }
-        let place = Favourite(found, added: 0, sequence: 0)
-        guard let kept = place.best(among: favourites) else {
+        guard let kept = try finder.favourite(of: found, among: favourites) else {
           throw FavouritesError.notAFavourite([name])
         }
         named = kept

@@ -18,7 +18,12 @@ package struct WorldNames: NameSource {
   package func places(named key: [UInt8]) throws(StoreError) -> [Found] {
     var out = try finder.named(key)
     guard let other = Self.abbreviated(key) else { return out }
-    let more = try finder.named(other).filter { !out.contains($0) }
+    // Not a town listed under both spellings at one spot twice (St Johnsbury, Vermont).
+    let more = try finder.named(other).filter { f in
+      guard !out.contains(f) else { return false }
+      guard let p = f.place else { return true }
+      return !out.contains { $0.place.map { PlaceFinder.spellingTwins($0, p) } == true }
+    }
     guard !more.isEmpty else { return out }
     out += more
     // Largest first again, places before catalogue cities that are none (their order kept).

@@ -38,7 +38,7 @@ struct ForecastRequest: CatalogueRequest {
     // weather), not "no city named …".
     let finder = try ctx.finder(catalogue)
     defer { finder.atlas?.close() }
-    let resolved = try ctx.resolvePlace(city, in: finder)
+    let resolved = try ctx.resolvePlace(city, in: finder, command: "wx forecast")
     guard let found = resolved.city else {
       return PlaceView(resolved, finder, unit: ctx.unit(output.display), now: ctx.now, shape: hourly ? .hourly : .forecast)
     }

@@ -64,7 +64,10 @@ extension Context {
 
   /// CITY (or the last city shown) as a catalogue city or an atlas place; remembers it as the
   /// last city (unless `remembering` is false: `--format`), and says which place an exact name shared by others was taken for.
-  func resolvePlace(_ argument: String?, in finder: PlaceFinder, remembering: Bool = true) throws -> Found {
+  /// `command`: what a note offers to run on another place of the name (`wx forecast`).
+  func resolvePlace(_ argument: String?, in finder: PlaceFinder, remembering: Bool = true, command: String = "wx show")
+    throws -> Found
+  {
     let found: Found
     if let argument {
       let lookedUp: (found: Found, sharing: Int, begun: Int)
@@ -78,7 +81,7 @@ extension Context {
         throw UsageError("\(argument.quoted()) names \(several.count) places (\(names)): name one at a time")
       }
       let (f, sharing, begun) = lookedUp
-      if sharing > 0 { noteShared(argument, f, sharing, in: finder) }
+      if sharing > 0 { noteShared(argument, f, sharing, in: finder, command: command) }
       if begun > 0 { noteBegun(argument, f, begun) }
       found = f
     } else {
@@ -105,7 +108,8 @@ extension Context {
   /// the name: `wx search paris` lists them`; a few others each by the command that shows it
   /// (`rio`: `wx show 'Río, Greece'` and `wx show 'Rio, Wisconsin'`, which search lists on
   /// its tenth page).
-  func noteShared(_ argument: String, _ f: Found, _ sharing: Int, in finder: PlaceFinder) {
+  /// The others are offered to `command`, the one that was run (`wx fav add 'Río, Greece'`).
+  func noteShared(_ argument: String, _ f: Found, _ sharing: Int, in finder: PlaceFinder, command: String = "wx show") {
     let others = sharing == 1 ? "1 other place shares" : "\(sharing) other places share"
     // The name the others share is the one typed: `tokyo` is the sample's 東京, and Cologne is
     // Köln, but `wx search 東京` or `wx search Köln` would not list the other Tokyos or Colognes.
@@ -116,7 +120,7 @@ extension Context {
     if let namesakes = try? finder.namesakes(of: argument, besides: f, count: sharing),
       let arguments = finder.arguments(naming: namesakes, candidates: { PlaceText.arguments($0, finder) })
     {
-      let commands = arguments.map { "`wx show \(PlaceText.shellWord($0).visible)`" }
+      let commands = arguments.map { "`\(command) \(PlaceText.shellWord($0).visible)`" }
       console.note(said + (commands.count > 1 ? commands.dropLast().joined(separator: ", ") + " and " : "") + commands.last!)
       return
     }

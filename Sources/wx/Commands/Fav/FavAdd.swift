@@ -26,34 +26,49 @@ extension WX.Fav {
 
     func execute(_ console: Console) async throws {
       let ctx = try Context.make(console)
-      let found = try resolve(ctx)
+      let places = try resolve(ctx)
       try ctx.home.prepare()
-      let added = try ctx.home.favourites.add(found, now: ctx.now)
-      console.out(Self.text(found, added: added))
+      var added = try ctx.home.favourites.add(places.filter { $0.kept == nil }.map(\.found), now: ctx.now)
+        .makeIterator()
+      console.out(Self.text(places.map { ($0.found, $0.kept == nil ? added.next() ?? false : false, $0.kept) }))
     }
 
     /// The words as catalogue cities and atlas places alike: the one resolver's runs of words
-    /// (PlaceFinder); a name other places share is noted on the console.
-    func resolve(_ ctx: Context) throws -> [Found] {
+    /// (PlaceFinder); a name other places share is noted on the console. `kept`: the
+    /// favourite of another name that is the place already (``PlaceFinder/favourite(of:among:)``:
+    /// a catalogue's Bombay, for Mumbai), also one named before it in the same command.
+    func resolve(_ ctx: Context) throws -> [(found: Found, kept: Favourite?)] {
       let catalogue = try ctx.catalogue()
       defer { catalogue.close() }
       let finder = try ctx.finder(catalogue)
       defer { finder.atlas?.close() }
       let named = try finder.lookup(words: cities)
       for n in named {
-        if n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing, in: finder) }
+        if n.sharing > 0 { ctx.noteShared(n.name, n.found, n.sharing, in: finder, command: "wx fav add") }
         if n.begun > 0 { ctx.noteBegun(n.name, n.found, n.begun) }
       }
-      return named.map(\.found)
+      var known = try ctx.home.favourites.list()
+      var out: [(found: Found, kept: Favourite?)] = []
+      for n in named {
+        let adding = Favourite(n.found, added: 0, sequence: 0)
+        // One of its own name the store finds itself (and says so).
+        let kept = try finder.favourite(of: n.found, among: known).flatMap {
+          Fold.key($0.name) == Fold.key(adding.name) ? nil : $0
+        }
+        if kept == nil { known.append(adding) }
+        out.append((n.found, kept))
+      }
+      return out
     }
 
     /// A line for each place: added, or already a favourite (the same place: two places of
-    /// one name and country are two favourites).
-    static func text(_ found: [Found], added: [Bool]) -> String {
+    /// one name and country are two favourites), by another name when it is (`as Bombay`).
+    static func text(_ places: [(found: Found, added: Bool, kept: Favourite?)]) -> String {
       var out = ""
-      for (city, new) in zip(found, added) {
+      for (city, new, kept) in places {
         let name = PlaceText.full(city).visible
-        out += new ? "added \(name)\n" : "\(name) is already a favourite\n"
+        let other = kept.map { " (as \($0.name.visible))" } ?? ""
+        out += new ? "added \(name)\n" : "\(name) is already a favourite\(other)\n"
       }
       return out
     }

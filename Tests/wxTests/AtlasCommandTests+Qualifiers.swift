@@ -203,6 +203,16 @@ extension AtlasCommandTests {
 }
 
 extension AtlasCommandTests {
+  /// Each typed name shows that city of that country, exit 0.
+  func expectShows(_ h: TempHome, _ cases: [(typed: String, city: String, country: String)]) throws {
+    for (typed, city, country) in cases {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try? r.json()
+      #expect(
+        r.status == 0 && json?["city"] as? String == city && json?["country"] as? String == country, "\(typed): \(r)")
+    }
+  }
+
   /// A territory named by its ISO code, or as GeoNames and people name it: `Charlotte
   /// Amalie, VI` found nothing (the atlas calls the country "U.S. Virgin Islands", which is
   /// no name of ISO's line), nor did `Gaza, PS`, `Stanley, FK`, `Pristina, XK` (a code
@@ -210,23 +220,20 @@ extension AtlasCommandTests {
   /// place's country code too; the country table has GeoNames' names and Kosovo.
   @Test func territoriesByTheirCodesAndCommonNames() throws {
     let h = try home()
-    for (typed, city, country) in [
-      ("Charlotte Amalie, VI", "Charlotte Amalie", "U.S. Virgin Islands"),
-      ("Charlotte Amalie, USVI", "Charlotte Amalie", "U.S. Virgin Islands"),
-      ("Gaza, PS", "Gaza", "Palestinian Territory"), ("Gaza, Palestine", "Gaza", "Palestinian Territory"),
-      ("Stanley, FK", "Stanley", "Falkland Islands"), ("Philipsburg, SX", "Philipsburg", "Sint Maarten"),
-      ("Pristina, XK", "Pristina", "Kosovo"), ("Hong Kong, China", "Hong Kong", "Hong Kong"),
-      ("Macau, China", "Macau", "Macao"), ("San Juan, PR", "San Juan", "Puerto Rico"),
-      // As people write them (a helper's pass): St for Saint, "The", short names.
-      ("Castries, St Lucia", "Castries", "Saint Lucia"), ("Gustavia, St Barts", "Gustavia", "Saint Barthelemy"),
-      ("Road Town, BVI", "Road Town", "British Virgin Islands"), ("Stanley, Falklands", "Stanley", "Falkland Islands"),
-      ("Nassau, The Bahamas", "Nassau", "Bahamas"), ("Gaza, State of Palestine", "Gaza", "Palestinian Territory"),
-    ] {
-      let r = try h.wx("show", typed, "--json", env: Self.on)
-      let json = try? r.json()
-      #expect(
-        r.status == 0 && json?["city"] as? String == city && json?["country"] as? String == country, "\(typed): \(r)")
-    }
+    try expectShows(
+      h,
+      [
+        ("Charlotte Amalie, VI", "Charlotte Amalie", "U.S. Virgin Islands"),
+        ("Charlotte Amalie, USVI", "Charlotte Amalie", "U.S. Virgin Islands"),
+        ("Gaza, PS", "Gaza", "Palestinian Territory"), ("Gaza, Palestine", "Gaza", "Palestinian Territory"),
+        ("Stanley, FK", "Stanley", "Falkland Islands"), ("Philipsburg, SX", "Philipsburg", "Sint Maarten"),
+        ("Pristina, XK", "Pristina", "Kosovo"), ("Hong Kong, China", "Hong Kong", "Hong Kong"),
+        ("Macau, China", "Macau", "Macao"), ("San Juan, PR", "San Juan", "Puerto Rico"),
+        // As people write them (a helper's pass): St for Saint, "The", short names.
+        ("Castries, St Lucia", "Castries", "Saint Lucia"), ("Gustavia, St Barts", "Gustavia", "Saint Barthelemy"),
+        ("Road Town, BVI", "Road Town", "British Virgin Islands"), ("Stanley, Falklands", "Stanley", "Falkland Islands"),
+        ("Nassau, The Bahamas", "Nassau", "Bahamas"), ("Gaza, State of Palestine", "Gaza", "Palestinian Territory"),
+      ])
     let search = try items(try h.wx("search", "Charlotte Amalie, VI", "--json", env: Self.on))
     #expect(search.first?["country"] as? String == "U.S. Virgin Islands", "\(search)")
     // Search reads a country's start as `wx show` does, when none fits whole (it exited 1).
@@ -237,6 +244,24 @@ extension AtlasCommandTests {
     #expect(paris.status == 66, "\(paris)")
     let newcastle = try h.wx("show", "Newcastle, England", "--json", env: Self.on)
     #expect((try? newcastle.json())?["region"] as? String == "England", "\(newcastle)")
+  }
+
+  /// A territory by the state it belongs to, as people write it: `Nuuk, Denmark` and
+  /// `Papeete, France` found nothing (exit 66). A place of the state itself still comes
+  /// first: `Saint-Denis, France` is the one near Paris, not Réunion's.
+  @Test func aTerritoryByTheStateItBelongsTo() throws {
+    let h = try home()
+    try expectShows(
+      h,
+      [
+        ("Nuuk, Denmark", "Nuuk", "Greenland"), ("Papeete, France", "Papeete", "French Polynesia"),
+        ("Torshavn, DK", "Tórshavn", "Faroe Islands"), ("Hamilton, UK", "Hamilton", "United Kingdom"),
+        ("Saint-Denis, France", "Saint-Denis", "France"), ("Oranjestad, Netherlands", "Oranjestad", "Aruba"),
+      ])
+    let nuuk = try items(try h.wx("search", "Nuuk, Denmark", "--json", env: Self.on))
+    #expect(nuuk.map { $0["country"] as? String } == ["Greenland"], "\(nuuk)")
+    // Not a state's own place taken for its territory's: Copenhagen is in no territory.
+    #expect(try h.wx("show", "Copenhagen, Greenland", env: Self.on).status == 66)
   }
 }
 

@@ -26,9 +26,12 @@ extension PlaceFinder {
       return zip(typed, lines).map { q.fit($0, lines: $1, version: Fold.version) }
     }
     var all = zip(matches, fits).filter { $1[0] == .exact || $1.count == 3 && $1[1] == .exact && $1[2] == .exact }.map(\.0)
-    // None fits whole: those whose country or region the qualifier begins, as `wx show`
-    // reads it (`Berlin, Germ`, `Sarajevo, Bosnia`).
-    if all.isEmpty { all = zip(matches, fits).filter { $1[0] == .prefix }.map(\.0) }
+    // None fits whole: those of a territory of the state it names (`Nuuk, Denmark`), else
+    // those whose country or region the qualifier begins, as `wx show` reads it (`Berlin,
+    // Germ`, `Sarajevo, Bosnia`).
+    for weaker in [Countries.Fit.sovereign, .prefix] where all.isEmpty {
+      all = zip(matches, fits).filter { $1[0] == weaker }.map(\.0)
+    }
     return (all.count, Array(all.dropFirst(offset).prefix(limit)))
   }
 

@@ -13,9 +13,31 @@ package enum Countries {
     case none
     /// `typed` is a prefix of the country's name.
     case prefix
+    /// `typed` names the state a territory belongs to (``sovereign``): `Nuuk, Denmark`. It
+    /// picks a place only where none fits exactly (`Saint-Denis, France` is the one of
+    /// Seine-Saint-Denis, not Réunion's).
+    case sovereign
     /// The same name, or a code or another name of the same country.
     case exact
   }
+
+  /// The state each dependent territory of ISO 3166-1 belongs to, by folded alpha-2 code:
+  /// people write `Nuuk, Denmark`, `Papeete, France`, `Hamilton, UK`. (Hong Kong and Macau
+  /// are on China's line already; Svalbard, the Åland Islands and the French overseas
+  /// departments are parts of their states that ISO also codes apart.)
+  package static let sovereign: [String: String] = [
+    "gl": "dk", "fo": "dk",
+    "pf": "fr", "nc": "fr", "wf": "fr", "pm": "fr", "bl": "fr", "mf": "fr", "tf": "fr", "re": "fr", "gp": "fr",
+    "mq": "fr", "gf": "fr", "yt": "fr",
+    "aw": "nl", "cw": "nl", "sx": "nl", "bq": "nl",
+    "pr": "us", "gu": "us", "vi": "us", "as": "us", "mp": "us", "um": "us",
+    "ai": "gb", "bm": "gb", "io": "gb", "vg": "gb", "ky": "gb", "fk": "gb", "gi": "gb", "ms": "gb", "pn": "gb",
+    "sh": "gb", "gs": "gb", "tc": "gb", "je": "gb", "gg": "gb", "im": "gb",
+    "cx": "au", "cc": "au", "nf": "au", "hm": "au",
+    "ck": "nz", "nu": "nz", "tk": "nz",
+    "sj": "no", "bv": "no",
+    "ax": "fi",
+  ]
 
   /// `version` is the catalogue's ``Fold`` version: the precomputed keys are version 2; other
   /// versions fold the table's names as they go.

@@ -188,3 +188,33 @@ extension BrowseTests {
     }
   }
 }
+
+extension BrowseTests {
+  /// One town under two names is one favourite in browse too, by the rule `wx fav` follows:
+  /// with a catalogue's Bombay a favourite, Mumbai's row is starred, and f on it removes
+  /// Bombay (it added Mumbai as a second favourite of one town).
+  @Test func aTownUnderTwoNamesIsOneFavouriteInBrowse() throws {
+    let home = TempHome()
+    try FileManager.default.copyItem(
+      atPath: AtlasCommandTests.built.path + "/atlas.gdbm", toPath: home.path + "/atlas.gdbm")
+    let on = ["WX_ATLAS": "on"]
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [
+          weatherRecord(id: 1, city: "Mumbai", country: "India", latitude: 19.0728, longitude: 72.8826),
+          weatherRecord(id: 2, city: "Bombay", country: "India", latitude: 19.07, longitude: 72.88),
+        ], in: home))
+    try #require(try home.wx("sync", "--url", api.url, env: on).status == 0)
+    try #require(try home.wx("fav", "add", "Bombay", env: on).status == 0)
+    let r = try browse(
+      home,
+      [
+        Self.wait("2 cities"), Self.keys("mumbai"), Self.wait("Navi Mumbai"), Self.snap("search"),
+        Self.keys(Self.ctrlF), Self.wait("removed Mumbai"),
+      ] + Self.quit, env: ["NO_COLOR": "1", "WX_ATLAS": "on"])
+    let row = try #require(r.selected("search"), "\(r)")
+    #expect(row.contains("Mumbai") && row.contains("★"), "\(r)")
+    let fav = try home.wx("fav", "--json", env: on).json()
+    #expect(fav["total"] as? Int == 0, "\(fav)")
+  }
+}

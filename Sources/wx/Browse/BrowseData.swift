@@ -42,6 +42,8 @@ final class BrowseData {
   /// The favourites by name and country (``CityIdentity/key``): a row's star is looked up
   /// among those of its name only.
   private var favouritesByKey: [[UInt8]: [Favourite]] = [:]
+  /// ``favourite(of:)`` of rows that needed the atlas, by row (nil inside: none).
+  private var otherNamed: [String: Favourite?] = [:]
   /// Recently shown pages, newest last: (list, query, offset, limit) → page.
   private var cache: [(key: String, page: Page)] = []
   private static let cachedPages = 8
@@ -79,34 +81,59 @@ final class BrowseData {
       try loadFavourites()
       changed = true
     }
-    if changed { cache.removeAll() }
+    if changed {
+      cache.removeAll()
+      otherNamed = [:]
+    }
     return changed
   }
 
-  /// Whether the row's place is a favourite (``Favourite/best(among:)``: of two Springfields,
-  /// only the one kept is starred).
-  func isFavourite(_ row: BrowseRow) -> Bool {
-    guard let named = favouritesByKey[row.identity.key] else { return false }
-    return row.place.best(among: named) != nil
+  /// Whether the row's place is a favourite (``favourite(of:)``: of two Springfields, only
+  /// the one kept is starred; Mumbai's row when the catalogue's Bombay is one).
+  func isFavourite(_ row: BrowseRow) -> Bool { favourite(of: row) != nil }
+
+  /// The favourite the row's place is: of its name and country (``Favourite/best(among:)``),
+  /// else, with the atlas, one of another name that is the same place, by the rule `wx fav`
+  /// follows (``PlaceFinder/favourite(of:among:)``), worked out once a row while the
+  /// favourites and the catalogue stay.
+  func favourite(of row: BrowseRow) -> Favourite? {
+    if let f = row.favourite { return f }
+    if let named = favouritesByKey[row.identity.key], let f = row.place.best(among: named) { return f }
+    guard let atlas, !favourites.isEmpty, row.found?.place != nil || row.city != nil else { return nil }
+    let key = "\(row.identity.name)\u{0}\(row.identity.country)\u{0}\(row.city?.id ?? -1)\u{0}\(row.geonameID ?? -1)"
+    if let known = otherNamed[key] { return known }
+    let finder = PlaceFinder(catalogue: catalogue, atlas: atlas)
+    var kept: Favourite? = nil
+    if let found = row.found ?? row.city.flatMap({ try? finder.found($0) }) {
+      kept = (try? finder.favourite(of: found, among: favourites)) ?? nil
+    }
+    otherNamed[key] = .some(kept)
+    return kept
   }
 
-  /// Shows `row` as (not) a favourite at once, before ``saveFavourite(_:adding:now:)``
-  /// writes it: a key is drawn first, the locked write (with its fsync) follows.
-  func previewFavourite(_ row: BrowseRow, adding: Bool, now: Int64) {
+  /// Shows `row` as (not) a favourite at once, before ``saveFavourite(_:adding:removing:now:)``
+  /// writes it: a key is drawn first, the locked write (with its fsync) follows. Returns the
+  /// favourite taken off, for the write to remove.
+  @discardableResult
+  func previewFavourite(_ row: BrowseRow, adding: Bool, now: Int64) -> Favourite? {
+    var gone: Favourite? = nil
     if adding {
       var f = row.place
       (f.added, f.sequence) = (now, (favourites.map(\.sequence).max() ?? 0) + 1)
       favourites.append(f)
-    } else if let gone = row.place.best(among: favourites) {
-      favourites.removeAll { $0 == gone }
+    } else if let f = favourite(of: row) {
+      gone = f
+      favourites.removeAll { $0 == f }
     }
     index()
     cache.removeAll()
+    return gone
   }
 
   /// Adds or removes a favourite through the locked store `wx fav` uses (a concurrent
-  /// `wx fav add` is kept), then rereads the favourites, also when it fails.
-  func saveFavourite(_ row: BrowseRow, adding: Bool, now: Int64) throws {
+  /// `wx fav add` is kept), then rereads the favourites, also when it fails. `removing`:
+  /// the favourite the preview took off (which may be of another name than the row's).
+  func saveFavourite(_ row: BrowseRow, adding: Bool, removing: Favourite? = nil, now: Int64) throws {
     defer {
       try? loadFavourites()
       cache.removeAll()
@@ -115,7 +142,7 @@ final class BrowseData {
     if adding, let found = row.found ?? row.city.map({ Found(city: $0, place: nil) }) {
       _ = try home.favourites.add([found], now: now)
     } else if !adding {
-      try home.favourites.remove([row.place])
+      try home.favourites.remove([removing ?? row.place])
     }
   }
 
@@ -165,6 +192,7 @@ final class BrowseData {
   }
 
   private func index() {
+    otherNamed = [:]
     favouritesByKey = [:]
     for f in favourites { favouritesByKey[f.identity.key, default: []].append(f) }
   }

@@ -60,9 +60,9 @@ final class BrowseSession {
           try loadPage()  // keys before it in this read may have moved to another page
           if let row = selected {
             let adding = !data.isFavourite(row)
-            data.previewFavourite(row, adding: adding, now: ctx.currentTime())
+            let gone = data.previewFavourite(row, adding: adding, now: ctx.currentTime())
             status = (adding ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
-            after.append(.saveFavourite(row, adding: adding))
+            after.append(.saveFavourite(row, adding: adding, removing: gone))
           }
         case .toggleUnit:
           unit.temperature = unit.temperature == .celsius ? .fahrenheit : .celsius
@@ -123,7 +123,7 @@ final class BrowseSession {
 
   /// Writes that follow a drawn frame.
   private enum Deferred {
-    case saveFavourite(BrowseRow, adding: Bool)
+    case saveFavourite(BrowseRow, adding: Bool, removing: Favourite?)
     case saveUnit
     case open
 
@@ -136,9 +136,9 @@ final class BrowseSession {
 
   private func save(_ work: Deferred) {
     switch work {
-    case .saveFavourite(let row, let adding):
+    case .saveFavourite(let row, let adding, let gone):
       do {
-        try data.saveFavourite(row, adding: adding, now: ctx.currentTime())
+        try data.saveFavourite(row, adding: adding, removing: gone, now: ctx.currentTime())
       } catch {
         status = (adding ? "not added: " : "not removed: ") + ExitStatus.of(error).1
       }

@@ -79,6 +79,15 @@ extension AtlasCommandTests {
     #expect(favourites["total"] as? Int == 3, "\(favourites)")
     let forecast = try h.wx("forecast", "rio", env: Self.on)
     #expect(forecast.status == 0 && forecast.stderr.contains("`wx forecast 'Río, Greece'`"), "\(forecast)")
+    let alerts = try h.wx("alerts", "rio", env: Self.on)
+    #expect(alerts.stderr.contains("`wx alerts 'Río, Greece'`"), "\(alerts)")
+    // Said once with `--refresh` (a loopback port nothing listens on): it was said twice, the
+    // refresh's lookup offering `wx show` first.
+    let unreachable = ["WX_OPEN_METEO_URL": "http://127.0.0.1:9/v1/forecast", "WX_HTTP_TIMEOUT": "5"]
+    let refreshed = try h.wx("forecast", "--refresh", "rio", env: Self.on.merging(unreachable) { $1 })
+    #expect(
+      refreshed.stderr.components(separatedBy: "share the name").count == 2 && refreshed.stderr.contains("`wx forecast 'Río"),
+      "\(refreshed)")
     let paris = try h.wx("show", "paris", env: Self.on)
     #expect(paris.stderr.contains("other places share the name: `wx search Paris` lists them"), "\(paris)")
   }

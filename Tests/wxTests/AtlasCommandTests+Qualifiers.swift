@@ -257,6 +257,7 @@ extension AtlasCommandTests {
         ("Nuuk, Denmark", "Nuuk", "Greenland"), ("Papeete, France", "Papeete", "French Polynesia"),
         ("Torshavn, DK", "Tórshavn", "Faroe Islands"), ("Hamilton, UK", "Hamilton", "United Kingdom"),
         ("Saint-Denis, France", "Saint-Denis", "France"), ("Oranjestad, Netherlands", "Oranjestad", "Aruba"),
+        ("Hong Kong, CN", "Hong Kong", "Hong Kong"), ("Macau, CHN", "Macau", "Macao"),
       ])
     let nuuk = try items(try h.wx("search", "Nuuk, Denmark", "--json", env: Self.on))
     #expect(nuuk.map { $0["country"] as? String } == ["Greenland"], "\(nuuk)")
@@ -293,10 +294,25 @@ extension AtlasCommandTests {
     }
     // Mt Pleasant's count leaves out its twin Mount Pleasant, British Columbia (it said 21):
     // the places search lists under either name, but for the one shown.
+    // One favourite, by either spelling (two GeoNames ids of one town).
+    let fav = try h.wx("fav", "add", "St Johnsbury", "Saint Johnsbury", env: Self.on)
+    #expect(fav.status == 0 && fav.stdout.hasSuffix("is already a favourite (as St Johnsbury)\n"), "\(fav)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
     let mt = try h.wx("show", "mt pleasant", env: Self.on)
     let search = try h.wx("search", "mt pleasant", "--per-page", "100", "--json", env: Self.on).json()
     let rows = try #require(search["items"] as? [[String: Any]])
     let named = rows.filter { ["Mt Pleasant", "Mount Pleasant"].contains($0["city"] as? String) }.count
     #expect(named > 10 && mt.stderr.contains(" \(named - 1) other places share the name"), "\(mt) \(named)")
+    // A catalogue's city of one spelling is the place of the other, with its weather, as
+    // search lists it: `wx show 'saint johnsbury'` showed the place without weather.
+    let api = try FakeAPI(
+      data: try writeRecords(
+        [weatherRecord(id: 1, city: "St Johnsbury", country: "United States", latitude: 44.419, longitude: -72.015)],
+        in: h))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    for typed in ["saint johnsbury", "St. Johnsbury"] {
+      let shown = try h.wx("show", typed, "--json", env: Self.on)
+      #expect(shown.status == 0 && (try? shown.json())?["temperature"] as? Double == 20, "\(typed): \(shown)")
+    }
   }
 }

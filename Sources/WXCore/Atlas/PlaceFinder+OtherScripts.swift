@@ -1,4 +1,18 @@
 extension PlaceFinder {
+  /// The catalogue city that is `place` under the other spelling of St/Mt/Ft (a catalogue's
+  /// St Johnsbury for GeoNames' Saint Johnsbury, Vermont; its Mount Pleasant for Mt
+  /// Pleasant, British Columbia): `wx show 'saint johnsbury'` showed the place without
+  /// weather, while `wx search` listed the catalogue's with it.
+  /// Not a city that is another town of that spelling (a Mount X 30 km from Mt X).
+  func otherSpelledCity(_ place: Place) throws(StoreError) -> City? {
+    guard let other = WorldNames.abbreviated(catalogue.fold(place.name)),
+      let city = try nearestCity(
+        named: String(decoding: other, as: UTF8.self), country: place, latitude: place.latitude, longitude: place.longitude)
+    else { return nil }
+    guard let itsPlace = try self.place(of: city) else { return city }
+    return itsPlace.position == place.position || Self.spellingTwins(itsPlace, place) ? city : nil
+  }
+
   // MARK: Other scripts
 
   /// How many catalogue names in another script than the atlas's (their folded name starts

@@ -144,6 +144,7 @@ package struct PlaceFinder {
   /// "City" (New York City is the sample's New York) when that city is no other place (Union
   /// City is not Union, 13 km away), else in another script (``linkedCity(_:)``).
   func otherNamedCity(_ place: Place) throws(StoreError) -> City? {
+    if let city = try otherSpelledCity(place) { return city }
     if place.name.hasSuffix(" City"), place.name.count > 5,
       let city = try nearestCity(
         named: String(place.name.dropLast(5)), country: place, latitude: place.latitude, longitude: place.longitude)

@@ -47,8 +47,10 @@ package struct Qualifiers: Sendable {
       if region == typed { fit = .exact } else if typed.count > 2 && region.starts(with: typed) { fit = max(fit, .prefix) }
     }
     if fit != .exact, let code = regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
-    // The state a territory belongs to (`Nuuk, Denmark`), below every exact fit.
-    if asCountry, fit < .sovereign, let code = countryCode.map(fold),
+    // The state a territory belongs to (`Nuuk, Denmark`), below every exact fit; only for a
+    // qualifier the country table reads (a region's name asks nothing more of the 2,000
+    // places a qualified search fits).
+    if asCountry, fit < .sovereign, !lines.isEmpty, let code = countryCode.map(fold),
       let state = Countries.sovereign[String(decoding: code, as: UTF8.self)],
       Countries.fit(typed, Array(state.utf8), lines: lines, version: version) == .exact
     {

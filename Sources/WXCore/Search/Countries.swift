@@ -22,9 +22,9 @@ package enum Countries {
   }
 
   /// The state each dependent territory of ISO 3166-1 belongs to, by folded alpha-2 code:
-  /// people write `Nuuk, Denmark`, `Papeete, France`, `Hamilton, UK`. (Hong Kong and Macau
-  /// are on China's line already; Svalbard, the Åland Islands and the French overseas
-  /// departments are parts of their states that ISO also codes apart.)
+  /// people write `Nuuk, Denmark`, `Papeete, France`, `Hamilton, UK`, `Kowloon, CN`. (Svalbard,
+  /// the Åland Islands, Hong Kong, Macau and the French overseas departments are parts of
+  /// their states that ISO also codes apart.)
   package static let sovereign: [String: String] = [
     "gl": "dk", "fo": "dk",
     "pf": "fr", "nc": "fr", "wf": "fr", "pm": "fr", "bl": "fr", "mf": "fr", "tf": "fr", "re": "fr", "gp": "fr",
@@ -37,6 +37,7 @@ package enum Countries {
     "ck": "nz", "nu": "nz", "tk": "nz",
     "sj": "no", "bv": "no",
     "ax": "fi",
+    "hk": "cn", "mo": "cn",
   ]
 
   /// `version` is the catalogue's ``Fold`` version: the precomputed keys are version 2; other

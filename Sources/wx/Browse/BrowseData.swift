@@ -105,7 +105,7 @@ final class BrowseData {
     let finder = PlaceFinder(catalogue: catalogue, atlas: atlas)
     var kept: Favourite? = nil
     if let found = row.found ?? row.city.flatMap({ try? finder.found($0) }) {
-      kept = (try? finder.favourite(of: found, among: favourites)) ?? nil
+      kept = (try? finder.favourite(ofOtherName: found, among: favourites)) ?? nil
     }
     otherNamed[key] = .some(kept)
     return kept

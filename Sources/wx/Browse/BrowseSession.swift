@@ -61,7 +61,9 @@ final class BrowseSession {
           if let row = selected {
             let adding = !data.isFavourite(row)
             let gone = data.previewFavourite(row, adding: adding, now: ctx.currentTime())
-            status = (adding ? "added " : "removed ") + "\(row.identity.name), \(row.identity.country)"
+            // The favourite taken off may be of another name than the row's (Bombay, on Mumbai's).
+            let named = gone.map { ($0.name, $0.country) } ?? (row.identity.name, row.identity.country)
+            status = (adding ? "added " : "removed ") + "\(named.0), \(named.1)"
             after.append(.saveFavourite(row, adding: adding, removing: gone))
           }
         case .toggleUnit:

@@ -91,8 +91,10 @@ extension WX {
       guard places.isEmpty else {
         // Runs of words split as `wx fav add` splits them (the place book's rule); a place named
         // twice is looked at once.
-        return try finder.names.split(places).map { try ctx.resolvePlace($0, in: finder, remembering: false) }
-          .reduce(into: [Found]()) { out, f in if !out.contains(f) { out.append(f) } }
+        return try finder.names.split(places).map {
+          try ctx.resolvePlace($0, in: finder, remembering: false, command: "wx alerts")
+        }
+        .reduce(into: [Found]()) { out, f in if !out.contains(f) { out.append(f) } }
       }
       let found = try ctx.home.favourites.list().compactMap { try finder.found($0) }
       if found.isEmpty {

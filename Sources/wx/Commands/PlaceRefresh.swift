@@ -8,8 +8,12 @@ import WXCore
 enum PlaceRefresh {
   static func run(_ city: String?, quiet: Bool, _ console: Console) async throws {
     let ctx = try Context.make(console)
-    if quiet { console.notesMuted = true }
+    // Which place a shared name was taken for is said once, by the command's own lookup after
+    // the refresh (`wx forecast --refresh rio` said it twice, offering `wx show` first).
+    let muted = console.notesMuted
+    console.notesMuted = true
     let plan = try Self.plan(city, ctx)
+    console.notesMuted = muted || quiet
     // As many forecast days as the place has stored (a week kept from `--days 7` stays a week).
     let days = min(max(plan.cities.first?.forecast.count ?? 0, ProviderConfig.defaultDays), 16)
     let config = ProviderConfig(

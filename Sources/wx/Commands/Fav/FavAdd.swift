@@ -51,10 +51,8 @@ extension WX.Fav {
       var out: [(found: Found, kept: Favourite?)] = []
       for n in named {
         let adding = Favourite(n.found, added: 0, sequence: 0)
-        // One of its own name the store finds itself (and says so).
-        let kept = try finder.favourite(of: n.found, among: known).flatMap {
-          Fold.key($0.name) == Fold.key(adding.name) ? nil : $0
-        }
+        // One of its own name and country the store finds itself (and says so).
+        let kept = adding.best(among: known) == nil ? try finder.favourite(ofOtherName: n.found, among: known) : nil
         if kept == nil { known.append(adding) }
         out.append((n.found, kept))
       }

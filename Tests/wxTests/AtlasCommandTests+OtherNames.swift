@@ -79,11 +79,13 @@ extension AtlasCommandTests {
     #expect(favourites["total"] as? Int == 3, "\(favourites)")
     let forecast = try h.wx("forecast", "rio", env: Self.on)
     #expect(forecast.status == 0 && forecast.stderr.contains("`wx forecast 'Río, Greece'`"), "\(forecast)")
+    // A loopback port nothing listens on: the fetch fails at once, after the note.
+    let unreachable = ["WX_OPEN_METEO_URL": "http://127.0.0.1:9/v1/forecast", "WX_HTTP_TIMEOUT": "5"]
+    let sync = try h.wx("sync", "--provider", "open-meteo", "--city", "rio", env: Self.on.merging(unreachable) { $1 })
+    #expect(sync.stderr.contains("`wx sync --provider open-meteo --city 'Río, Greece'`"), "\(sync)")
     let alerts = try h.wx("alerts", "rio", env: Self.on)
     #expect(alerts.stderr.contains("`wx alerts 'Río, Greece'`"), "\(alerts)")
-    // Said once with `--refresh` (a loopback port nothing listens on): it was said twice, the
-    // refresh's lookup offering `wx show` first.
-    let unreachable = ["WX_OPEN_METEO_URL": "http://127.0.0.1:9/v1/forecast", "WX_HTTP_TIMEOUT": "5"]
+    // Said once with `--refresh`: it was said twice, the refresh's lookup offering `wx show` first.
     let refreshed = try h.wx("forecast", "--refresh", "rio", env: Self.on.merging(unreachable) { $1 })
     #expect(
       refreshed.stderr.components(separatedBy: "share the name").count == 2 && refreshed.stderr.contains("`wx forecast 'Río"),
@@ -249,6 +251,17 @@ extension AtlasCommandTests {
     #expect(try h.wx("fav", "add", "Mumbai", env: Self.on).status == 0)
     let byOther = try h.wx("fav", "rm", "bombay", env: Self.on)
     #expect(byOther.status == 0 && byOther.stdout == "removed Mumbai, Maharashtra, India\n", "\(byOther)")
+    // The next catalogue calls it Mumbai only: the favourite Bombay shows Mumbai's weather (it
+    // was "not in the current catalogue").
+    #expect(try h.wx("fav", "add", "Bombay", env: Self.on).status == 0)
+    let renamed = try FakeAPI(
+      data: try writeRecords(
+        [weatherRecord(id: 1, city: "Mumbai", country: "India", temperature: 31, latitude: 19.0728, longitude: 72.8826)],
+        in: h, name: "renamed.json"))
+    try #require(try h.wx("sync", "--url", renamed.url, env: Self.on).status == 0)
+    let kept = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String != "Pune" }
+    #expect(
+      kept.count == 1 && kept.first?["in_catalogue"] as? Bool == true && kept.first?["temperature"] as? Double == 31, "\(kept)")
   }
 }
 

@@ -172,8 +172,8 @@ package struct PlaceFinder {
 
   /// A favourite as the catalogue city of its name and country nearest to where it was
   /// added, within ``sameTown`` and of its region where both know it (the first of its name
-  /// and country, for favourites added before positions were kept), else as that atlas place;
-  /// nil when it is neither. (Springfield, Missouri is never shown with the weather of the
+  /// and country, for favourites added before positions were kept), else as that atlas place
+  /// with its catalogue city of another name (Bombay's, as Mumbai); nil when it is neither. (Springfield, Missouri is never shown with the weather of the
   /// catalogue's Springfield, Illinois.)
   package func found(_ f: Favourite) throws(StoreError) -> Found? {
     let country = catalogue.fold(f.country)
@@ -200,7 +200,7 @@ package struct PlaceFinder {
       let km = Place.distance(lat, lon, p.latitude, p.longitude)
       if km <= Self.sameTown && km < (nearest?.km ?? .infinity) { nearest = (p, km) }
     }
-    return nearest.map { Found(city: nil, place: $0.place) }
+    return try nearest.map { n throws(StoreError) in try found(n.place) }
   }
 
   // MARK: Resolution

@@ -35,7 +35,8 @@ struct OpenMeteoSelection {
     let scope: RefreshPlan.Scope
     if let city {
       // Not remembered as the last city shown: a sync shows none, and a failed one changes no store.
-      scope = .place(try ctx.resolvePlace(city, in: try finder(), remembering: false))
+      scope = .place(
+        try ctx.resolvePlace(city, in: try finder(), remembering: false, command: "wx sync --provider open-meteo --city"))
     } else if favourites {
       scope = .favourites(try ctx.home.favourites.list())
     } else {

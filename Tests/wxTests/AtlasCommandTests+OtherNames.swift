@@ -187,25 +187,21 @@ extension AtlasCommandTests {
   /// current catalogue", while `fav add "Cairo, Egypt"` said it was a favourite already).
   @Test func aFavouriteKeepsItsWeatherWhenTheCountryIsSpelledAnotherWay() throws {
     let h = try home()
-    let coded = try FakeAPI(data: try writeRecords([weatherRecord(id: 8, city: "Cairo", country: "EG")], in: h))
-    try #require(try h.wx("sync", "--url", coded.url, env: Self.on).status == 0)
+    try sync(h, [weatherRecord(id: 8, city: "Cairo", country: "EG")])
     #expect(try h.wx("fav", "add", "Cairo", env: Self.on).status == 0)
-    let named = try FakeAPI(
-      data: try writeRecords([weatherRecord(id: 8, city: "Cairo", country: "Egypt")], in: h, name: "named.json"))
-    try #require(try h.wx("sync", "--url", named.url, env: Self.on).status == 0)
+    try sync(h, [weatherRecord(id: 8, city: "Cairo", country: "Egypt")], name: "named.json")
     let favs = try items(try h.wx("fav", "--json", env: Self.on))
     #expect(favs.count == 1 && favs.first?["in_catalogue"] as? Bool == true, "\(favs)")
     // Twins a catalogue lists under two spellings of one country at one spot: the favourite
     // shows the record of its own spelling, whichever comes first.
-    let twins = try FakeAPI(
-      data: try writeRecords(
-        [
-          // Where the atlas has them, so both twins are its Ljubljana.
-          weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10, latitude: 46.0511, longitude: 14.5051),
-          weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20, latitude: 46.0511, longitude: 14.5051),
-          weatherRecord(id: 8, city: "Cairo", country: "Egypt"),
-        ], in: h, name: "twins.json"))
-    try #require(try h.wx("sync", "--url", twins.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [
+        // Where the atlas has them, so both twins are its Ljubljana.
+        weatherRecord(id: 1, city: "Ljubljana", country: "Slovenia", temperature: 10, latitude: 46.0511, longitude: 14.5051),
+        weatherRecord(id: 2, city: "Ljubljana", country: "SI", temperature: 20, latitude: 46.0511, longitude: 14.5051),
+        weatherRecord(id: 8, city: "Cairo", country: "Egypt"),
+      ], name: "twins.json")
     #expect(try h.wx("fav", "add", "Ljubljana, SI", env: Self.on).status == 0)
     let ljubljana = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String == "Ljubljana" }
     #expect(ljubljana.map { $0["id"] as? Int } == [2], "\(ljubljana)")
@@ -223,14 +219,13 @@ extension AtlasCommandTests {
   /// said it was no favourite. One place is one favourite whatever the catalogue spells.
   @Test func oneTownUnderTwoNamesIsOneFavourite() throws {
     let h = try home()
-    let api = try FakeAPI(
-      data: try writeRecords(
-        [
-          weatherRecord(id: 1, city: "Mumbai", country: "India", latitude: 19.0728, longitude: 72.8826),
-          weatherRecord(id: 2, city: "Bombay", country: "India", latitude: 19.07, longitude: 72.88),
-          weatherRecord(id: 3, city: "Pune", country: "India", latitude: 18.5196, longitude: 73.8554),
-        ], in: h))
-    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [
+        weatherRecord(id: 1, city: "Mumbai", country: "India", latitude: 19.0728, longitude: 72.8826),
+        weatherRecord(id: 2, city: "Bombay", country: "India", latitude: 19.07, longitude: 72.88),
+        weatherRecord(id: 3, city: "Pune", country: "India", latitude: 18.5196, longitude: 73.8554),
+      ])
     let both = try h.wx("fav", "add", "Bombay", "Mumbai", "Pune", env: Self.on)
     #expect(
       both.status == 0
@@ -254,11 +249,10 @@ extension AtlasCommandTests {
     // The next catalogue calls it Mumbai only: the favourite Bombay shows Mumbai's weather (it
     // was "not in the current catalogue").
     #expect(try h.wx("fav", "add", "Bombay", env: Self.on).status == 0)
-    let renamed = try FakeAPI(
-      data: try writeRecords(
-        [weatherRecord(id: 1, city: "Mumbai", country: "India", temperature: 31, latitude: 19.0728, longitude: 72.8826)],
-        in: h, name: "renamed.json"))
-    try #require(try h.wx("sync", "--url", renamed.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [weatherRecord(id: 1, city: "Mumbai", country: "India", temperature: 31, latitude: 19.0728, longitude: 72.8826)],
+      name: "renamed.json")
     let kept = try items(try h.wx("fav", "--json", env: Self.on)).filter { $0["city"] as? String != "Pune" }
     #expect(
       kept.count == 1 && kept.first?["in_catalogue"] as? Bool == true && kept.first?["temperature"] as? Double == 31, "\(kept)")
@@ -270,15 +264,14 @@ extension AtlasCommandTests {
   /// "Springfield, United States", either of them; it names the region as `wx show` does.
   @Test func forecastHeadsTwinsWithTheirRegions() throws {
     let h = try home()
-    let api = try FakeAPI(
-      data: try writeRecords(
-        [
-          weatherRecord(id: 1, city: "Springfield", country: "United States", latitude: 39.7817, longitude: -89.6501),
-          weatherRecord(id: 2, city: "Springfield", country: "United States", latitude: 37.2090, longitude: -93.2923),
-          weatherRecord(id: 3, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
-          weatherRecord(id: 4, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
-        ], in: h, name: "springfields.json"))
-    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [
+        weatherRecord(id: 1, city: "Springfield", country: "United States", latitude: 39.7817, longitude: -89.6501),
+        weatherRecord(id: 2, city: "Springfield", country: "United States", latitude: 37.2090, longitude: -93.2923),
+        weatherRecord(id: 3, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+        weatherRecord(id: 4, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+      ], name: "springfields.json")
     for (typed, region) in [("Springfield, IL", "Illinois"), ("Springfield, MO", "Missouri")] {
       for extra in [[], ["--hourly"]] {
         let r = try h.run(["forecast", typed] + extra, env: Self.on)
@@ -302,13 +295,12 @@ extension AtlasCommandTests {
   /// note counts the other spelling's places, with the search that lists them.
   @Test func theCatalogueOneStPaulDoesNotHideSaintPaul() throws {
     let h = try home()
-    let api = try FakeAPI(
-      data: try writeRecords(
-        [
-          weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
-          weatherRecord(id: 2, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
-        ], in: h, name: "stpaul.json"))
-    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [
+        weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
+        weatherRecord(id: 2, city: "Oslo", country: "Norway", latitude: 59.91, longitude: 10.75),
+      ], name: "stpaul.json")
     let r = try h.wx("show", "St Paul", "--json", env: Self.on)
     #expect(try r.json()["id"] as? Int == 1, "\(r)")
     #expect(r.stderr.contains("other places share the name: `wx search 'St. Paul'` lists them"), "\(r)")
@@ -324,13 +316,12 @@ extension AtlasCommandTests {
   /// (a review: merging the two spellings dropped the second twin and its weather).
   @Test func stSearchKeepsCatalogueTwins() throws {
     let h = try home()
-    let api = try FakeAPI(
-      data: try writeRecords(
-        [
-          weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
-          weatherRecord(id: 2, city: "St. Paul", country: "Canada", temperature: 8, latitude: 53.99, longitude: -111.29),
-        ], in: h, name: "twins.json"))
-    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [
+        weatherRecord(id: 1, city: "St. Paul", country: "CA", temperature: 7, latitude: 53.99, longitude: -111.29),
+        weatherRecord(id: 2, city: "St. Paul", country: "Canada", temperature: 8, latitude: 53.99, longitude: -111.29),
+      ], name: "twins.json")
     let rows = try items(try h.wx("search", "St. Paul, AB", "--json", env: Self.on))
     #expect(Set(rows.compactMap { $0["id"] as? Int }) == [1, 2], "\(rows)")
   }

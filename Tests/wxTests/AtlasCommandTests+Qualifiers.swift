@@ -305,11 +305,9 @@ extension AtlasCommandTests {
     #expect(named > 10 && mt.stderr.contains(" \(named - 1) other places share the name"), "\(mt) \(named)")
     // A catalogue's city of one spelling is the place of the other, with its weather, as
     // search lists it: `wx show 'saint johnsbury'` showed the place without weather.
-    let api = try FakeAPI(
-      data: try writeRecords(
-        [weatherRecord(id: 1, city: "St Johnsbury", country: "United States", latitude: 44.419, longitude: -72.015)],
-        in: h))
-    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+    try sync(
+      h,
+      [weatherRecord(id: 1, city: "St Johnsbury", country: "United States", latitude: 44.419, longitude: -72.015)])
     for typed in ["saint johnsbury", "St. Johnsbury"] {
       let shown = try h.wx("show", typed, "--json", env: Self.on)
       #expect(shown.status == 0 && (try? shown.json())?["temperature"] as? Double == 20, "\(typed): \(shown)")

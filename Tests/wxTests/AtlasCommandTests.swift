@@ -24,6 +24,13 @@ import WXCore
     return home
   }
 
+  /// Syncs `records` into `h` from a loopback API, the atlas on (`name`: the file they are
+  /// served from, in the home's `api` folder).
+  func sync(_ h: TempHome, _ records: [[String: Any]], name: String = "api.json") throws {
+    let api = try FakeAPI(data: try writeRecords(records, in: h, name: name))
+    try #require(try h.wx("sync", "--url", api.url, env: Self.on).status == 0)
+  }
+
   func items(_ run: Run) throws -> [[String: Any]] {
     try #require(try run.json()["items"] as? [[String: Any]])
   }

@@ -47,6 +47,15 @@ enum Main {
     if let status = CompletionEntry.run(args, console) ?? FastPath.run(args, console) {
       end(status, console)
     }
+    parse(args, console)
+  }
+
+  /// Everything but the fast path. Its own function, never inlined: the task it starts holds an
+  /// `Optional<TaskPriority>`, whose size is known only at run time (the concurrency library
+  /// is resilient), and a function sizes its stack at entry: in `main` it cost the fast path
+  /// a metadata lookup (1.7 % of `wx search par` at a million cities).
+  @inline(never)
+  static func parse(_ args: [String], _ console: Console) -> Never {
     // ArgumentParser's own (hidden) script generator would print its scripts, which filter
     // the candidates again by case: answer with wx's.
     if let first = args.first, first.hasPrefix("--generate-completion-script") {

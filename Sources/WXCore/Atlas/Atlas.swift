@@ -14,11 +14,13 @@ package final class Atlas {
   package let meta: AtlasMeta
   let db: GDBMDatabase
   var blocks: [(number: Int, records: [ArraySlice<UInt8>])] = []
-  /// The last `p` record read (``record(_:)``): a search reads its query's twice (the ranking
-  /// and the finder), a resolution a name's more often, each fetch a bucket and a value read
-  /// from the file.
-  private var recordKey: [UInt8] = []
-  private var recordFound: [Place]? = nil
+  /// The `p` records read (``record(_:)``), found or not, the last ``recordsKept``: a search
+  /// reads its query's twice (the ranking and the finder) and each listed place's name two or
+  /// three times (its own city, its namesakes), a resolution a name's more often, each fetch
+  /// a bucket and a value read from the file (`wx search par` at a million cities: 17 fetches
+  /// for 5 names).
+  private var records: [(key: [UInt8], found: [Place]?)] = []
+  static let recordsKept = 64
 
   /// `scanning`: to read it whole (``check()``), the file mapped.
   package init(path: String, scanning: Bool = false) throws(StoreError) {
@@ -109,13 +111,19 @@ package final class Atlas {
   }
 
   /// The places of `key`'s `p` record (``AtlasWriter``), or nil when it has none: it has one
-  /// when several places have that name as their own, or it is an alternate name. The last
-  /// one read is kept: a resolution or a search asks for the same name more than once.
+  /// when several places have that name as their own, or it is an alternate name. Records
+  /// read are kept: a resolution or a search asks for the same name more than once.
   func record(_ key: [UInt8]) throws(StoreError) -> [Place]? {
-    if !key.isEmpty && key == recordKey { return recordFound }
+    guard !key.isEmpty else { return nil }
+    // An index loop: no iterator or closure type to build at run time.
+    var k = records.count - 1
+    while k >= 0 {
+      if records[k].key == key { return records[k].found }
+      k -= 1
+    }
     let found = try readRecord(key)
-    recordKey = key
-    recordFound = found
+    if records.count >= Self.recordsKept { records.removeFirst() }
+    records.append((key, found))
     return found
   }
 

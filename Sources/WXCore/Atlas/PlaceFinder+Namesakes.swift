@@ -36,13 +36,13 @@ extension PlaceFinder {
     return out
   }
 
-  /// The atlas places other than `own` named `text`, in either spelling of St/Saint, Mt/Mount,
-  /// Ft/Fort (``WorldNames/abbreviated(_:)``): a name several places share has a `p` record.
+  /// The atlas places other than `own` named `text`, in any spelling of St/Saint/Sankt,
+  /// Mt/Mount, Ft/Fort (``WorldNames/otherSpellings(_:)``): a name several places share has a `p` record.
   func sharingTheName(_ text: String, with own: Place) throws(StoreError) -> [Place] {
     guard let atlas else { return [] }
     let key = atlas.fold(text)
     var out = (try atlas.record(key) ?? []).filter { $0.position != own.position }
-    if let other = WorldNames.abbreviated(key) {
+    for other in WorldNames.otherSpellings(key) {
       for p in try atlas.namedPlaces(other)
       where p.position != own.position && !Self.spellingTwins(p, own)
         && !out.contains(where: { $0.position == p.position || Self.spellingTwins($0, p) })

@@ -1,16 +1,52 @@
 extension PlaceFinder {
-  /// The catalogue city that is `place` under the other spelling of St/Mt/Ft (a catalogue's
+  /// The atlas place a catalogue city is: of its name (or an alternate name), its country,
+  /// nearest within ``sameTown``; else, as no place has its name, of another spelling of
+  /// St/Mt/Ft (``WorldNames/otherSpellings(_:)``): a catalogue's St. Gallen is GeoNames'
+  /// Sankt Gallen, and `wx show 'sankt gallen'` counted it as another place of the name.
+  package func place(of city: City) throws(StoreError) -> Place? {
+    guard let atlas else { return nil }
+    if let own = try nearestPlace(named: atlas.fold(city.name), to: city, atlas) { return own }
+    return try otherSpelledPlace(of: city)
+  }
+
+  /// The atlas place of another spelling of St/Mt/Ft that a catalogue city no place of its own
+  /// name is (``place(of:)``).
+  func otherSpelledPlace(of city: City) throws(StoreError) -> Place? {
+    guard let atlas else { return nil }
+    for other in WorldNames.otherSpellings(atlas.fold(city.name)) {
+      if let p = try nearestPlace(named: other, to: city, atlas) { return p }
+    }
+    return nil
+  }
+
+  /// Of the places named `key` (folded), the one of `city`'s country nearest it within
+  /// ``sameTown``.
+  private func nearestPlace(named key: [UInt8], to city: City, _ atlas: Atlas) throws(StoreError) -> Place? {
+    var best: (place: Place, km: Double)? = nil
+    // The distance first: it rules out the far places of the name without asking the
+    // country table (`show Berlin` asks it of none).
+    for p in try atlas.namedPlaces(key) {
+      let km = Place.distance(p.latitude, p.longitude, city.latitude, city.longitude)
+      if km <= Self.sameTown && km < (best?.km ?? .infinity) && sameCountry(p, city.country) { best = (p, km) }
+    }
+    return best?.place
+  }
+
+  /// The catalogue city that is `place` under another spelling of St/Mt/Ft (a catalogue's
   /// St Johnsbury for GeoNames' Saint Johnsbury, Vermont; its Mount Pleasant for Mt
   /// Pleasant, British Columbia): `wx show 'saint johnsbury'` showed the place without
   /// weather, while `wx search` listed the catalogue's with it.
   /// Not a city that is another town of that spelling (a Mount X 30 km from Mt X).
   func otherSpelledCity(_ place: Place) throws(StoreError) -> City? {
-    guard let other = WorldNames.abbreviated(catalogue.fold(place.name)),
-      let city = try nearestCity(
-        named: String(decoding: other, as: UTF8.self), country: place, latitude: place.latitude, longitude: place.longitude)
-    else { return nil }
-    guard let itsPlace = try self.place(of: city) else { return city }
-    return itsPlace.position == place.position || Self.spellingTwins(itsPlace, place) ? city : nil
+    for other in WorldNames.otherSpellings(catalogue.fold(place.name)) {
+      guard
+        let city = try nearestCity(
+          named: String(decoding: other, as: UTF8.self), country: place, latitude: place.latitude, longitude: place.longitude)
+      else { continue }
+      guard let itsPlace = try self.place(of: city) else { return city }
+      if itsPlace.position == place.position || Self.spellingTwins(itsPlace, place) { return city }
+    }
+    return nil
   }
 
   // MARK: Other scripts

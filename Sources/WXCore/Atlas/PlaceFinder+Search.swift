@@ -38,26 +38,30 @@ extension PlaceFinder {
   package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
     total: Int, items: [Found]
   ) {
-    // `St Paul` is Saint Paul too, and `Mt Vernon` Mount Vernon, as `wx show` reads them
-    // (``WorldNames/abbreviated(_:)``): both spellings are listed, merged by rank (`St Paul`:
-    // Saint Paul, Minnesota, Saint-Paul, Réunion, then St. Paul, Alberta, as `wx show` lists
-    // them). Each spelling's first `offset + limit` hold the merged page's, so every page
-    // agrees. Not the word still being typed (`st` is every name starting so).
-    guard variants, let other = Self.otherSpelling(catalogue.fold(query)) else {
+    // `St Paul` is Saint Paul too, `St Gallen` Sankt Gallen and `Mt Vernon` Mount Vernon, as
+    // `wx show` reads them (``WorldNames/otherSpellings(_:)``): every spelling is listed,
+    // merged by rank (`St Paul`: Saint Paul, Minnesota, Saint-Paul, Réunion, then St. Paul,
+    // Alberta, as `wx show` lists them). Each spelling's first `offset + limit` hold the
+    // merged page's, so every page agrees. Not the word still being typed (`st` is every name
+    // starting so).
+    let others = variants ? Self.otherSpellings(catalogue.fold(query)) : []
+    guard !others.isEmpty else {
       let r = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
       return (r.total, r.items)
     }
-    // At least the first `spellingWindow` of each, whatever the page: the places both list,
+    // At least the first `spellingWindow` of each, whatever the page: the places two list,
     // taken off the total, are counted there, so every page and page size gives one total.
     let window = max(offset + limit, Self.spellingWindow)
-    let typed = try searchSpelled(query, offset: 0, limit: window, variants: variants)
-    let spelled = try searchSpelled(String(decoding: other, as: UTF8.self), offset: 0, limit: window, variants: variants)
+    var runs = [try searchSpelled(query, offset: 0, limit: window, variants: variants)]
+    for other in others {
+      runs.append(try searchSpelled(String(decoding: other, as: UTF8.self), offset: 0, limit: window, variants: variants))
+    }
     var merged: [(rank: (Int, Int, Int, Int), item: Found)] = []
-    for (n, run) in [typed, spelled].enumerated() {
+    for (n, run) in runs.enumerated() {
       for (k, item) in run.items.enumerated() { merged.append(((run.ranks[k].0, run.ranks[k].1, n, k), item)) }
     }
     merged.sort { $0.rank < $1.rank }
-    // A place both spellings name (an alternate name of it is the other) once, at its better
+    // A place two spellings name (an alternate name of it is the other) once, at its best
     // rank; so is one GeoNames lists under each spelling at one spot (Vancouver's Mount
     // Pleasant and Mt Pleasant, 33,000 and 32,955 people), as the atlas keeps one of two
     // places of one name at one spot (``AtlasWriter/SameSpot``).
@@ -77,7 +81,7 @@ extension PlaceFinder {
       kept.append((p, e.rank.2))
       return false
     }
-    let total = max(typed.total + spelled.total - repeats, offset + min(limit, max(0, merged.count - offset)))
+    let total = max(runs.reduce(0) { $0 + $1.total } - repeats, offset + min(limit, max(0, merged.count - offset)))
     return (total, Array(merged.dropFirst(offset).prefix(limit).map(\.item)))
   }
 
@@ -95,18 +99,18 @@ extension PlaceFinder {
       && Place.distance(a.latitude, a.longitude, b.latitude, b.longitude) <= AtlasWriter.SameSpot.within
   }
 
-  /// Whether two names are one but for St/Saint, Mt/Mount, Ft/Fort (Mt Pleasant and Mount
-  /// Pleasant; not St Kilda East and Saint Kilda, 2 km apart).
+  /// Whether two names are one but for St/Saint/Sankt, Mt/Mount, Ft/Fort (Mt Pleasant and
+  /// Mount Pleasant; not St Kilda East and Saint Kilda, 2 km apart).
   static func sameSpelledName(_ a: String, _ b: String) -> Bool {
     let (x, y) = (Fold.key(a), Fold.key(b))
-    return x == y || WorldNames.abbreviated(x) == y || WorldNames.abbreviated(y) == x
+    return x == y || WorldNames.otherSpellings(x).contains(y)
   }
 
-  /// `key` with its abbreviated words spelled the other way but the last (still being typed):
-  /// nil when it has none.
-  static func otherSpelling(_ key: [UInt8]) -> [UInt8]? {
-    guard let space = key.lastIndex(of: 0x20), let head = WorldNames.abbreviated(Array(key[..<space])) else { return nil }
-    return head + key[space...]
+  /// `key` with its abbreviated words spelled each other way but the last (still being
+  /// typed): empty when it has none.
+  static func otherSpellings(_ key: [UInt8]) -> [[UInt8]] {
+    guard let space = key.lastIndex(of: 0x20) else { return [] }
+    return WorldNames.otherSpellings(Array(key[..<space])).map { $0 + key[space...] }
   }
 
   /// ``search(_:offset:limit:variants:)`` of the words as typed.
@@ -217,8 +221,10 @@ extension PlaceFinder {
       // Nor is one named so exactly that no catalogue city of its name twins: the catalogue
       // city it is, if any, is named in another script (`tokyo`: 東京) or without "City", and
       // not one listed already.
+      // One the query begins may be a catalogue city of another spelling (`sankt gall`: the
+      // catalogue's St. Gallen), which the query does not begin.
       let byAlternate = alternates.contains(place.position) && folded != q
-      var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : nil
+      var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : try otherSpelledCity(place)
       if let c = city {
         if listedCities.contains(c.recordKey) { city = nil } else { listedCities.append(c.recordKey) }
       }

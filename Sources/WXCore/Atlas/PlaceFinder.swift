@@ -103,20 +103,6 @@ package struct PlaceFinder {
       || Countries.fit(b, a, lines: countryLines.lines(naming: b, version: version), version: version) == .exact
   }
 
-  /// The atlas place a catalogue city is: of its name (or an alternate name), its country,
-  /// nearest within ``sameTown``.
-  package func place(of city: City) throws(StoreError) -> Place? {
-    guard let atlas else { return nil }
-    var best: (place: Place, km: Double)? = nil
-    // The distance first: it rules out the far places of the name without asking the
-    // country table (`show Berlin` asks it of none).
-    for p in try atlas.named(city.name) {
-      let km = Place.distance(p.latitude, p.longitude, city.latitude, city.longitude)
-      if km <= Self.sameTown && km < (best?.km ?? .infinity) && sameCountry(p, city.country) { best = (p, km) }
-    }
-    return best?.place
-  }
-
   /// The catalogue city a place is (the nearest of its name and country within ``sameTown``).
   package func city(of place: Place) throws(StoreError) -> City? {
     if let city = try ownNamedCity(place) { return city }
@@ -235,7 +221,8 @@ package struct PlaceFinder {
         }
       }
     }
-    for (k, c) in cities.enumerated() where !taken.contains(k) { out.append(Found(city: c, place: nil)) }
+    // A city no place of its name is may be one of another spelling (St. Gallen).
+    for (k, c) in cities.enumerated() where !taken.contains(k) { out.append(Found(city: c, place: try otherSpelledPlace(of: c))) }
     return out
   }
 

@@ -12,17 +12,23 @@ package struct WorldNames: NameSource {
   package var foldVersion: Int { catalogue.meta.foldVersion }
 
   /// Largest first: the atlas places of that name (own or alternate), each with the catalogue
-  /// city it is; then the catalogue's cities of that name that are no atlas place. `St` and
-  /// `Saint` (`Ste`, `Sainte`; `Mt`, `Mount`; `Ft`, `Fort`) name the same places: `St Paul`
-  /// is Saint Paul, Minnesota as well as St. Paul, Alberta, and the larger decides.
+  /// city it is; then the catalogue's cities of that name that are no atlas place. `St`,
+  /// `Saint` and `Sankt` (`Ste`, `Sainte`; `Mt`, `Mount`; `Ft`, `Fort`) name the same places:
+  /// `St Paul` is Saint Paul, Minnesota as well as St. Paul, Alberta, and the larger decides;
+  /// `St. Gallen` is Sankt Gallen.
   package func places(named key: [UInt8]) throws(StoreError) -> [Found] {
     var out = try finder.named(key)
-    guard let other = Self.abbreviated(key) else { return out }
-    // Not a town listed under both spellings at one spot twice (St Johnsbury, Vermont).
-    let more = try finder.named(other).filter { f in
-      guard !out.contains(f) else { return false }
-      guard let p = f.place else { return true }
-      return !out.contains { $0.place.map { PlaceFinder.spellingTwins($0, p) } == true }
+    let others = Self.otherSpellings(key)
+    guard !others.isEmpty else { return out }
+    var more: [Found] = []
+    for other in others {
+      // Not a town listed under both spellings at one spot twice (St Johnsbury, Vermont).
+      for f in try finder.named(other) where !out.contains(f) && !more.contains(f) {
+        if let p = f.place, (out + more).contains(where: { $0.place.map { PlaceFinder.spellingTwins($0, p) } == true }) {
+          continue
+        }
+        more.append(f)
+      }
     }
     guard !more.isEmpty else { return out }
     out += more
@@ -34,29 +40,34 @@ package struct WorldNames: NameSource {
     return ranked.map(\.element)
   }
 
-  /// Words spelled in full or abbreviated in place names, both ways.
-  static let abbreviations: [(String, String)] = [
-    ("st", "saint"), ("ste", "sainte"), ("mt", "mount"), ("ft", "fort"),
-  ]
+  /// Words spelled in full or abbreviated in place names, each group one word: St is Saint
+  /// (Saint Paul), and Sankt in German-speaking places (St. Gallen is GeoNames' Sankt Gallen,
+  /// St. Pölten its Sankt Pölten).
+  static let abbreviations: [[String]] = [["st", "saint", "sankt"], ["ste", "sainte"], ["mt", "mount"], ["ft", "fort"]]
 
-  /// `key` with each of its words that ``abbreviations`` lists spelled the other way (`st
-  /// paul` → `saint paul`, `saint denis` → `st denis`), or nil when it has none.
-  static func abbreviated(_ key: [UInt8]) -> [UInt8]? {
-    var changed = false
-    let words = key.split(separator: 0x20, omittingEmptySubsequences: false).map { word -> [UInt8] in
-      for (short, long) in abbreviations {
-        if word.elementsEqual(short.utf8) {
-          changed = true
-          return Array(long.utf8)
-        }
-        if word.elementsEqual(long.utf8) {
-          changed = true
-          return Array(short.utf8)
-        }
-      }
-      return Array(word)
+  /// `key` with its words that ``abbreviations`` lists spelled each other way (`st paul` →
+  /// `saint paul`, `sankt paul`; `saint denis` → `st denis`, `sankt denis`): the n-th
+  /// spelling of each group's word at once, those that differ from `key`; empty when it has
+  /// none.
+  static func otherSpellings(_ key: [UInt8]) -> [[UInt8]] {
+    let words = key.split(separator: 0x20, omittingEmptySubsequences: false)
+    var groups: [Int?] = []
+    var widest = 0
+    for word in words {
+      let g = abbreviations.firstIndex { $0.contains { word.elementsEqual($0.utf8) } }
+      groups.append(g)
+      if let g { widest = max(widest, abbreviations[g].count) }
     }
-    return changed ? Array(words.joined(separator: [0x20])) : nil
+    var out: [[UInt8]] = []
+    for n in 0..<widest {
+      var spelled: [UInt8] = []
+      for (k, word) in words.enumerated() {
+        if k > 0 { spelled.append(0x20) }
+        if let g = groups[k], n < abbreviations[g].count { spelled += abbreviations[g][n].utf8 } else { spelled += word }
+      }
+      if spelled != key && !out.contains(spelled) { out.append(spelled) }
+    }
+    return out
   }
 
   package func hasName(startingWith key: [UInt8]) throws(StoreError) -> Bool {

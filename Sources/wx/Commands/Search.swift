@@ -60,8 +60,9 @@ extension WX {
         those of that country, region or US state ("Springfield, IL", "Bangor, Wales"), and \
         "Prefix, Region, Country" those of both ("Springfield, MO, US"); failing those, the ones whose \
         country or region the qualifier begins ("Berlin, Germ"). St, Mt and Ft read as \
-        Saint, Mount and Fort too, both spellings listed by size ("St Paul": Saint Paul, \
-        Minnesota, then St. Paul, Alberta). Exits 1 when nothing matches.
+        Saint (and Sankt), Mount and Fort too, every spelling listed by size ("St Paul": Saint \
+        Paul, Minnesota, then St. Paul, Alberta; "St Gallen": Sankt Gallen). Exits 1 when \
+        nothing matches.
         """)
 
     @Argument(

@@ -175,16 +175,17 @@ import Testing
       // The rule, the slow way: the one place of the name; else the largest when it has ten
       // times the next; else the one spelled as typed; else the largest of those spelled so
       // when it has ten times the next of them; else the candidates.
-      // With the places of its name's St/Saint (Mt/Mount, Ft/Fort) spelling.
+      // With the places of its name's St/Saint/Sankt (Mt/Mount, Ft/Fort) spellings: the n-th
+      // of each group's words at once.
       let key = Fold.key(p.name)
       var named = byName[key]!
-      let pairs = [
-        "st": "saint", "saint": "st", "ste": "sainte", "sainte": "ste", "mt": "mount", "mount": "mt", "ft": "fort", "fort": "ft",
-      ]
-      let other = Array(
-        String(decoding: key, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false)
-          .map { pairs[String($0)] ?? String($0) }.joined(separator: " ").utf8)
-      if other != key { named += (byName[other] ?? []).filter { o in !named.contains { $0.position == o.position } } }
+      let groups = [["st", "saint", "sankt"], ["ste", "sainte"], ["mt", "mount"], ["ft", "fort"]]
+      let words = String(decoding: key, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+      for n in 0..<3 {
+        let other = Array(
+          words.map { w in groups.first { $0.contains(w) }.map { n < $0.count ? $0[n] : w } ?? w }.joined(separator: " ").utf8)
+        if other != key { named += (byName[other] ?? []).filter { o in !named.contains { $0.position == o.position } } }
+      }
       let all = named.sorted { $0.population > $1.population }
       let literal = all.filter { $0.name.lowercased() == p.name.lowercased() }
       func dominates(_ list: [Place]) -> Bool { list.count > 1 && list[0].population >= 10 * max(list[1].population, 1) }

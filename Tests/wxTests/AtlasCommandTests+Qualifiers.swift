@@ -258,9 +258,15 @@ extension AtlasCommandTests {
         ("Torshavn, DK", "Tórshavn", "Faroe Islands"), ("Hamilton, UK", "Hamilton", "United Kingdom"),
         ("Saint-Denis, France", "Saint-Denis", "France"), ("Oranjestad, Netherlands", "Oranjestad", "Aruba"),
         ("Hong Kong, CN", "Hong Kong", "Hong Kong"), ("Macau, CHN", "Macau", "Macao"),
+        // The state's name begun, as a country's may be (`Berlin, Germ`); below the country
+        // begun itself: `Saint-Denis, Fra` is still the one near Paris, not Réunion's.
+        ("Nuuk, Den", "Nuuk", "Greenland"), ("Papeete, Fra", "Papeete", "French Polynesia"),
+        ("Kowloon, Chi", "Kowloon", "Hong Kong"), ("Saint-Denis, Fra", "Saint-Denis", "France"),
       ])
-    let nuuk = try items(try h.wx("search", "Nuuk, Denmark", "--json", env: Self.on))
-    #expect(nuuk.map { $0["country"] as? String } == ["Greenland"], "\(nuuk)")
+    for typed in ["Nuuk, Denmark", "nuuk, den"] {
+      let nuuk = try items(try h.wx("search", typed, "--json", env: Self.on))
+      #expect(nuuk.map { $0["country"] as? String } == ["Greenland"], "\(typed): \(nuuk)")
+    }
     // Not a state's own place taken for its territory's: Copenhagen is in no territory.
     #expect(try h.wx("show", "Copenhagen, Greenland", env: Self.on).status == 66)
   }

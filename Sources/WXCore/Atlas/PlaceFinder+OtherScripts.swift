@@ -5,15 +5,16 @@ extension PlaceFinder {
   /// Sankt Gallen, and `wx show 'sankt gallen'` counted it as another place of the name.
   package func place(of city: City) throws(StoreError) -> Place? {
     guard let atlas else { return nil }
-    if let own = try nearestPlace(named: atlas.fold(city.name), to: city, atlas) { return own }
-    return try otherSpelledPlace(of: city)
+    let key = atlas.fold(city.name)
+    if let own = try nearestPlace(named: key, to: city, atlas) { return own }
+    return try otherSpelledPlace(of: city, key: key)
   }
 
   /// The atlas place of another spelling of St/Mt/Ft that a catalogue city no place of its own
-  /// name is (``place(of:)``).
-  func otherSpelledPlace(of city: City) throws(StoreError) -> Place? {
+  /// name is (``place(of:)``); `key`: its name folded, when known.
+  func otherSpelledPlace(of city: City, key: [UInt8]? = nil) throws(StoreError) -> Place? {
     guard let atlas else { return nil }
-    for other in WorldNames.otherSpellings(atlas.fold(city.name)) {
+    for other in WorldNames.otherSpellings(key ?? atlas.fold(city.name)) {
       if let p = try nearestPlace(named: other, to: city, atlas) { return p }
     }
     return nil
@@ -37,8 +38,9 @@ extension PlaceFinder {
   /// Pleasant, British Columbia): `wx show 'saint johnsbury'` showed the place without
   /// weather, while `wx search` listed the catalogue's with it.
   /// Not a city that is another town of that spelling (a Mount X 30 km from Mt X).
-  func otherSpelledCity(_ place: Place) throws(StoreError) -> City? {
-    for other in WorldNames.otherSpellings(catalogue.fold(place.name)) {
+  /// `key`: its name folded, when known.
+  func otherSpelledCity(_ place: Place, key: [UInt8]? = nil) throws(StoreError) -> City? {
+    for other in WorldNames.otherSpellings(key ?? catalogue.fold(place.name)) {
       guard
         let city = try nearestCity(
           named: String(decoding: other, as: UTF8.self), country: place, latitude: place.latitude, longitude: place.longitude)

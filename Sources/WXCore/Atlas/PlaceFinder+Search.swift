@@ -29,7 +29,7 @@ extension PlaceFinder {
     // None fits whole: those of a territory of the state it names (`Nuuk, Denmark`), else
     // those whose country or region the qualifier begins, as `wx show` reads it (`Berlin,
     // Germ`, `Sarajevo, Bosnia`).
-    for weaker in [Countries.Fit.sovereign, .prefix] where all.isEmpty {
+    for weaker in [Countries.Fit.sovereign, .prefix, .sovereignPrefix] where all.isEmpty {
       all = zip(matches, fits).filter { $1[0] == weaker }.map(\.0)
     }
     return (all.count, Array(all.dropFirst(offset).prefix(limit)))
@@ -224,7 +224,9 @@ extension PlaceFinder {
       // One the query begins may be a catalogue city of another spelling (`sankt gall`: the
       // catalogue's St. Gallen), which the query does not begin.
       let byAlternate = alternates.contains(place.position) && folded != q
-      var city = byAlternate ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : try otherSpelledCity(place)
+      var city =
+        byAlternate
+        ? try self.city(of: place) : folded == q ? try otherNamedCity(place) : try otherSpelledCity(place, key: folded)
       if let c = city {
         if listedCities.contains(c.recordKey) { city = nil } else { listedCities.append(c.recordKey) }
       }

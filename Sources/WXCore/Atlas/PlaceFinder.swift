@@ -222,7 +222,9 @@ package struct PlaceFinder {
       }
     }
     // A city no place of its name is may be one of another spelling (St. Gallen).
-    for (k, c) in cities.enumerated() where !taken.contains(k) { out.append(Found(city: c, place: try otherSpelledPlace(of: c))) }
+    for (k, c) in cities.enumerated() where !taken.contains(k) {
+      out.append(Found(city: c, place: try otherSpelledPlace(of: c, key: key)))
+    }
     return out
   }
 

@@ -56,6 +56,13 @@ package struct Qualifiers: Sendable {
     {
       fit = .sovereign
     }
+    // Or begins its name, as a country's or a region's may be begun (`Nuuk, Den`).
+    if asCountry, fit < .sovereignPrefix, let code = countryCode.map(fold),
+      let state = Countries.sovereign[String(decoding: code, as: UTF8.self)],
+      Countries.names(of: Array(state.utf8), begin: typed, version: version)
+    {
+      fit = .sovereignPrefix
+    }
     return fit
   }
 

@@ -194,13 +194,14 @@ package struct Resolver<Source: NameSource> {
   }
 
   /// "Name, Qualifier": the places named `name` whose qualifiers fit best (exact fits over
-  /// prefixes), and all the places named `name`.
+  /// prefixes, a prefix of the country over one of the state a territory belongs to), and
+  /// all the places named `name`.
   func qualified(_ name: String, _ qualifier: String) throws(StoreError) -> (fitting: [Source.Place], named: [Source.Place]) {
     let named = try named(name)
     let typed = fold(qualifier.trimmingSpaces)
     let lines = Countries.lines(naming: typed, version: source.foldVersion)  // once, not per place
     var fitting: [Source.Place] = []
-    var best = (fit: Countries.Fit.prefix, region: false)
+    var best = (fit: Countries.Fit.sovereignPrefix, region: false)
     for p in named {
       let q = try source.qualifiers(of: p)
       // A region named whole wins over a country it also names: "Bangor, Wales" is the one of

@@ -11,6 +11,9 @@ package enum Countries {
   /// How well `typed` names `country`, both folded with the catalogue's rules.
   package enum Fit: Comparable, Sendable {
     case none
+    /// `typed` begins the name of the state a territory belongs to (`Nuuk, Den`): below every
+    /// other fit (`Saint-Denis, Fra` is still the one near Paris, not Réunion's).
+    case sovereignPrefix
     /// `typed` is a prefix of the country's name.
     case prefix
     /// `typed` names the state a territory belongs to (``sovereign``): `Nuuk, Denmark`. It
@@ -59,6 +62,15 @@ package enum Countries {
     if typed == country { return .exact }
     for k in lines where line(k, version, names: country) { return .exact }
     return country.starts(with: typed) ? .prefix : .none
+  }
+
+  /// Whether a name of the country whose code is `code` (folded) begins with `typed`, of
+  /// three letters or more, as a region's name may be begun: `Nuuk, Den` (Denmark's).
+  package static func names(of code: [UInt8], begin typed: [UInt8], version: Int) -> Bool {
+    guard typed.count > 2 else { return false }
+    return lines(naming: code, version: version).contains { k in
+      countryTable[k].split(separator: "|").contains { Fold.key(String($0), version: version).starts(with: typed) }
+    }
   }
 
   /// The lines of the table among whose codes and names `typed` is (usually one).

@@ -57,3 +57,23 @@ extension AtlasCommandTests {
     #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 1)
   }
 }
+
+extension AtlasCommandTests {
+  /// `fav rm` reads a name as `fav add` did: with the Swiss town a favourite as the
+  /// catalogue's St. Gallen and the Austrian village as Sankt Gallen, `fav rm "Sankt Gallen"`
+  /// removed the village (792 people) though `fav add` of the same words had added the town.
+  /// It now lists both, and each is removed by its country.
+  @Test func favRemoveReadsANameAsFavAddDid() throws {
+    let h = try home()
+    try sync(h, [weatherRecord(id: 1, city: "St. Gallen", country: "Switzerland", latitude: 47.42, longitude: 9.37)])
+    #expect(try h.wx("fav", "add", "Sankt Gallen", "Sankt Gallen, Austria", env: Self.on).status == 0)
+    let both = try h.wx("fav", "rm", "Sankt Gallen", env: Self.on)
+    #expect(both.status == 64 && both.stderr.contains("Switzerland") && both.stderr.contains("Austria"), "\(both)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).count == 2)
+    let village = try h.wx("fav", "rm", "Sankt Gallen, Austria", env: Self.on)
+    #expect(village.status == 0 && village.stdout == "removed Sankt Gallen, Styria, Austria\n", "\(village)")
+    let town = try h.wx("fav", "rm", "Sankt Gallen", env: Self.on)
+    #expect(town.status == 0 && town.stdout.hasPrefix("removed St. Gallen"), "\(town)")
+    #expect(try items(try h.wx("fav", "--json", env: Self.on)).isEmpty)
+  }
+}

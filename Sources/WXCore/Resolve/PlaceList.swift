@@ -185,7 +185,16 @@ extension FavouritesStore {
     for name in try resolver.split(words, or: finder?.names) {
       let named: Favourite
       switch try resolver.resolve(name) {
-      case .one(let i): named = favourites[i]
+      case .one(let i):
+        named = favourites[i]
+        // Unless the name is another favourite in the world's reading, as `fav add` read it:
+        // `Sankt Gallen` is the Swiss town, a favourite as the catalogue's St. Gallen, and
+        // removed the Austrian village, a favourite by that spelling. Both are offered.
+        if let finder, let found = try? finder.lookup(name).found, let other = try finder.favourite(of: found, among: favourites),
+          other != named, let k = favourites.firstIndex(of: other)
+        {
+          throw LookupError.ambiguous(query: name, candidates: [i, k].map(resolver.source.candidate))
+        }
       case .several(let hits):
         throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
       case .none:

@@ -77,3 +77,22 @@ extension AtlasCommandTests {
     #expect(try items(try h.wx("fav", "--json", env: Self.on)).isEmpty)
   }
 }
+
+extension AtlasCommandTests {
+  /// Unquoted words whose first is an abbreviation no name starts with: `wx fav add ft
+  /// lauderdale` looked up `ft` alone (exit 66, "closest: Fót"), though `wx show ft
+  /// lauderdale` found Fort Lauderdale; so did `fav rm` and `show` of several places.
+  @Test func unquotedAbbreviatedWordsGoTogether() throws {
+    let h = try home()
+    let added = try h.wx("fav", "add", "ft", "lauderdale", "ft.", "collins", "oslo", env: Self.on)
+    #expect(added.status == 0, "\(added)")
+    #expect(
+      try items(try h.wx("fav", "--json", env: Self.on)).map { $0["city"] as? String } == [
+        "Fort Lauderdale", "Fort Collins", "Oslo",
+      ])
+    let shown = try h.wx("show", "oslo", "ft", "worth", "--format", "%l", env: Self.on)
+    #expect(shown.status == 0 && shown.stdout == "Oslo, Norway\nFort Worth, United States\n", "\(shown)")
+    let removed = try h.wx("fav", "rm", "ft", "lauderdale", env: Self.on)
+    #expect(removed.status == 0 && removed.stdout.hasPrefix("removed Fort Lauderdale"), "\(removed)")
+  }
+}

@@ -108,6 +108,9 @@ extension Resolver {
     }
     let folded = fold(text)
     if try source.hasName(startingWith: folded) { return (true, true) }
+    // Or spelled otherwise, as the run would be named (`ft lauderdale`: no name starts with
+    // `ft`, and `wx fav add ft lauderdale` looked up `ft` alone).
+    for k in WorldNames.otherSpellings(folded) where try source.hasName(startingWith: k) { return (true, true) }
     for k in Self.keys(folded, insertions: false).dropFirst() where try source.hasName(startingWith: k) {
       return (true, false)
     }

@@ -96,3 +96,19 @@ extension AtlasCommandTests {
     #expect(removed.status == 0 && removed.stdout.hasPrefix("removed Fort Lauderdale"), "\(removed)")
   }
 }
+
+extension AtlasCommandTests {
+  /// A catalogue's St Paul is GeoNames' Saint Paul, Minnesota, and the spelling tie-break
+  /// reads both names: `wx show "Saint Paul"` listed fifteen places (exit 64) once the
+  /// catalogue held its St Paul, though it is Minnesota's without the catalogue.
+  @Test func aCatalogueSpellingDoesNotHideThePlacesOwn() throws {
+    let h = try home()
+    try sync(
+      h, [weatherRecord(id: 1, city: "St Paul", country: "United States", temperature: 1, latitude: 44.95, longitude: -93.09)])
+    for typed in ["Saint Paul", "saint paul", "St Paul"] {
+      let r = try h.wx("show", typed, "--json", env: Self.on)
+      let json = try r.json()
+      #expect(r.status == 0 && json["id"] as? Int == 1 && json["temperature"] as? Double == 1, "\(typed): \(r)")
+    }
+  }
+}

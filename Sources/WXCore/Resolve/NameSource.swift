@@ -39,9 +39,14 @@ package protocol NameSource {
   /// have at least `people` (at most ``Resolver/largePlaces`` names), where the source knows
   /// sizes.
   func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError)
+  /// The place's names as spelled, for the tie-break by spelling (``Resolver/spelled(_:_:)``):
+  /// its stored name, and the atlas place's own where a catalogue city of another spelling is
+  /// that place (a catalogue's St Paul is GeoNames' Saint Paul, Minnesota).
+  func spellings(of place: Place) throws(StoreError) -> [String]
 }
 
 extension NameSource {
   package func population(of place: Place) throws(StoreError) -> Int? { nil }
+  package func spellings(of place: Place) throws(StoreError) -> [String] { [try identity(of: place).name] }
   package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {}
 }

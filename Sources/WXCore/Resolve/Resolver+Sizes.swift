@@ -117,7 +117,7 @@ extension Resolver {
   func spelled(_ text: String, _ places: [Source.Place]) throws(StoreError) -> Source.Place? {
     let typed = text.lowercased()
     var literal: [Source.Place] = []
-    for p in places where try source.identity(of: p).name.lowercased() == typed { literal.append(p) }
+    for p in places where try source.spellings(of: p).contains(where: { $0.lowercased() == typed }) { literal.append(p) }
     if literal.count == 1 {
       guard let own = try source.population(of: literal[0]) else { return literal[0] }
       for p in places where try (source.population(of: p) ?? 0) >= Self.dominance * max(own, 1) { return nil }

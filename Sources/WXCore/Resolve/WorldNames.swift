@@ -140,6 +140,12 @@ package struct WorldNames: NameSource {
 
   package func population(of f: Found) -> Int? { f.population }
 
+  package func spellings(of f: Found) -> [String] {
+    let own = f.asCity.name
+    guard let place = f.place?.name, place != own else { return [own] }
+    return [own, place]
+  }
+
   /// The atlas lists its places largest first: the first ones' names.
   package func largeNames(atLeast people: Int, _ body: ([UInt8]) -> Void) throws(StoreError) {
     guard let atlas = finder.atlas else { return }

@@ -159,8 +159,9 @@ package struct PlaceFinder {
   /// A favourite as the catalogue city of its name and country nearest to where it was
   /// added, within ``sameTown`` and of its region where both know it (the first of its name
   /// and country, for favourites added before positions were kept), else as that atlas place
-  /// with its catalogue city of another name (Bombay's, as Mumbai); nil when it is neither. (Springfield, Missouri is never shown with the weather of the
-  /// catalogue's Springfield, Illinois.)
+  /// with its catalogue city of another name (Bombay's, as Mumbai); nil when it is neither.
+  /// (Springfield, Missouri is never shown with the weather of the catalogue's Springfield,
+  /// Illinois.)
   package func found(_ f: Favourite) throws(StoreError) -> Found? {
     let country = catalogue.fold(f.country)
     var best: (city: City, rank: (Int, Double))? = nil

@@ -49,19 +49,16 @@ package struct Qualifiers: Sendable {
     if fit != .exact, let code = regionCode, !typed.isEmpty, fold(code) == typed { fit = .exact }
     // The state a territory belongs to (`Nuuk, Denmark`), below every exact fit; only for a
     // qualifier the country table reads (a region's name asks nothing more of the 2,000
-    // places a qualified search fits).
-    if asCountry, fit < .sovereign, !lines.isEmpty, let code = countryCode.map(fold),
-      let state = Countries.sovereign[String(decoding: code, as: UTF8.self)],
-      Countries.fit(typed, Array(state.utf8), lines: lines, version: version) == .exact
+    // places a qualified search fits). Or the start of its name, below every other fit (`Nuuk,
+    // Den`), as a country's or a region's may be begun.
+    if asCountry, fit < .sovereign, let code = countryCode.map(fold),
+      let state = Countries.sovereign[String(decoding: code, as: UTF8.self)].map({ Array($0.utf8) })
     {
-      fit = .sovereign
-    }
-    // Or begins its name, as a country's or a region's may be begun (`Nuuk, Den`).
-    if asCountry, fit < .sovereignPrefix, let code = countryCode.map(fold),
-      let state = Countries.sovereign[String(decoding: code, as: UTF8.self)],
-      Countries.names(of: Array(state.utf8), begin: typed, version: version)
-    {
-      fit = .sovereignPrefix
+      if !lines.isEmpty && Countries.fit(typed, state, lines: lines, version: version) == .exact {
+        fit = .sovereign
+      } else if fit < .sovereignPrefix && Countries.names(of: state, begin: typed, version: version) {
+        fit = .sovereignPrefix
+      }
     }
     return fit
   }

@@ -181,6 +181,12 @@ extension FavouritesStore {
     named words: [String], among favourites: [Favourite], places finder: PlaceFinder?
   ) throws -> [Favourite] {
     let resolver = Resolver(PlaceList(favourites: favourites))
+    // The place a name is in the world's reading, as `fav add` reads it; nil where it names
+    // no one place (a store that cannot be read still says so).
+    func world(_ name: String) throws -> Found? {
+      guard let finder else { return nil }
+      do { return try finder.lookup(name).found } catch is LookupError { return nil }
+    }
     var out: [Favourite] = []
     for name in try resolver.split(words, or: finder?.names) {
       let named: Favourite
@@ -190,7 +196,8 @@ extension FavouritesStore {
         // Unless the name is another favourite in the world's reading, as `fav add` read it:
         // `Sankt Gallen` is the Swiss town, a favourite as the catalogue's St. Gallen, and
         // removed the Austrian village, a favourite by that spelling. Both are offered.
-        if let finder, let found = try? finder.lookup(name).found, let other = try finder.favourite(of: found, among: favourites),
+        // (A favourite stays removable by its name whatever the stores say.)
+        if let finder, let found = (try? world(name)) ?? nil, let other = try finder.favourite(of: found, among: favourites),
           other != named, let k = favourites.firstIndex(of: other)
         {
           throw LookupError.ambiguous(query: name, candidates: [i, k].map(resolver.source.candidate))
@@ -198,14 +205,7 @@ extension FavouritesStore {
       case .several(let hits):
         throw LookupError.ambiguous(query: name, candidates: hits.map(resolver.source.candidate))
       case .none:
-        guard let finder else { throw FavouritesError.notAFavourite([name]) }
-        let found: Found
-        do {
-          found = try finder.lookup(name).found
-        } catch is LookupError {
-          throw FavouritesError.notAFavourite([name])
-        }
-        guard let kept = try finder.favourite(of: found, among: favourites) else {
+        guard let finder, let found = try world(name), let kept = try finder.favourite(of: found, among: favourites) else {
           throw FavouritesError.notAFavourite([name])
         }
         named = kept

@@ -24,8 +24,9 @@ package struct WorldNames: NameSource {
     for other in others {
       // Not a town listed under both spellings at one spot twice (St Johnsbury, Vermont).
       for f in try finder.named(other) where !out.contains(f) && !more.contains(f) {
-        if let p = f.place, (out + more).contains(where: { $0.place.map { PlaceFinder.spellingTwins($0, p) } == true }) {
-          continue
+        if let p = f.place {
+          let twin = { (g: Found) in g.place.map { PlaceFinder.spellingTwins($0, p) } == true }
+          if out.contains(where: twin) || more.contains(where: twin) { continue }
         }
         more.append(f)
       }
@@ -57,7 +58,7 @@ package struct WorldNames: NameSource {
     var groups: [Int?] = []
     var widest = 0
     for word in words {
-      let g = abbreviations.firstIndex { $0.contains { word.elementsEqual($0.utf8) } }
+      let g = group(of: word)
       groups.append(g)
       if let g { widest = max(widest, abbreviations[g].count) }
     }
@@ -73,6 +74,11 @@ package struct WorldNames: NameSource {
     return out
   }
 
+  /// The group of ``abbreviations`` `word` (folded) is a spelling of, if any.
+  static func group<Word: Collection<UInt8>>(of word: Word) -> Int? {
+    abbreviations.firstIndex { $0.contains { word.elementsEqual($0.utf8) } }
+  }
+
   /// Whether a word of `key` is one of ``abbreviations``, read in place.
   static func hasAbbreviation(_ key: [UInt8]) -> Bool {
     key.withUnsafeBufferPointer { b in
@@ -81,8 +87,7 @@ package struct WorldNames: NameSource {
         // Every such word has 2 to 6 letters and starts with f, m or s.
         let n = end - start
         if n >= 2 && n <= 6 && (b[start] == 0x66 || b[start] == 0x6D || b[start] == 0x73) {
-          let word = UnsafeBufferPointer(rebasing: b[start..<end])
-          if abbreviations.contains(where: { $0.contains { word.elementsEqual($0.utf8) } }) { return true }
+          if group(of: UnsafeBufferPointer(rebasing: b[start..<end])) != nil { return true }
         }
         start = end + 1
       }

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Rewrites scripts/wx.text-order, the functions wx's read commands run, which the release
+# link lays out together at the start of .text (lld's --symbol-ordering-file; Makefile,
+# ORDER_FLAGS). Scattered over 12 MB of code, they cost `wx search par` 91 page faults of
+# 4 us each; together they fit in a few 64 KiB windows of the kernel's fault-around.
+#
+# Usage: scripts/text-order.sh [BINARY]   (a release wx with symbols; default .build/release/wx,
+# whose link file list names the objects it was linked from)
+# It runs each command below under valgrind's callgrind (apt-get install valgrind), with the
+# atlas on, in throw-away state folders: on the bundled sample, then on a catalogue of 200,000
+# cities (scripts/make-catalogue.py) synced from the stand-in API on 127.0.0.1, whose atlas
+# links and larger pages take paths the sample does not. It lists every function of the
+# binary that ran, in the order of the first run that ran it: `wx search par` at 200,000
+# cities first, then `show`, `list`, `top`, `fav`, so the commands people run most find their
+# code in the fewest pages. A name the next build no longer has
+# is skipped by the linker: a stale list costs page faults, never correctness. Run it after a
+# change to the read path, then `make bench`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+bin=${1:-$root/.build/release/wx}
+out=$root/scripts/wx.text-order
+command -v valgrind >/dev/null || { echo "text-order: valgrind is needed (apt-get install valgrind)" >&2; exit 69; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# valgrind reads no binary with DWARF this large; the symbols are all it needs.
+strip -g -o "$work/wx" "$bin"
+share=$work/share
+mkdir -p "$share" "$work/home"
+cp -p "$root/Data/sample-weathers.json" "$root/Data/sample-weathers.crc32" "$root/Data/atlas.bin" "$share/"
+"$work/wx" __build-atlas "$share"
+export WX_DATA_DIR=$share NO_COLOR=1
+python3 "$root/scripts/make-catalogue.py" 200000 "$work/big.json" >/dev/null
+python3 "$root/Tests/Support/fakeapi.py" --data "$work/big.json" --port 0 --exit-with-parent >"$work/port" 2>/dev/null &
+for _ in $(seq 600); do grep -q '^PORT' "$work/port" && break; sleep 0.1; done
+port=$(sed -n 's/^PORT //p' "$work/port")
+mkdir -p "$work/big"
+WX_HOME=$work/big "$work/wx" sync --url "http://127.0.0.1:$port/api/v1/weathers" >/dev/null
+kill %1 2>/dev/null || true
+commands=(
+  "search par" "show Paris" "list" "top" "fav" "hottest" "forecast Paris" "list --page 2"
+  "show Paris, FR" "show 'New York'" "show Londn" "show Springfield, IL" "forecast Paris --hours"
+  "search san" "search 'Springfield, IL'" "search st paul" "search --json par" "list --json"
+  "fav list --json"
+)
+n=0
+for home in "$work/big" "$work/home"; do
+  for c in "${commands[@]}"; do
+    n=$((n + 1))
+    eval "set -- $c"
+    WX_HOME=$home valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$n" "$work/wx" "$@" \
+      >/dev/null 2>&1 || true
+  done
+done
+# The archives the Swift runtime and standard library come in, and libstdc++ and libgdbm.
+static=$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift_static/linux
+ours=$(dirname "$bin")/wx.product/Objects.LinkFileList
+python3 - "$work" "$n" "$out" "$ours" "$static"/*.a "$root"/.build/static-libs/*.a <<'EOF'
+import re, subprocess, sys
+work, n, out, ours, archives = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
+uses = {}
+for k in range(1, n + 1):
+    obs, fns, ob, ran = {}, {}, None, set()
+    for line in open(f"{work}/cg.{k}", errors="replace"):
+        m = re.match(r"(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+        if not m:
+            continue
+        kind, ident, name = m.groups()
+        table = obs if kind.endswith("ob") else fns
+        if name:
+            table[ident] = name
+        if kind == "ob":
+            ob = obs[ident]
+        elif kind == "fn" and ob and ob.endswith("/wx"):
+            ran.add(fns[ident])
+    for f in ran:
+        uses.setdefault(f, k)
+names = sorted((f for f in uses if not f.startswith("0x")), key=lambda f: (uses[f], f))
+# A function of the standard library that is not in a section of its own sits in one section
+# with thousands of others (1.6 MB of Swift.o): lld places that section where its first
+# listed function is. Those sections go first, so the rest of the list stays together after
+# them. (A name also defined in wx's own objects, a specialization both emit, is left in
+# place: it would pull the big section in after it.)
+def functions(path, big_only):
+    text = subprocess.run(["readelf", "-W", "-S", "-s", path], capture_output=True, text=True, errors="replace").stdout
+    found = set()
+    for part in re.split(r"\nFile: ", text):
+        sizes = {m.group(1): int(m.group(2), 16) for m in re.finditer(
+            r"^\s*\[\s*(\d+)\]\s+\S+\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+([0-9a-f]+)", part, re.M)}
+        for m in re.finditer(r"^\s*\d+:\s+[0-9a-f]+\s+\d+\s+FUNC\s+\S+\s+\S+\s+(\d+)\s+(\S+)", part, re.M):
+            if not big_only or sizes.get(m.group(1), 0) > 65536:
+                found.add(m.group(2))
+    return found
+big = set()
+for a in archives:
+    big |= functions(a, True)
+own = set()
+for o in open(ours).read().split():
+    own |= functions(o, False)
+first = [f for f in names if f in big and f not in own]
+names = first + [f for f in names if f not in set(first)]
+with open(out, "w") as o:
+    o.write("".join(f"{f}\n" for f in names))
+print(f"text-order: {len(names)} functions from {n} runs ({len(first)} in shared sections, first) -> {out}")
+EOF

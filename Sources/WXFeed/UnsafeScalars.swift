@@ -19,19 +19,33 @@ package enum UnsafeScalars {
   /// UTF-8 alone: C0 and DEL bytes, C1 (C2 80–9F), U+061C (D8 9C), U+200E–F and U+2028–202E
   /// (E2 80 8E/8F/A8–AE), U+2066–2069 (E2 81 A6–A9).
   package static func found(in s: String, allowingNewline: Bool = false) -> Bool {
-    var previous: UInt8 = 0
-    var beforePrevious: UInt8 = 0
-    for b in s.utf8 {
-      if (b < 0x20 && !(b == 0x0A && allowingNewline)) || b == 0x7F { return true }
-      switch (beforePrevious, previous) {
-      case (_, 0xC2) where b >= 0x80 && b <= 0x9F: return true
-      case (_, 0xD8) where b == 0x9C: return true
-      case (0xE2, 0x80) where b == 0x8E || b == 0x8F || (b >= 0xA8 && b <= 0xAE): return true
-      case (0xE2, 0x81) where b >= 0xA6 && b <= 0xA9: return true
+    var s = s
+    return s.withUTF8 { found(in: $0, allowingNewline: allowingNewline) }
+  }
+
+  /// ``found(in:allowingNewline:)`` of valid UTF-8: printable ASCII, most of what is asked,
+  /// costs a comparison a byte; a sequence is read at its lead byte (C2, D8 and E2 are never
+  /// continuation bytes).
+  static func found(in b: UnsafeBufferPointer<UInt8>, allowingNewline: Bool) -> Bool {
+    var i = 0
+    while i < b.count {
+      let c = b[i]
+      i += 1
+      if c >= 0x20 && c < 0x7F { continue }
+      if c < 0x80 {
+        if c == 0x7F || !(c == 0x0A && allowingNewline) { return true }
+        continue
+      }
+      switch c {
+      case 0xC2: if i < b.count && b[i] <= 0x9F { return true }  // a continuation byte is 80 or more
+      case 0xD8: if i < b.count && b[i] == 0x9C { return true }
+      case 0xE2:
+        guard i + 1 < b.count else { continue }
+        let (c1, c2) = (b[i], b[i + 1])
+        if c1 == 0x80 && (c2 == 0x8E || c2 == 0x8F || (c2 >= 0xA8 && c2 <= 0xAE)) { return true }
+        if c1 == 0x81 && c2 >= 0xA6 && c2 <= 0xA9 { return true }
       default: break
       }
-      beforePrevious = previous
-      previous = b
     }
     return false
   }

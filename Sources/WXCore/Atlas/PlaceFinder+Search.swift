@@ -128,49 +128,11 @@ extension PlaceFinder {
     // catalogue city below. Reading 200 scattered cities and linking each was most of `wx
     // search par` at a million cities (10.6 M of 16 M instructions), and still missed Paris's
     // weather, which was not among the first 200 names beginning "par".
-    // At least the first `sample` of them, whatever the page: the estimate of the total below
-    // is read from those, so every page and page size gives the same total.
-    let cat = try catalogue.search(
-      query, offset: 0, limit: max(offset + limit, Self.sample), wholeUpTo: Self.catalogueMatches, variants: variants)
-    let whole = cat.total <= Self.catalogueMatches
+    let window = try catalogue.searchWindow(query, variants: variants)
+    let whole = window.total <= Self.catalogueMatches
     let places = try atlas.search(query, offset: 0, limit: offset + limit, variants: variants)
     let q = places.key.isEmpty ? catalogue.fold(query) : places.key
-    // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
-    // rank a place's position (largest first). Exactly named first: a town before the
-    // districts within it (`paris`: the Parises, then Paris 15 Vaugirard…).
-    var keyed: [(key: (Int, Int, Int), item: Found)] = []
-    // Place positions and their indices in keyed, the last for a position counting: arrays, as
-    // a Dictionary's Hashable check at run time cost 0.24 M instructions, more than these lookups.
-    var twinPositions: [Int] = []
-    var twinIndices: [Int] = []
-    // The catalogue cities listed, by record: asking `keyed` copied each of its entries for
-    // each place (2,000 copies, 0.8 M instructions of `search par` at a million cities).
-    var listedCities: [City.RecordKey] = []
-    var overlap = 0
-    var sampled = 0  // the catalogue's first `sample` matches that are places
     let alternates = try atlas.alternates(q).map(\.position)
-    for (k, city) in cat.cities.enumerated() {
-      let cityKey = catalogue.fold(city.name)
-      let nameMatch = cityKey.starts(with: q)
-      let place = try self.place(of: city)
-      if let place {
-        // A place two catalogue twins are (`Ljubljana, SI` and `Ljubljana, Slovenia`) is
-        // counted once among the atlas's matches: once off the total (it said "1 place" under
-        // two rows).
-        let first = !twinPositions.contains(place.position)
-        twinPositions.append(place.position)
-        twinIndices.append(keyed.count)
-        let (key, starts) = Fold.keyAndWordStarts(place.name)
-        if key.starts(with: q) || starts.contains(where: { key[$0...].starts(with: q) }) || alternates.contains(place.position) {
-          if first { overlap += 1 }
-          if k < Self.sample { sampled += 1 }
-        }
-      }
-      let exact = nameMatch && (cityKey == q || place.map { alternates.contains($0.position) } == true)
-      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place?.position ?? Int.max, k), Found(city: city, place: place)))
-      listedCities.append(city.recordKey)
-    }
-    var listed = twinPositions
     // Every place named exactly so, though the window of ranks below would not reach it.
     // What is asked of the ranked places is read once, by index: a place is a dozen strings,
     // and each pass of `map` over them copied each (0.65 M instructions of `search par` at a
@@ -200,6 +162,53 @@ extension PlaceFinder {
       if own { exactPeople = max(exactPeople, p.population) }
       ranks += 1
     }
+    // Past 200 catalogue matches, when the atlas has more places whose name starts so than the
+    // window reads, a catalogue city not named exactly the query is listed only as the place
+    // it is (below, its own city): one that is no place comes after every place read, past
+    // this page, and so does one whose place is. So only those named exactly so are read.
+    // Reading the first 20 names and looking up each one's place was a sixth of `wx search
+    // par` at a million cities (39 of its 108 store reads).
+    let more1 = places.nameMatches > ranks, more2 = places.total > ranked.count
+    let cities =
+      whole || !more1
+      ? try catalogue.cities(in: window, offset: 0, limit: offset + limit, wholeUpTo: Self.catalogueMatches)
+      : try catalogue.exactCities(in: window, limit: offset + limit)
+    // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
+    // rank a place's position (largest first). Exactly named first: a town before the
+    // districts within it (`paris`: the Parises, then Paris 15 Vaugirard…).
+    var keyed: [(key: (Int, Int, Int), item: Found)] = []
+    // Place positions and their indices in keyed, the last for a position counting: arrays, as
+    // a Dictionary's Hashable check at run time cost 0.24 M instructions, more than these lookups.
+    var twinPositions: [Int] = []
+    var twinIndices: [Int] = []
+    // The catalogue cities listed, by record: asking `keyed` copied each of its entries for
+    // each place (2,000 copies, 0.8 M instructions of `search par` at a million cities).
+    var listedCities: [City.RecordKey] = []
+    var overlap = 0
+    for (k, city) in cities.enumerated() {
+      let cityKey = catalogue.fold(city.name)
+      let nameMatch = cityKey.starts(with: q)
+      let place = try self.place(of: city)
+      if let place {
+        // A place two catalogue twins are (`Ljubljana, SI` and `Ljubljana, Slovenia`) is
+        // counted once among the atlas's matches: once off the total (it said "1 place" under
+        // two rows).
+        let first = !twinPositions.contains(place.position)
+        twinPositions.append(place.position)
+        twinIndices.append(keyed.count)
+        let (key, starts) = Fold.keyAndWordStarts(place.name)
+        if first
+          && (key.starts(with: q) || starts.contains(where: { key[$0...].starts(with: q) })
+            || alternates.contains(place.position))
+        {
+          overlap += 1
+        }
+      }
+      let exact = nameMatch && (cityKey == q || place.map { alternates.contains($0.position) } == true)
+      keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place?.position ?? Int.max, k), Found(city: city, place: place)))
+      listedCities.append(city.recordKey)
+    }
+    var listed = twinPositions
     // Unless only small places have the name and a place the word begins dwarfs them (`pa`:
     // Paris before Pa, Burkina Faso), as ``Resolver/dwarfed(_:_:)`` rules for `wx show`. Only
     // places of the name itself count: with another name's town counted (`rio`'s Rio de
@@ -232,41 +241,65 @@ extension PlaceFinder {
       }
       keyed.append(((exact ? 0 : nameMatch ? 1 : 2, place.position, 0), Found(city: city, place: place)))
     }
+    // The entries listed, by index into `keyed`: an entry is a city and a place, and moving
+    // them about to filter and sort was a tenth of `wx search par` at a million cities.
+    var listing = Array(keyed.indices)
     if !whole {
       // A catalogue city that is no place comes after every place of its class; when the
       // atlas has places of that class (or a lower one) past the ones read, it comes after
       // them too, past this page: listed here, it moved from page to page as the window grew
       // (`Paris 01 Louvre Springs` on pages 2 and 3 at a million cities).
-      let more1 = places.nameMatches > ranks, more2 = places.total > ranked.count
-      keyed.removeAll { $0.item.place == nil && ($0.key.0 == 1 && more1 || $0.key.0 == 2 && (more1 || more2)) }
+      listing.removeAll { k in
+        keyed[k].item.place == nil && (keyed[k].key.0 == 1 && more1 || keyed[k].key.0 == 2 && (more1 || more2))
+      }
       // So does a city that is a place the atlas's ranking passed over (the second name of a
       // place listed at the same spot: Paris 13e Arrondissement beside Paris 13 Gobelins),
       // which was listed only once the window reached its name.
       let last = rankedPositions.max() ?? -1
-      keyed.removeAll { e in
-        e.item.city != nil
-          && e.item.place.map { p in p.position < last && !rankedPositions.contains(p.position) }
-            == true
+      listing.removeAll { k in
+        keyed[k].item.city != nil
+          && keyed[k].item.place.map { p in p.position < last && !rankedPositions.contains(p.position) } == true
       }
     }
-    keyed.sort { $0.key < $1.key }
-    var page = Array(keyed.dropFirst(offset).prefix(limit).map(\.item))
-    let order = keyed.dropFirst(offset).prefix(limit).map { ($0.key.0, $0.key.1) }
+    // By key, then as listed (what a stable sort of the entries gave).
+    listing.sort { a, b in keyed[a].key != keyed[b].key ? keyed[a].key < keyed[b].key : a < b }
+    let shown = listing.dropFirst(offset).prefix(limit)
+    var page = shown.map { keyed[$0].item }
+    let order = shown.map { (keyed[$0].key.0, keyed[$0].key.1) }
     if !whole {
       // A place listed without the catalogue city it is, which was past the matches read.
       // The cities still listed, and those given to the page's places here.
-      listedCities = keyed.compactMap { $0.item.city?.recordKey }
+      listedCities = listing.compactMap { keyed[$0].item.city?.recordKey }
+      // Each place's own city, once (the total below asks again for the first page's).
+      var owned: [(position: Int, city: City?)] = []
+      func ownCity(_ place: Place) throws(StoreError) -> City? {
+        if let known = owned.first(where: { $0.position == place.position }) { return known.city }
+        let city = try ownNamedCity(place)
+        owned.append((place.position, city))
+        return city
+      }
       for k in page.indices where page[k].city == nil {
-        guard let place = page[k].place, let city = try ownNamedCity(place), !listedCities.contains(city.recordKey)
+        guard let place = page[k].place, let city = try ownCity(place), !listedCities.contains(city.recordKey)
         else { continue }
         page[k].city = city
         listedCities.append(city.recordKey)
       }
-      // Past 200 catalogue matches the total is estimated, the same for every page: the
-      // share of the catalogue's first `sample` matches that are places, over all its matches.
-      let estimate = (sampled * cat.total + Self.sample / 2) / max(1, min(Self.sample, cat.cities.count))
-      return (max(cat.total + places.total - min(estimate, cat.total, places.total), offset + page.count), page, order)
+      // Past 200 catalogue matches the total is estimated, the same for every page and page
+      // size: the share of the atlas's first `sample` places that are catalogue cities (each
+      // its own, as a row finds it), over all its places, is what the two lists share.
+      let firsts =
+        offset + limit >= Self.sample
+        ? Array(places.places.prefix(Self.sample))
+        : try atlas.search(query, offset: 0, limit: Self.sample, variants: variants).places
+      var hits = 0
+      for first in firsts {
+        if try ownCity(first.place) != nil { hits += 1 }
+      }
+      let estimate = (hits * places.total + firsts.count / 2) / max(1, firsts.count)
+      return (
+        max(window.total + places.total - min(estimate, window.total, places.total), offset + page.count), page, order
+      )
     }
-    return (cat.total + places.total - overlap, page, order)
+    return (window.total + places.total - overlap, page, order)
   }
 }

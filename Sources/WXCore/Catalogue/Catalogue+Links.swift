@@ -28,17 +28,13 @@ extension Catalogue {
     // The block is read as far as the position, not decoded whole (20 places of a page are
     // in as many blocks).
     let b = lo - 1
-    var r = try linkBlockReader(b)
-    var found = PlaceLink.none
+    let r = try linkBlockReader(b)
     do throws(MalformedValue) {
-      try AtlasLinks.scanBlock(&r, first: head.firsts[b], places: head.places, cities: meta.count) { at, city in
-        if at == position { found = .city(city) }
-        return at < position
-      }
+      let city = try AtlasLinks.city(at: position, r, first: head.firsts[b], places: head.places, cities: meta.count)
+      return city.map { .city($0) } ?? .none
     } catch {
       throw .damaged(path: path, detail: "atlas links block \(b) is unreadable")
     }
-    return found
   }
 
   /// For `wx doctor`: the head and every block decode, and the blocks hold as many links as

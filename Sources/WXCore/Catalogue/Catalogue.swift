@@ -255,20 +255,58 @@ package final class Catalogue {
   package func search(_ query: String, offset: Int, limit: Int, wholeUpTo: Int = 0, variants: Bool = true) throws(StoreError)
     -> SearchPage
   {
+    let window = try searchWindow(query, variants: variants)
+    return SearchPage(
+      total: window.total, cities: try cities(in: window, offset: offset, limit: limit, wholeUpTo: wholeUpTo))
+  }
+
+  /// What a search of `query` matches, from the index alone (no city read): ``search(_:offset:limit:wholeUpTo:variants:)``.
+  package struct SearchWindow {
+    /// The key that matched: the query folded, or the variant of it tried last.
+    package var key: [UInt8]
+    var match: CityIndex.Match
+    package var total: Int { match.total }
+  }
+
+  package func searchWindow(_ query: String, variants: Bool = true) throws(StoreError) -> SearchWindow {
     let q = fold(query)
-    guard !q.isEmpty else { return SearchPage(total: 0, cities: []) }
+    guard !q.isEmpty else { return SearchWindow(key: q, match: .none) }
     let reader = CityIndexReader(database: db)
-    var match = CityIndex.Match.none
-    var key = q
+    var window = SearchWindow(key: q, match: .none)
     var keys = Resolver<CatalogueNames>.keys(q)
     while let k = keys.next() {
-      (match, key) = (try reader.match(k), k)
-      if match.total > 0 || !variants { break }
+      window = SearchWindow(key: k, match: try reader.match(k))
+      if window.total > 0 || !variants { break }
     }
-    let whole = match.total <= wholeUpTo
-    let refs = try reader.page(
-      match, queryLength: key.count, offset: whole ? 0 : offset, limit: whole ? max(match.total, 1) : limit)
-    return SearchPage(total: match.total, cities: try cities(refs))
+    return window
+  }
+
+  /// The cities of a window's page: name starts first, then later words, each in name order.
+  package func cities(in window: SearchWindow, offset: Int, limit: Int, wholeUpTo: Int = 0) throws(StoreError) -> [City] {
+    guard window.total > 0 else { return [] }
+    let whole = window.total <= wholeUpTo
+    let refs = try CityIndexReader(database: db).page(
+      window.match, queryLength: window.key.count, offset: whole ? 0 : offset, limit: whole ? max(window.total, 1) : limit)
+    return try cities(refs)
+  }
+
+  /// Of a window's first `limit` cities in name order, those named its key exactly, which come
+  /// first: a search past ``PlaceFinder/catalogueMatches`` reads no others
+  /// (``PlaceFinder/searchSpelled(_:offset:limit:variants:)``).
+  package func exactCities(in window: SearchWindow, limit: Int) throws(StoreError) -> [City] {
+    let reader = CityIndexReader(database: db)
+    let names = window.match.names
+    var refs: [Int] = []
+    var k = names.lowerBound
+    scan: while k < names.upperBound && refs.count < limit {
+      let chunk = try reader.entries("n", k..<min(names.upperBound, k + CityIndex.blockSize))
+      for e in chunk {
+        guard e.key == window.key, refs.count < limit else { break scan }
+        refs.append(e.ref)
+      }
+      k += chunk.count
+    }
+    return try cities(refs)
   }
 
   /// What completes `prefix` on a command line (``Resolver/completions(_:limit:)``).

@@ -92,15 +92,33 @@ package struct ByteReader {
   }
 
   package mutating func varint() throws(MalformedValue) -> UInt64 {
+    // One byte, the common case (counts, deltas, lengths below 128), without the loop.
+    guard offset < buffer.count else { throw MalformedValue() }
+    let first = buffer[offset]
+    if first < 0x80 {
+      offset += 1
+      return UInt64(first)
+    }
+    return try longVarint()
+  }
+
+  @inline(__always)
+  private mutating func longVarint() throws(MalformedValue) -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0
-    while true {
-      let b = try u8()
+    var i = offset
+    while i < buffer.count {
+      let b = buffer[i]
+      i += 1
       guard shift < 64 else { throw MalformedValue() }
       result |= UInt64(b & 0x7F) << shift
-      if b < 0x80 { return result }
+      if b < 0x80 {
+        offset = i
+        return result
+      }
       shift += 7
     }
+    throw MalformedValue()
   }
 
   package mutating func count(limit: Int = 1 << 28) throws(MalformedValue) -> Int {

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@testable import WXCore
+
+/// Issue 30: `wx search` at a million cities within 1.0x of the sqlite3 CLI. Past 200
+/// catalogue matches, when the atlas has more places the word begins than a page lists, a
+/// search reads the catalogue cities of the page's places and those named exactly what was
+/// typed, not the first names of the catalogue's order (each in a record block of its own:
+/// 20 reads, and a place lookup for each, of `wx search par`'s 108).
+@Suite(.serialized) struct PlaceSearchReadsTests {
+  /// Every atlas place named Par… (Pār… too) as a catalogue city 2 km from it, in the atlas's order
+  /// (largest first), then 800 cities named Par and a number, which no place is: the first
+  /// names of the catalogue's name order ("par 1", "par 10", …).
+  static let catalogue: Scratch = {
+    var cities: [City] = []
+    try! AtlasData(path: atlasFile).forEach { e in
+      let p = e.place
+      guard Fold.key(p.name).starts(with: Array("par".utf8)) else { return }
+      cities.append(AtlasLinksTests.city(cities.count + 1, p.name, p.country, p.latitude + 0.018, p.longitude))
+    }
+    for k in 1...800 { cities.append(AtlasLinksTests.city(cities.count + 1, "Par \(k)", "Chile", -33 - Double(k) / 1000, -71)) }
+    let s = Scratch()
+    try! AtlasLinksTests.write(cities, in: s, atlasData: atlasFile).close()
+    return s
+  }()
+
+  @Test func aPageReadsItsOwnCitiesNotTheFirstNames() throws {
+    let catalogue = try Catalogue(path: Self.catalogue.file("catalogue.gdbm"))
+    defer { catalogue.close() }
+    let atlas = try Atlas(path: AtlasTests.built.path)
+    defer { atlas.close() }
+    #expect(catalogue.meta.count > AtlasLinks.threshold)
+    let finder = PlaceFinder(catalogue: catalogue, atlas: atlas)
+    let page = try finder.search("par", offset: 0, limit: 20)
+    #expect(page.items.count == 20)
+    #expect(page.items.first?.place?.name == "Paris" && page.items.first?.city?.name == "Paris")
+    // Every row a place with its catalogue city: none of the 800 "Par N", which come first
+    // in name order and are no place.
+    #expect(
+      page.items.allSatisfy { $0.place != nil && $0.city != nil && !$0.name.hasPrefix("Par ") },
+      "\(page.items.map { "\($0.place?.name ?? "-")/\($0.city?.name ?? "-")" })")
+    // The page's twenty cities are among the catalogue's first places (its largest), in a few
+    // record blocks, and Par's (named exactly so) in one more: 4. The first twenty names
+    // ("par 1", "par 10", "par 100"…) were read too, and their places looked up: 8.
+    #expect(catalogue.blocksRead <= 5, "\(catalogue.blocksRead) record blocks read")
+    // The total: every match of either list, less the places the catalogue holds (each page
+    // and page size says the same).
+    let totals = try [1, 20, 100].map { try finder.search("par", offset: 0, limit: $0).total }
+    #expect(Set(totals).count == 1 && page.total == totals[0], "\(totals) \(page.total)")
+  }
+}

@@ -106,7 +106,8 @@ package enum AtlasLinks {
   /// layout), or nil: read to the position, the cities before it skipped unread (`wx search`
   /// asks for a page's twenty places, each in a block of 256 links: decoding every link up to
   /// it was 6 % of `wx search par` at a million cities). The positions read are checked as
-  /// the scan checks them, and so is the city returned.
+  /// the scan checks them, and so is the city returned; the cities skipped are not (the
+  /// block's CRC-32 was, and `wx doctor` decodes every link).
   static func city(at position: Int, _ r: ByteReader, first: Int, places: Int, cities: Int) throws(MalformedValue) -> Int? {
     try r.buffer.withUnsafeBufferPointer { (b) throws(MalformedValue) -> Int? in
       let end = b.count
@@ -145,8 +146,8 @@ package enum AtlasLinks {
         k += 1
         guard k < n else { return nil }
         let d = try varint()
+        guard d > 0, d < places - at else { throw MalformedValue() }  // checked before it is added
         at += d
-        guard d > 0, at < places else { throw MalformedValue() }
       }
     }
   }

@@ -169,10 +169,13 @@ extension PlaceFinder {
     // Reading the first 20 names and looking up each one's place was a sixth of `wx search
     // par` at a million cities (39 of its 108 store reads).
     let more1 = places.nameMatches > ranks, more2 = places.total > ranked.count
+    // At least the first `sample`, whatever the page: pages of one row read one twin of a place
+    // named exactly so (`Paris, FR` and `Paris, France`) or both, and listed another row twice.
+    let reach = max(offset + limit, Self.sample)
     let cities =
       whole || !more1
-      ? try catalogue.cities(in: window, offset: 0, limit: offset + limit, wholeUpTo: Self.catalogueMatches)
-      : try catalogue.exactCities(in: window, limit: offset + limit)
+      ? try catalogue.cities(in: window, offset: 0, limit: reach, wholeUpTo: Self.catalogueMatches)
+      : try catalogue.exactCities(in: window, limit: reach)
     // (class, rank, catalogue order): 0 named exactly the query, 1 name start, 2 later word;
     // rank a place's position (largest first). Exactly named first: a town before the
     // districts within it (`paris`: the Parises, then Paris 15 Vaugirard…).

@@ -304,7 +304,7 @@ package final class Catalogue {
         guard e.key == window.key, refs.count < limit else { break scan }
         refs.append(e.ref)
       }
-      k += chunk.count
+      k += max(1, chunk.count)  // a damaged block of fewer entries than its range cannot stall it
     }
     return try cities(refs)
   }

@@ -107,15 +107,14 @@ package struct ByteReader {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     var i = offset
+    // What it read is read when it throws too (`Preferences` salvages up to there).
+    defer { offset = i }
     while i < buffer.count {
       let b = buffer[i]
       i += 1
       guard shift < 64 else { throw MalformedValue() }
       result |= UInt64(b & 0x7F) << shift
-      if b < 0x80 {
-        offset = i
-        return result
-      }
+      if b < 0x80 { return result }
       shift += 7
     }
     throw MalformedValue()

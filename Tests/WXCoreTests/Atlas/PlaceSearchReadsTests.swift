@@ -11,7 +11,8 @@ import Testing
 @Suite(.serialized) struct PlaceSearchReadsTests {
   /// Every atlas place named Par… (Pār… too) as a catalogue city 2 km from it, in the atlas's order
   /// (largest first), then 800 cities named Par and a number, which no place is: the first
-  /// names of the catalogue's name order ("par 1", "par 10", …).
+  /// names of the catalogue's name order ("par 1", "par 10", …); Paris a second time under its
+  /// country's code, and 250 names beginning Paris that no place has.
   static let catalogue: Scratch = {
     var cities: [City] = []
     try! AtlasData(path: atlasFile).forEach { e in
@@ -20,6 +21,9 @@ import Testing
       cities.append(AtlasLinksTests.city(cities.count + 1, p.name, p.country, p.latitude + 0.018, p.longitude))
     }
     for k in 1...800 { cities.append(AtlasLinksTests.city(cities.count + 1, "Par \(k)", "Chile", -33 - Double(k) / 1000, -71)) }
+    // Paris twice at one spot (its country's name and code), and 250 more names beginning Paris.
+    cities.append(AtlasLinksTests.city(cities.count + 1, "Paris", "FR", 48.8566 + 0.018, 2.3522))
+    for k in 1...250 { cities.append(AtlasLinksTests.city(cities.count + 1, "Paris Qx \(k)", "Chile", -34, -71)) }
     let s = Scratch()
     try! AtlasLinksTests.write(cities, in: s, atlasData: atlasFile).close()
     return s
@@ -48,5 +52,28 @@ import Testing
     // and page size says the same).
     let totals = try [1, 20, 100].map { try finder.search("par", offset: 0, limit: $0).total }
     #expect(Set(totals).count == 1 && page.total == totals[0], "\(totals) \(page.total)")
+  }
+
+  /// Pages of any size agree: the first rows, one a page, are the rows of one page of twenty
+  /// (reading only as far as the page once listed Paris's second twin or not as the page size
+  /// went, and another row twice).
+  @Test func pagesOfEverySizeAgree() throws {
+    let catalogue = try Catalogue(path: Self.catalogue.file("catalogue.gdbm"))
+    defer { catalogue.close() }
+    let atlas = try Atlas(path: AtlasTests.built.path)
+    defer { atlas.close() }
+    let finder = PlaceFinder(catalogue: catalogue, atlas: atlas)
+    func row(_ f: Found) -> String { "\(f.place?.position ?? -1)/\(f.city?.id ?? -1)" }
+    for query in ["paris", "par"] {
+      let twenty = try finder.search(query, offset: 0, limit: 20)
+      #expect(try catalogue.searchWindow(query).total > PlaceFinder.catalogueMatches)
+      let ones = try (0..<8).map { try finder.search(query, offset: $0, limit: 1) }
+      #expect(ones.map { $0.items.map(row).joined() } == twenty.items.prefix(8).map(row), "\(query)")
+      #expect(ones.allSatisfy { $0.total == twenty.total }, "\(query)")
+    }
+    // Both Parises are listed, one row each.
+    let paris = try finder.search("paris", offset: 0, limit: 5).items.filter { $0.city?.name == "Paris" }
+    let countries = paris.compactMap { $0.city?.country }
+    #expect(countries.filter { $0 == "France" }.count == 1 && countries.filter { $0 == "FR" }.count == 1, "\(countries)")
   }
 }

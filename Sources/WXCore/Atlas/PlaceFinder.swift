@@ -42,8 +42,7 @@ package struct PlaceFinder {
   /// many thousands of cities lists its own matches no more (its totals stay exact).
   package static let catalogueMatches = 200
   /// Past ``catalogueMatches``, the catalogue matches a search reads at least, whatever its
-  /// page, and the atlas places its total is estimated from (the share of them that are
-  /// catalogue cities).
+  /// page.
   static let sample = 20
 
   /// The country-table lines naming each folded country asked about, found once per finder:

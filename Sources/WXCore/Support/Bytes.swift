@@ -91,6 +91,7 @@ package struct ByteReader {
       | UInt32(buffer[offset + 3]) << 24
   }
 
+  @inline(__always)
   package mutating func varint() throws(MalformedValue) -> UInt64 {
     // One byte, the common case (counts, deltas, lengths below 128), without the loop.
     guard offset < buffer.count else { throw MalformedValue() }
@@ -102,7 +103,7 @@ package struct ByteReader {
     return try longVarint()
   }
 
-  @inline(__always)
+  @inline(never)
   private mutating func longVarint() throws(MalformedValue) -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0

@@ -110,6 +110,16 @@ package final class Atlas {
     return try places(Self.unique(out.sorted()))
   }
 
+  /// Whether a place's own name is `key` (folded), from the index alone: the exact name sorts
+  /// first among those it begins.
+  func hasPlace(named key: [UInt8]) throws(StoreError) -> Bool {
+    guard !key.isEmpty else { return false }
+    let reader = CityIndexReader(database: db)
+    let names = try reader.match(key).names
+    guard !names.isEmpty else { return false }
+    return try reader.entries("n", names.lowerBound..<names.lowerBound + 1).first?.key == key
+  }
+
   /// The places of `key`'s `p` record (``AtlasWriter``), or nil when it has none: it has one
   /// when several places have that name as their own, or it is an alternate name. Records
   /// read are kept: a resolution or a search asks for the same name more than once.

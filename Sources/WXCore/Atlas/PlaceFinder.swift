@@ -42,7 +42,7 @@ package struct PlaceFinder {
   /// many thousands of cities lists its own matches no more (its totals stay exact).
   package static let catalogueMatches = 200
   /// Past ``catalogueMatches``, the catalogue matches a search reads at least, whatever its
-  /// page.
+  /// page, and the names its total is estimated from.
   static let sample = 20
 
   /// The country-table lines naming each folded country asked about, found once per finder:

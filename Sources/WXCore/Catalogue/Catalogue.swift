@@ -290,6 +290,14 @@ package final class Catalogue {
     return try cities(refs)
   }
 
+  /// The folded names of a window's first `limit` cities in name order (the index alone).
+  package func firstNames(in window: SearchWindow, limit: Int) throws(StoreError) -> [[UInt8]] {
+    let names = window.match.names
+    guard !names.isEmpty, limit > 0 else { return [] }
+    let range = names.lowerBound..<min(names.upperBound, names.lowerBound + limit)
+    return try CityIndexReader(database: db).entries("n", range).map(\.key)
+  }
+
   /// Of a window's first `limit` cities in name order, those named its key exactly, which come
   /// first: a search past ``PlaceFinder/catalogueMatches`` reads no others
   /// (``PlaceFinder/searchSpelled(_:offset:limit:variants:)``).

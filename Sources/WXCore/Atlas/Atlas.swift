@@ -110,14 +110,27 @@ package final class Atlas {
     return try places(Self.unique(out.sorted()))
   }
 
-  /// Whether a place's own name is `key` (folded), from the index alone: the exact name sorts
-  /// first among those it begins.
-  func hasPlace(named key: [UInt8]) throws(StoreError) -> Bool {
-    guard !key.isEmpty else { return false }
+  /// How many of `keys` (folded, ascending as the index sorts them, each beginning with
+  /// `prefix`) are a place's own name, from the index alone: one walk of its names from the
+  /// prefix to the last key (a match and a trie walk each read a block apiece for every key).
+  func countPlaceNames(_ keys: [[UInt8]], under prefix: [UInt8]) throws(StoreError) -> Int {
+    guard let last = keys.last, !prefix.isEmpty else { return 0 }
     let reader = CityIndexReader(database: db)
-    let names = try reader.match(key).names
-    guard !names.isEmpty else { return false }
-    return try reader.entries("n", names.lowerBound..<names.lowerBound + 1).first?.key == key
+    let names = try reader.match(prefix).names
+    var (k, i, count) = (names.lowerBound, 0, 0)
+    scan: while k < names.upperBound {
+      let chunk = try reader.entries("n", k..<min(names.upperBound, k + CityIndex.blockSize))
+      for e in chunk {
+        while i < keys.count && keys[i].lexicographicallyPrecedes(e.key) { i += 1 }
+        while i < keys.count && keys[i] == e.key {
+          count += 1
+          i += 1
+        }
+        if i == keys.count || last.lexicographicallyPrecedes(e.key) { break scan }
+      }
+      k += max(1, chunk.count)  // a damaged block of fewer entries than its range cannot stall it
+    }
+    return count
   }
 
   /// The places of `key`'s `p` record (``AtlasWriter``), or nil when it has none: it has one

@@ -285,10 +285,7 @@ extension PlaceFinder {
       // reading those cities and looking up each one's place was a sixth of `wx search par`
       // at a million cities, and `wx show Paris`, whose resolver asks for 3, paid for it too.
       let names = try catalogue.firstNames(in: window, limit: Self.sample)
-      var sampled = 0
-      for (k, name) in names.enumerated() where k == 0 || name != names[k - 1] {
-        if try atlas.hasPlace(named: name) { sampled += names[k...].prefix { $0 == name }.count }
-      }
+      let sampled = try atlas.countPlaceNames(names, under: window.key)
       let estimate = (sampled * window.total + names.count / 2) / max(1, names.count)
       return (
         max(window.total + places.total - min(estimate, window.total, places.total), offset + page.count), page, order

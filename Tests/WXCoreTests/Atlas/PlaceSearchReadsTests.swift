@@ -87,4 +87,22 @@ import Testing
     let countries = paris.compactMap { $0.city?.country }
     #expect(countries.filter { $0 == "France" }.count == 1 && countries.filter { $0 == "FR" }.count == 1, "\(countries)")
   }
+
+  /// The total's sample: how many of the catalogue's first names are places' own names, read
+  /// in one walk of the atlas's names, is what looking each name up says.
+  @Test func theSampleCountsTheNamesPlacesHave() throws {
+    let catalogue = try Catalogue(path: Self.catalogue.file("catalogue.gdbm"))
+    defer { catalogue.close() }
+    let atlas = try Atlas(path: AtlasTests.built.path)
+    defer { atlas.close() }
+    for query in ["par", "pari", "paris", "paris q", "para", "pa"] {
+      let window = try catalogue.searchWindow(query)
+      for limit in [1, 20, 300] {
+        let names = try catalogue.firstNames(in: window, limit: limit)
+        var expected = 0
+        for name in names where try atlas.namedPlaces(name).contains(where: { atlas.fold($0.name) == name }) { expected += 1 }
+        #expect(try atlas.countPlaceNames(names, under: window.key) == expected, "\(query), \(limit)")
+      }
+    }
+  }
 }

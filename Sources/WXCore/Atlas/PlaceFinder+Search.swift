@@ -81,7 +81,10 @@ extension PlaceFinder {
       kept.append((p, e.rank.2))
       return false
     }
-    let total = max(runs.reduce(0) { $0 + $1.total } - repeats, offset + min(limit, max(0, merged.count - offset)))
+    // At least the rows listed so far, when this page has any: past the end, the estimate
+    // itself (it said "there are 999 pages" of page 1000).
+    let shown = min(limit, max(0, merged.count - offset))
+    let total = max(runs.reduce(0) { $0 + $1.total } - repeats, shown > 0 ? offset + shown : 0)
     return (total, Array(merged.dropFirst(offset).prefix(limit).map(\.item)))
   }
 
@@ -288,7 +291,9 @@ extension PlaceFinder {
       let sampled = try atlas.countPlaceNames(names, under: window.key)
       let estimate = (sampled * window.total + names.count / 2) / max(1, names.count)
       return (
-        max(window.total + places.total - min(estimate, window.total, places.total), offset + page.count), page, order
+        max(
+          window.total + places.total - min(estimate, window.total, places.total), page.isEmpty ? 0 : offset + page.count),
+        page, order
       )
     }
     return (window.total + places.total - overlap, page, order)

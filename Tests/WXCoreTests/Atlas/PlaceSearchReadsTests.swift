@@ -63,6 +63,13 @@ import Testing
       offset += 200
     }
     #expect(page.total >= rows && page.total * 5 <= rows * 6, "total \(page.total), \(rows) rows")
+    // Past the end, the same total (it was the offset asked for: "page 1000 is past the end:
+    // there are 999 pages"), with St/Mt/Ft spellings merged too.
+    for query in ["par", "st par"] {
+      let first = try finder.search(query, offset: 0, limit: 20).total
+      let past = try finder.search(query, offset: 100_000, limit: 20)
+      #expect(past.items.isEmpty && past.total == first, "\(query): \(past.total) after \(first)")
+    }
   }
 
   /// Pages of any size agree: the first rows, one a page, are the rows of one page of twenty

@@ -96,17 +96,7 @@ package final class Atlas {
     guard !key.isEmpty else { return [] }
     if let recorded = try record(key) { return recorded }
     let reader = CityIndexReader(database: db)
-    let match = try reader.match(key)
-    var out: [Int] = []
-    var k = match.names.lowerBound
-    scan: while k < match.names.upperBound {
-      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize))
-      for e in chunk {
-        guard e.key == key else { break scan }
-        out.append(e.ref)
-      }
-      k += chunk.count
-    }
+    let out = try reader.exactEntries(key, in: try reader.match(key).names).map(\.ref)
     return try places(Self.unique(out.sorted()))
   }
 

@@ -39,7 +39,8 @@ package struct PlaceFinder {
   /// country are one place (catalogue coordinates may be rounded).
   package static let sameTown = 50.0
   /// Catalogue matches merged into a search by the atlas's ranking; past them a catalogue of
-  /// many thousands of cities lists its own matches no more (its totals stay exact).
+  /// many thousands of cities lists its matches as the places they are, and its total is an
+  /// estimate (``searchSpelled(_:offset:limit:variants:)``).
   package static let catalogueMatches = 200
   /// Past ``catalogueMatches``, the catalogue matches a search reads at least, whatever its
   /// page, and the names its total is estimated from.

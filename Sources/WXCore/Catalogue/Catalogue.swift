@@ -302,19 +302,8 @@ package final class Catalogue {
   /// first: a search past ``PlaceFinder/catalogueMatches`` reads no others
   /// (``PlaceFinder/searchSpelled(_:offset:limit:variants:)``).
   package func exactCities(in window: SearchWindow, limit: Int) throws(StoreError) -> [City] {
-    let reader = CityIndexReader(database: db)
-    let names = window.match.names
-    var refs: [Int] = []
-    var k = names.lowerBound
-    scan: while k < names.upperBound && refs.count < limit {
-      let chunk = try reader.entries("n", k..<min(names.upperBound, k + CityIndex.blockSize))
-      for e in chunk {
-        guard e.key == window.key, refs.count < limit else { break scan }
-        refs.append(e.ref)
-      }
-      k += max(1, chunk.count)  // a damaged block of fewer entries than its range cannot stall it
-    }
-    return try cities(refs)
+    let entries = try CityIndexReader(database: db).exactEntries(window.key, in: window.match.names, limit: limit)
+    return try cities(entries.map(\.ref))
   }
 
   /// What completes `prefix` on a command line (``Resolver/completions(_:limit:)``).

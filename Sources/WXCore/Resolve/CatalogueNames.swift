@@ -75,18 +75,7 @@ extension Catalogue {
   func exactNameEntries(_ key: [UInt8]) throws(StoreError) -> [CityIndex.Entry] {
     guard !key.isEmpty else { return [] }
     let reader = CityIndexReader(database: db)
-    let match = try reader.match(key)
-    var out: [CityIndex.Entry] = []
-    var k = match.names.lowerBound
-    while k < match.names.upperBound {
-      let chunk = try reader.entries("n", k..<min(match.names.upperBound, k + CityIndex.blockSize), countries: true)
-      for e in chunk {
-        guard e.key == key else { return out }
-        out.append(e)
-      }
-      k += chunk.count
-    }
-    return out
+    return try reader.exactEntries(key, in: try reader.match(key).names, countries: true)
   }
 
   /// The country of a name entry's city: from the entry when the index carries it, else from

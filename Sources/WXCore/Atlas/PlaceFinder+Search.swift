@@ -269,6 +269,25 @@ extension PlaceFinder {
     }
     // By key, then as listed (what a stable sort of the entries gave).
     listing.sort { a, b in keyed[a].key != keyed[b].key ? keyed[a].key < keyed[b].key : a < b }
+    // One row a place, past 200 catalogue matches, but for cities named exactly the query: a
+    // second catalogue city of a place listed already (`Paris, FR` beside `Paris, France` for
+    // `par`) is left out, as the windows that read only the page's own cities leave it out.
+    // Listed once the window reached every name match, it moved each later row by one: the
+    // last row of a page came again at the top of the next.
+    var twinned: [Int] = []
+    if !whole {
+      var places: [Int] = []
+      listing.removeAll { k in
+        guard let p = keyed[k].item.place?.position, let city = keyed[k].item.city else { return false }
+        guard places.contains(p) else {
+          places.append(p)
+          return false
+        }
+        if catalogue.fold(city.name) == q { return false }
+        twinned.append(p)
+        return true
+      }
+    }
     let shown = listing.dropFirst(offset).prefix(limit)
     var page = shown.map { keyed[$0].item }
     let order = shown.map { (keyed[$0].key.0, keyed[$0].key.1) }
@@ -276,6 +295,18 @@ extension PlaceFinder {
       // A place listed without the catalogue city it is, which was past the matches read.
       // The cities still listed, and those given to the page's places here.
       listedCities = listing.compactMap { keyed[$0].item.city?.recordKey }
+      // Of a place's cities, the one that stays is its own (the nearest of its name), as below.
+      for k in page.indices {
+        guard let place = page[k].place, twinned.contains(place.position), let city = page[k].city,
+          catalogue.fold(city.name) != q, let own = try ownNamedCity(place), !listedCities.contains(own.recordKey)
+        else { continue }
+        page[k].city = own
+        listedCities.append(own.recordKey)
+      }
+      // Every match read, the atlas's and the catalogue's: the rows are the total. The
+      // estimate counts a city that is a place of another spelling (`Pardanjān`) as no place,
+      // and said "page 90 of 95" over empty pages past the last row.
+      if !more1 && !more2 && window.total <= reach { return (listing.count, page, order) }
       for k in page.indices where page[k].city == nil {
         guard let place = page[k].place, let city = try ownNamedCity(place), !listedCities.contains(city.recordKey)
         else { continue }

@@ -21,12 +21,14 @@ METADATA_FLAGS = -Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-ma
 # the read commands run together (ORDER_FLAGS).
 SECTION_FLAGS = -Xswiftc -Xfrontend -Xswiftc -function-sections -Xcc -ffunction-sections
 # `wx` is linked by lld (the toolchain's), which lays out the functions the read commands run
-# (scripts/wx.text-order, written by scripts/text-order.sh) first in .text, in that order: in
-# link order they were spread over 12 MB, a page fault of about 4 us for each 64 KiB window
-# touched (`wx search par` at a million cities: 303 -> 268 faults). gold's ordering file did
-# not move them. A name the build no longer has is skipped: a stale list costs faults, never
-# correctness (TextOrderTests says when it is stale).
-ORDER_FILE = $(CURDIR)/scripts/wx.text-order
+# and the data they touch (scripts/wx.link-order, written by scripts/link-order.sh) first in
+# .text, .data and .bss, in that order: in link order the code was spread over 12 MB, a page
+# fault of about 4 us for each 64 KiB window touched, and the data over 190 pages, a fault or
+# two for each page written (`wx search par` at a million cities: 303 -> 268 faults for the
+# code, 253 -> 236 for the data). gold's ordering file did not move them. A name the build no
+# longer has is skipped: a stale list costs faults, never correctness (LinkOrderTests says
+# when it is stale).
+ORDER_FILE = $(CURDIR)/scripts/wx.link-order
 ORDER_FLAGS = -Xswiftc -use-ld=lld -Xlinker --symbol-ordering-file=$(ORDER_FILE) -Xlinker --no-warn-symbol-ordering
 # `wx` itself is linked position-dependent, as Go links its programs by default: a PIE made
 # the loader apply 40,000 relocations and copy the pages they touch at every start

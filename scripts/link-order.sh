@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
-# Rewrites scripts/wx.text-order, the functions wx's read commands run, which the release
-# link lays out together at the start of .text (lld's --symbol-ordering-file; Makefile,
-# ORDER_FLAGS). Scattered over 12 MB of code, they cost `wx search par` 91 page faults of
-# 4 us each; together they fit in a few 64 KiB windows of the kernel's fault-around.
+# Rewrites scripts/wx.link-order, the functions wx's read commands run and the data they
+# touch, which the release link lays out together at the start of .text, .data.rel.ro, .data
+# and .bss (lld's --symbol-ordering-file; Makefile, ORDER_FLAGS). Scattered over 12 MB of code,
+# the functions cost `wx search par` 91 page faults of 4 us each; together they fit in a few
+# 64 KiB windows of the kernel's fault-around. The data is written at every start (the
+# runtime's caches, the once-tokens of globals): scattered over 140 pages of zeroed data and
+# 50 of initialised data, it cost a fault a page touched, often two (read, then written).
 #
 # Usage: scripts/text-order.sh [BINARY]   (a release wx with symbols; default .build/release/wx,
 # whose link file list names the objects it was linked from)
-# It runs each command below under valgrind's callgrind (apt-get install valgrind), with the
+# It runs each command below under valgrind's callgrind and lackey (apt-get install valgrind), with the
 # atlas on, in throw-away state folders: on the bundled sample, then on a catalogue of 200,000
 # cities (scripts/make-catalogue.py) synced from the stand-in API on 127.0.0.1, whose atlas
 # links and larger pages take paths the sample does not. It lists every function of the
 # binary that ran, in the order of the first run that ran it: `wx search par` at 200,000
 # cities first, then `show`, `list`, `top`, `fav`, so the commands people run most find their
-# code in the fewest pages. A name the next build no longer has
+# code in the fewest pages; then the data symbols whose memory any run read or wrote (the one
+# at or before each address lackey saw), section by section in address order, written before
+# only read. A name the next build no longer has
 # is skipped by the linker: a stale list costs page faults, never correctness. Run it after a
 # change to the read path, then `make bench`.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=${1:-$root/.build/release/wx}
-out=$root/scripts/wx.text-order
-command -v valgrind >/dev/null || { echo "text-order: valgrind is needed (apt-get install valgrind)" >&2; exit 69; }
+out=$root/scripts/wx.link-order
+command -v valgrind >/dev/null || { echo "link-order: valgrind is needed (apt-get install valgrind)" >&2; exit 69; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # valgrind reads no binary with DWARF this large; the symbols are all it needs.
@@ -49,13 +54,33 @@ for home in "$work/big" "$work/home"; do
     eval "set -- $c"
     WX_HOME=$home valgrind -q --tool=callgrind --demangle=no --callgrind-out-file="$work/cg.$n" "$work/wx" "$@" \
       >/dev/null 2>&1 || true
+    # Every load and store, kept where it falls in the binary's writable data (a log of 60 MB).
+    WX_HOME=$home valgrind --tool=lackey --trace-mem=yes --log-file="$work/mem" "$work/wx" "$@" >/dev/null 2>&1 || true
+    python3 - "$work/wx" "$work/mem" "$work/data.$n" <<'PY'
+import re, subprocess, sys
+binary, trace, out = sys.argv[1:]
+text = subprocess.run(["readelf", "-W", "-S", binary], capture_output=True, text=True).stdout
+spans = [(int(m.group(2), 16), int(m.group(2), 16) + int(m.group(3), 16)) for m in re.finditer(
+    r"\]\s+(\.data\.rel\.ro|\.data|\.bss)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", text)]
+low, high = min(a for a, _ in spans), max(b for _, b in spans)
+seen = {}
+with open(trace, "rb") as f:
+    for line in f:
+        if line[:1] == b" " and line[1:2] in (b"L", b"S", b"M"):
+            a = int(line[3:line.index(b",")], 16)
+            if low <= a < high:
+                seen[a] = seen.get(a, False) or line[1:2] != b"L"
+with open(out, "w") as o:
+    o.write("".join(f"{a:x} {int(w)}\n" for a, w in seen.items()))
+PY
   done
 done
+rm -f "$work/mem"
 # The archives the Swift runtime and standard library come in, and libstdc++ and libgdbm.
 static=$(dirname "$(readlink -f "$(command -v swift)")")/../lib/swift_static/linux
 ours=$(dirname "$bin")/wx.product/Objects.LinkFileList
 python3 - "$work" "$n" "$out" "$ours" "$static"/*.a "$root"/.build/static-libs/*.a <<'EOF'
-import re, subprocess, sys
+import bisect, re, subprocess, sys
 work, n, out, ours, archives = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5:]
 uses = {}
 for k in range(1, n + 1):
@@ -98,7 +123,32 @@ for o in open(ours).read().split():
     own |= functions(o, False)
 first = [f for f in names if f in big and f not in own]
 names = first + [f for f in names if f not in set(first)]
+# The data: each address a run touched is taken as the symbol at or before it in its section
+# (lld moves the input section holding the symbol: for most objects their whole .bss).
+wx = f"{work}/wx"
+text = subprocess.run(["readelf", "-W", "-S", wx], capture_output=True, text=True).stdout
+sections = [(int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)) for m in re.finditer(
+    r"\]\s+(?:\.data\.rel\.ro|\.data|\.bss)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", text)]
+sections.sort()
+symbols = []
+for line in subprocess.run(["nm", "-n", "--defined-only", wx], capture_output=True, text=True).stdout.splitlines():
+    p = line.split()
+    if len(p) == 3 and p[1] in "bBdD" and not p[2].startswith("__"):
+        symbols.append((int(p[0], 16), p[2]))
+starts = [a for a, _ in symbols]
+data = {}
+for k in range(1, n + 1):
+    for i, line in enumerate(open(f"{work}/data.{k}")):
+        a, w = int(line.split()[0], 16), line.split()[1] == "1"
+        j = bisect.bisect_right(starts, a) - 1
+        s = next((s for s, (lo, hi) in enumerate(sections) if lo <= a < hi), None)
+        if j < 0 or s is None or symbols[j][0] < sections[s][0]:
+            continue
+        rank = (s, not w, k, i)
+        data[symbols[j][1]] = min(rank, data.get(symbols[j][1], rank))
+touched = sorted(data, key=lambda d: data[d])
 with open(out, "w") as o:
-    o.write("".join(f"{f}\n" for f in names))
-print(f"text-order: {len(names)} functions from {n} runs ({len(first)} in shared sections, first) -> {out}")
+    o.write("".join(f"{f}\n" for f in names + touched))
+print(f"link-order: {len(names)} functions from {n} runs ({len(first)} in shared sections, first), "
+      f"{len(touched)} data symbols -> {out}")
 EOF

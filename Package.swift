@@ -32,6 +32,9 @@ let package = Package(
     // CRC-32 by carry-less multiplication (PCLMULQDQ, when the processor has it): every value
     // a store gives back is checked, and a search at a million cities checks 40 blocks.
     .target(name: "CCRC32"),
+    // The command line for the Swift runtime, kept from the C library's start-up: the
+    // runtime's own lookup read /proc/self/maps at every start (Sources/CStart/start.c).
+    .target(name: "CStart"),
     // The system's OpenSSL (libssl3, kept current by apt) for wx-aqi-watch's wss:// feeds.
     .systemLibrary(
       name: "CTLS",
@@ -63,6 +66,7 @@ let package = Package(
     .executableTarget(
       name: "wx",
       dependencies: [
+        "CStart",
         "WXCore",
         "WXFeed",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -43,6 +43,22 @@ import Testing
     #expect(ascending * 100 >= (found.count - 1) * 85, "\(ascending) of \(found.count - 1) in order")
   }
 
+  /// The command line comes from the C library's start-up (Sources/CStart): the runtime's own
+  /// lookup, which read /proc/self/maps at every start, is not linked, and the arguments
+  /// arrive whole, empty ones, spaces, a newline and 300 of them included.
+  @Test(.enabled(if: release, "only the release link leaves the runtime's lookup out"))
+  func theCommandLineComesFromTheStartUp() throws {
+    let symbols = try Self.symbols()
+    #expect(!symbols.keys.contains { $0.contains("argvGrabber") }, "the runtime's argv lookup is linked")
+    #expect(symbols["wx_keep_arguments"] != nil)
+    let home = TempHome()
+    let r = try home.run(["frobnicate", "x y", "", "a\nb"] + (1...300).map { "w\($0)" })
+    #expect(r.status == 64 && r.stderr.contains("\"frobnicate\""), "\(r)")
+    // Each word whole, in order: unquoted words are one name.
+    let show = try home.run(["show", "Qzxv", "Wvq  é"])
+    #expect(show.status == 66 && show.stderr.contains("\"Qzxv Wvq  é\""), "\(show)")
+  }
+
   /// The data: the first listed symbol of `.data` and of `.bss` opens its section (in link
   /// order they were 128 KiB and 8 bytes in), and most listed names are in the binary.
   @Test(.enabled(if: release, "only the release link orders its data"))

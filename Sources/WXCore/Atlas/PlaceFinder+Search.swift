@@ -292,8 +292,7 @@ extension PlaceFinder {
     var page = shown.map { keyed[$0].item }
     let order = shown.map { (keyed[$0].key.0, keyed[$0].key.1) }
     if !whole {
-      // A place listed without the catalogue city it is, which was past the matches read.
-      // The cities still listed, and those given to the page's places here.
+      // The cities still listed, and those given to the page's places below.
       listedCities = listing.compactMap { keyed[$0].item.city?.recordKey }
       // Of a place's cities, the one that stays is its own (the nearest of its name), as below.
       for k in page.indices {
@@ -303,16 +302,23 @@ extension PlaceFinder {
         page[k].city = own
         listedCities.append(own.recordKey)
       }
+    }
+    // A place of the page listed without the catalogue city it is: its own, past the matches
+    // read, or one of another name, as `wx show` finds it (`tok`: Tokyo is the sample's 東京,
+    // listed without its weather where `wx show tok` had it).
+    for k in page.indices where page[k].city == nil {
+      guard let place = page[k].place else { continue }
+      var city = whole ? nil : try ownNamedCity(place)
+      if city == nil { city = try otherNamedCity(place) }
+      guard let city, !listedCities.contains(city.recordKey) else { continue }
+      page[k].city = city
+      listedCities.append(city.recordKey)
+    }
+    if !whole {
       // Every match read, the atlas's and the catalogue's: the rows are the total. The
       // estimate counts a city that is a place of another spelling (`Pardanjān`) as no place,
       // and said "page 90 of 95" over empty pages past the last row.
       if !more1 && !more2 && window.total <= reach { return (listing.count, page, order) }
-      for k in page.indices where page[k].city == nil {
-        guard let place = page[k].place, let city = try ownNamedCity(place), !listedCities.contains(city.recordKey)
-        else { continue }
-        page[k].city = city
-        listedCities.append(city.recordKey)
-      }
       // Past 200 catalogue matches the total is estimated, the same for every page and page
       // size: the share of the catalogue's first `sample` names that are the names of atlas
       // places, over all its matches, is what the two lists share. From the two indexes alone:

@@ -86,15 +86,16 @@ package final class GDBMDatabase {
     if mode == .reader {
       // A reader's fetches fall in scattered buckets, and GDBM's cache, left to size itself,
       // allocated and zeroed a new 4 KiB element for each (calloc: 0.44 M instructions and a
-      // hundred page faults of `wx search par` at a million cities). A fixed cache reuses its
-      // elements; the few buckets a command reads twice are read within it.
+      // hundred page faults of `wx search par` at a million cities). A fixed cache of one
+      // reuses its element: of four, no fetch of `search`, `show`, `list` or `top` hit the
+      // other three, which cost heap pages (the same 380 system calls either way).
       var size = Self.readerCacheBuckets
       _ = gdbm_setopt(handle, GDBM_SETCACHESIZE, &size, Int32(MemoryLayout<Int>.size))
     }
   }
 
   /// Buckets a reader's cache holds.
-  static let readerCacheBuckets = 4
+  static let readerCacheBuckets = 1
 
   deinit {
     if let handle { gdbm_close(handle) }

@@ -91,11 +91,14 @@ extension AtlasCommandTests {
       let json = try r.json()
       #expect(r.status == 0 && json["id"] as? Int == 1 && json["temperature"] is Double, "\(typed): \(r)")
     }
-    // Begun too, as `wx show tok` takes it: the row was Tokyo without its weather.
-    for typed in ["tokyo", "tok"] {
+    // Begun too, as `wx show tok` takes it: the row was Tokyo without its weather. A TAB still
+    // offers the place's own name, which `wx show` takes (with 東京 on the row it offered none).
+    for typed in ["tokyo", "tok", "tok, JP"] {
       let tokyo = try items(try h.wx("search", typed, "--json", env: Self.on))
       #expect(tokyo.first?["city"] as? String == "東京" && tokyo.first?["temperature"] is Double, "\(typed): \(tokyo)")
     }
+    let tab = try h.wx("__complete", "zsh", "--", "show", "tok", env: Self.on)
+    #expect(tab.stdout.split(separator: "\n").first == "Tokyo, Tokyo", "\(tab)")
     #expect(try h.wx("fav", "add", "New York", env: Self.on).status == 0)
     let again = try h.wx("fav", "add", "New York City", env: Self.on)
     #expect(again.stdout.contains("already a favourite"), "\(again)")

@@ -126,4 +126,20 @@ extension PlaceFinder {
     var countries: [String] = []
     var inCountry: [[CityIndex.Entry]] = []
   }
+
+  /// `page` with each place listed without a catalogue city given the one it is under another
+  /// name (``otherNamedCity(_:)``), as `wx show` finds it, unless a row of the page has it:
+  /// `wx search tok` listed Tokyo without its weather where `wx show tok` gave the sample's 東京.
+  /// A page's rows only: a row listed on another page has a name the query begins, which
+  /// such a city's does not.
+  func withOtherNamedCities(_ page: [Found]) throws(StoreError) -> [Found] {
+    var out = page
+    var listed = page.compactMap { $0.city?.recordKey }
+    for k in out.indices where out[k].city == nil {
+      guard let place = out[k].place, let city = try otherNamedCity(place), !listed.contains(city.recordKey) else { continue }
+      out[k].city = city
+      listed.append(city.recordKey)
+    }
+    return out
+  }
 }

@@ -20,7 +20,7 @@ extension PlaceFinder {
     let typed = [whole] + (parts.count == 2 && !parts.contains([]) ? parts : [])
     let lines = typed.map { Countries.lines(naming: $0, version: Fold.version) }  // once, not per place
     guard !whole.isEmpty else { return (0, []) }
-    let matches = try search(name, offset: 0, limit: 2_000).items
+    let matches = try search(name, offset: 0, limit: 2_000, otherNames: false).items
     let fits = matches.map { found in
       let q = Qualifiers(of: found)
       return zip(typed, lines).map { q.fit($0, lines: $1, version: Fold.version) }
@@ -32,12 +32,16 @@ extension PlaceFinder {
     for weaker in [Countries.Fit.sovereign, .prefix, .sovereignPrefix] where all.isEmpty {
       all = zip(matches, fits).filter { $1[0] == weaker }.map(\.0)
     }
-    return (all.count, Array(all.dropFirst(offset).prefix(limit)))
+    return (all.count, try withOtherNamedCities(Array(all.dropFirst(offset).prefix(limit))))
   }
 
-  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true) throws(StoreError) -> (
-    total: Int, items: [Found]
-  ) {
+  /// `otherNames`: a place of the page listed without a catalogue city is given the one it is
+  /// under another name, as `wx show` finds it (``withOtherNamedCities(_:)``); the resolver,
+  /// which finds it itself for the place it picks, and completion, which offers the place's
+  /// own name, ask without.
+  package func search(_ query: String, offset: Int, limit: Int, variants: Bool = true, otherNames: Bool = true)
+    throws(StoreError) -> (total: Int, items: [Found])
+  {
     // `St Paul` is Saint Paul too, `St Gallen` Sankt Gallen and `Mt Vernon` Mount Vernon, as
     // `wx show` reads them (``WorldNames/otherSpellings(_:)``): every spelling is listed,
     // merged by rank (`St Paul`: Saint Paul, Minnesota, Saint-Paul, Réunion, then St. Paul,
@@ -47,7 +51,7 @@ extension PlaceFinder {
     let others = variants ? Self.otherSpellings(catalogue.fold(query)) : []
     guard !others.isEmpty else {
       let r = try searchSpelled(query, offset: offset, limit: limit, variants: variants)
-      return (r.total, r.items)
+      return (r.total, otherNames ? try withOtherNamedCities(r.items) : r.items)
     }
     // At least the first `spellingWindow` of each, whatever the page: the places two list,
     // taken off the total, are counted there, so every page and page size gives one total.
@@ -85,7 +89,8 @@ extension PlaceFinder {
     // itself (it said "there are 999 pages" of page 1000).
     let shown = min(limit, max(0, merged.count - offset))
     let total = max(runs.reduce(0) { $0 + $1.total } - repeats, shown > 0 ? offset + shown : 0)
-    return (total, Array(merged.dropFirst(offset).prefix(limit).map(\.item)))
+    let page = Array(merged.dropFirst(offset).prefix(limit).map(\.item))
+    return (total, otherNames ? try withOtherNamedCities(page) : page)
   }
 
   /// Rows each spelling's list is read to, at least (``search(_:offset:limit:variants:)``).
@@ -303,18 +308,14 @@ extension PlaceFinder {
         listedCities.append(own.recordKey)
       }
     }
-    // A place of the page listed without the catalogue city it is: its own, past the matches
-    // read, or one of another name, as `wx show` finds it (`tok`: Tokyo is the sample's 東京,
-    // listed without its weather where `wx show tok` had it).
-    for k in page.indices where page[k].city == nil {
-      guard let place = page[k].place else { continue }
-      var city = whole ? nil : try ownNamedCity(place)
-      if city == nil { city = try otherNamedCity(place) }
-      guard let city, !listedCities.contains(city.recordKey) else { continue }
-      page[k].city = city
-      listedCities.append(city.recordKey)
-    }
     if !whole {
+      // A place listed without the catalogue city it is, which was past the matches read.
+      for k in page.indices where page[k].city == nil {
+        guard let place = page[k].place, let city = try ownNamedCity(place), !listedCities.contains(city.recordKey)
+        else { continue }
+        page[k].city = city
+        listedCities.append(city.recordKey)
+      }
       // Every match read, the atlas's and the catalogue's: the rows are the total. The
       // estimate counts a city that is a place of another spelling (`Pardanjān`) as no place,
       // and said "page 90 of 95" over empty pages past the last row.

@@ -111,7 +111,8 @@ package struct WorldNames: NameSource {
       return (all.total, out)
     }
     // The spellings of `key` are the resolver's to try, one by one, not each search's again.
-    let page = try finder.search(String(decoding: key, as: UTF8.self), offset: 0, limit: limit, variants: false)
+    let page = try finder.search(
+      String(decoding: key, as: UTF8.self), offset: 0, limit: limit, variants: false, otherNames: false)
     return (page.total, page.items)
   }
 

@@ -240,9 +240,11 @@ enum Main {
     if Self.countOptions.contains(option) {
       // Digits too many for a number: as wx says of a number too large.
       if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
-        if option == "--page" { return Pages.pastEveryList(String(value)) }
+        // Cut as a quoted value is: 100,000 nines made a line of 100 KB.
+        let number = value.count > 60 ? value.prefix(60) + "…" : String(value)
+        if option == "--page" { return Pages.pastEveryList(number) }
         if option == "--per-page" { return Pages.perPageWords }
-        return "\(option) \(value) is more than wx can take"
+        return "\(option) \(number) is more than wx can take"
       }
       return "\(option) takes a whole number: '\(value)' is not one"
     }

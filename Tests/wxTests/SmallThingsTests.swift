@@ -44,6 +44,17 @@ import WXCore
     if status == 64 { #expect(run.stderr.contains("is past the end"), "\(run)") }
   }
 
+  /// A number too large for any list is echoed cut, as every value is: 100,000 nines made an
+  /// error line of 100 KB (a helper's pass).
+  @Test func aHugeNumberIsEchoedCut() throws {
+    let home = TempHome()
+    let nines = String(repeating: "9", count: 100_000)
+    for args in [["search", "par", "--page", nines], ["list", "--page", nines], ["top", "--count", nines]] {
+      let run = try home.run(args)
+      #expect(run.status == 64 && run.stderr.count < 200 && run.stderr.contains("9…"), "\(args[0]): \(run.stderr.prefix(300))")
+    }
+  }
+
   /// A value ArgumentParser cannot read is said in wx's words, with the option's name.
   @Test func unreadableValuesAreSaidInWxsWords() throws {
     let home = TempHome()

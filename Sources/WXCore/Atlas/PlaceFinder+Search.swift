@@ -307,8 +307,6 @@ extension PlaceFinder {
         page[k].city = own
         listedCities.append(own.recordKey)
       }
-    }
-    if !whole {
       // A place listed without the catalogue city it is, which was past the matches read.
       for k in page.indices where page[k].city == nil {
         guard let place = page[k].place, let city = try ownNamedCity(place), !listedCities.contains(city.recordKey)

@@ -126,7 +126,7 @@ package enum Countries {
     var lineStarts: [Int] = []
 
     init() {
-      // Exactly: 9,600 bytes were reserved for 12 K, and the array grew (copied) once.
+      // Exactly: 9,600 bytes were reserved for 9,989, and the array grew (copied) once.
       var bytes = 1
       for key in countryKeys { bytes += key.utf8.count + 2 }
       text.reserveCapacity(bytes)

@@ -241,7 +241,7 @@ enum Main {
       // Digits too many for a number: as wx says of a number too large.
       if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) {
         // Cut as a quoted value is: 100,000 nines made a line of 100 KB.
-        let number = value.count > 60 ? value.prefix(60) + "…" : String(value)
+        let number = String(value).cut()
         if option == "--page" { return Pages.pastEveryList(number) }
         if option == "--per-page" { return Pages.perPageWords }
         return "\(option) \(number) is more than wx can take"
@@ -259,7 +259,7 @@ enum Main {
     for ch in message {
       if ch == quote {
         if let part = inside {
-          out += part.count > limit ? String(part.prefix(limit)) + "…" : part
+          out += part.cut(limit)
           out.append(ch)
           inside = nil
         } else {
@@ -272,7 +272,7 @@ enum Main {
         out.append(ch)
       }
     }
-    if let part = inside { out += part.count > limit ? String(part.prefix(limit)) + "…" : part }
+    if let part = inside { out += part.cut(limit) }
     return out
   }
 

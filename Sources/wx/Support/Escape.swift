@@ -81,8 +81,9 @@ extension String {
 
   /// At most `limit` characters of an echoed argument, with "…" when cut, escaped, its
   /// invisible format characters too.
-  func quoted(limit: Int = 60) -> String {
-    let cut = count > limit ? String(prefix(limit)) + "…" : self
-    return "\"" + Escape.visible(cut, invisibles: true) + "\""
-  }
+  func quoted(limit: Int = 60) -> String { "\"" + Escape.visible(cut(limit), invisibles: true) + "\"" }
+
+  /// At most `limit` characters, with "…" when cut: how an echoed value is kept from filling
+  /// the terminal.
+  func cut(_ limit: Int = 60) -> String { count > limit ? String(prefix(limit)) + "…" : self }
 }

@@ -47,6 +47,14 @@ commands=(
   "search san" "search 'Springfield, IL'" "search st paul" "search --json par" "list --json"
   "fav list --json"
 )
+# The binary's writable data, .data.rel.ro, .data and .bss, as "start end" in address order:
+# where the runs' loads and stores are kept, and the sections the symbols are ranked by.
+readelf -W -S "$work/wx" | python3 -c '
+import re, sys
+spans = [(int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)) for m in re.finditer(
+    r"\]\s+(?:\.data\.rel\.ro|\.data|\.bss)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", sys.stdin.read())]
+print("".join(f"{a} {b}\n" for a, b in sorted(spans)), end="")
+' >"$work/sections"
 n=0
 for home in "$work/big" "$work/home"; do
   for c in "${commands[@]}"; do
@@ -56,13 +64,11 @@ for home in "$work/big" "$work/home"; do
       >/dev/null 2>&1 || true
     # Every load and store, kept where it falls in the binary's writable data (a log of 60 MB).
     WX_HOME=$home valgrind --tool=lackey --trace-mem=yes --log-file="$work/mem" "$work/wx" "$@" >/dev/null 2>&1 || true
-    python3 - "$work/wx" "$work/mem" "$work/data.$n" <<'PY'
-import re, subprocess, sys
-binary, trace, out = sys.argv[1:]
-text = subprocess.run(["readelf", "-W", "-S", binary], capture_output=True, text=True).stdout
-spans = [(int(m.group(2), 16), int(m.group(2), 16) + int(m.group(3), 16)) for m in re.finditer(
-    r"\]\s+(\.data\.rel\.ro|\.data|\.bss)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", text)]
-low, high = min(a for a, _ in spans), max(b for _, b in spans)
+    python3 - "$work/sections" "$work/mem" "$work/data.$n" <<'PY'
+import sys
+sections, trace, out = sys.argv[1:]
+spans = [tuple(map(int, line.split())) for line in open(sections)]
+low, high = spans[0][0], spans[-1][1]
 seen = {}
 with open(trace, "rb") as f:
     for line in f:
@@ -126,10 +132,7 @@ names = first + [f for f in names if f not in set(first)]
 # The data: each address a run touched is taken as the symbol at or before it in its section
 # (lld moves the input section holding the symbol: for most objects their whole .bss).
 wx = f"{work}/wx"
-text = subprocess.run(["readelf", "-W", "-S", wx], capture_output=True, text=True).stdout
-sections = [(int(m.group(1), 16), int(m.group(1), 16) + int(m.group(2), 16)) for m in re.finditer(
-    r"\]\s+(?:\.data\.rel\.ro|\.data|\.bss)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", text)]
-sections.sort()
+sections = [tuple(map(int, line.split())) for line in open(f"{work}/sections")]
 symbols = []
 for line in subprocess.run(["nm", "-n", "--defined-only", wx], capture_output=True, text=True).stdout.splitlines():
     p = line.split()

@@ -10,13 +10,18 @@ import Testing
 @Suite struct LinkOrderTests {
   static let release = !(ProcessInfo.processInfo.environment["WX_TEST_BINARY"] ?? "").isEmpty
 
+  /// What a binutils tool prints of the binary (`tool` and its options before the binary).
+  static func read(_ tool: [String]) throws -> String {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let r = try runProcess("/usr/bin/env", tool + [wxBinary], environment: ["PATH": path])
+    try #require(r.status == 0, "\(tool[0]): \(r.stderr)")
+    return r.stdout
+  }
+
   /// Each symbol of the binary: its address and nm's letter for its section.
   static func symbols() throws -> [String: (address: UInt64, kind: Character)] {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    let nm = try runProcess("/usr/bin/env", ["nm", "--defined-only", wxBinary], environment: ["PATH": path])
-    try #require(nm.status == 0, "\(nm.stderr)")
     var symbols: [String: (UInt64, Character)] = [:]
-    for line in nm.stdout.split(separator: "\n") {
+    for line in try read(["nm", "--defined-only"]).split(separator: "\n") {
       let part = line.split(separator: " ")
       if part.count == 3, let a = UInt64(part[0], radix: 16), let k = part[1].first { symbols[String(part[2])] = (a, k) }
     }
@@ -64,11 +69,8 @@ import Testing
   @Test(.enabled(if: release, "only the release link orders its data"))
   func theDataTheyTouchOpensItsSections() throws {
     let symbols = try Self.symbols()
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    let readelf = try runProcess("/usr/bin/env", ["readelf", "-W", "-S", wxBinary], environment: ["PATH": path])
-    try #require(readelf.status == 0, "\(readelf.stderr)")
     var sections: [String: Range<UInt64>] = [:]
-    for line in readelf.stdout.split(separator: "\n") {
+    for line in try Self.read(["readelf", "-W", "-S"]).split(separator: "\n") {
       let f = line.split(separator: "]", maxSplits: 1).last?.split(separator: " ") ?? []
       if f.count > 4, [".data", ".bss"].contains(f[0]), let a = UInt64(f[2], radix: 16), let n = UInt64(f[4], radix: 16) {
         sections[String(f[0])] = a..<(a + n)
